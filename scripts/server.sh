@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Builds what is stale and runs the server (default: port 8080, database ./casa.db).
+# Extra arguments go to casa-server, e.g. scripts/server.sh --port 9000.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$(nproc)" --target casa-server
+exec build/server/casa-server "$@"

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds everything that is stale and runs every test: the full suite in a
+# release-with-debug-info build, then the engine tests again under
+# AddressSanitizer and UndefinedBehaviorSanitizer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+jobs=$(nproc)
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure
+cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASA_SANITIZE=ON \
+  -DCASA_ENGINE_ONLY=ON >/dev/null
+cmake --build build-sanitize -j"$jobs" --target casa_engine_tests
+ctest --test-dir build-sanitize --output-on-failure
