@@ -1,0 +1,12 @@
+// La Casa solo mode, created by la_casa::create when the format asks for it.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/game.h"
+
+namespace casa::la_casa {
+
+CreateResult create_solo(int players, const Value& options, std::uint64_t seed);
+
+}  // namespace casa::la_casa
