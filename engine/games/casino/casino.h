@@ -4,9 +4,14 @@
 #include <cstdint>
 
 #include "engine/game.h"
+#include "engine/rng.h"
 
 namespace casa::casino {
 
 CreateResult create(int players, const Value& options, std::uint64_t seed);
+
+// The rule-following server bot for this game ("robot" in engine/bots.h); `game`
+// must be a game created by create() and `seat` one of its seats to act.
+Action rule_bot_action(const Game& game, Seat seat, Rng& rng);
 
 }  // namespace casa::casino

@@ -1,0 +1,26 @@
+#include "engine/bots.h"
+
+#include "engine/games/casino/casino.h"
+#include "engine/games/conference/conference.h"
+#include "engine/games/la_casa/la_casa.h"
+#include "engine/games/trophy_case/trophy_case.h"
+
+namespace casa {
+
+std::vector<std::string> bot_names() { return {"random", "robot"}; }
+
+bool is_bot_name(std::string_view name) { return name == "random" || name == "robot"; }
+
+Action choose_bot_action(const Game& game, Seat seat, std::string_view bot, Rng& rng) {
+  if (bot == "robot") {
+    if (game.name() == "la-casa") return la_casa::rule_bot_action(game, seat, rng);
+    if (game.name() == "casino") return casino::rule_bot_action(game, seat, rng);
+    if (game.name() == "conference") return conference::rule_bot_action(game, seat, rng);
+    if (game.name() == "trophy-case") return trophy_case::rule_bot_action(game, seat, rng);
+  }
+  std::vector<Action> legal;
+  game.legal_actions(seat, legal);
+  return legal.at(rng.below(static_cast<std::uint32_t>(legal.size())));
+}
+
+}  // namespace casa

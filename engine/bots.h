@@ -1,0 +1,24 @@
+// Server bots: players the engine can supply for an empty seat. They see only
+// what their seat's view holds (and the legal list), like any other client.
+//
+//  * "random": uniform over the legal actions.
+//  * "robot": a simple rule-following player, one per game (La Casa: the
+//    Robot's rules of LC-8.4 extended to hands).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/game.h"
+#include "engine/rng.h"
+
+namespace casa {
+
+std::vector<std::string> bot_names();
+bool is_bot_name(std::string_view name);
+
+// The bot's choice for `seat`, which must be among the seats to act.
+Action choose_bot_action(const Game& game, Seat seat, std::string_view bot, Rng& rng);
+
+}  // namespace casa
