@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/game.h"
+#include "engine/rng.h"
 
 namespace conference_test {
 
@@ -97,6 +98,44 @@ struct Deal {
     return order;
   }
 };
+
+// CO-1.4 printed card points, written out independently of the engine.
+inline int points(const std::string& id) {
+  if (id == "T1" || id == "T21" || id == "FOOL") return 5;
+  if (id[0] == 'T' || id == "GOOD" || id == "EVIL") return 1;
+  const std::string rank = id.substr(1);
+  if (rank == "K" || rank == "1") return 5;
+  if (rank == "Q") return 4;
+  if (rank == "C") return 3;
+  if (rank == "J") return 2;
+  return 1;
+}
+
+// "E9 E5 T1-17 A1-10 AJ": card ids, with numeric ranges written first-last.
+inline std::vector<std::string> cards(const std::string& spec) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < spec.size()) {
+    while (i < spec.size() && spec[i] == ' ') ++i;
+    size_t j = i;
+    while (j < spec.size() && spec[j] != ' ') ++j;
+    const std::string token = spec.substr(i, j - i);
+    i = j;
+    if (token.empty()) continue;
+    const size_t dash = token.find('-');
+    if (dash == std::string::npos) {
+      out.push_back(token);
+      continue;
+    }
+    size_t digits = 0;
+    while (digits < token.size() && !(token[digits] >= '0' && token[digits] <= '9')) ++digits;
+    const std::string prefix = token.substr(0, digits);
+    const int first = std::stoi(token.substr(digits, dash - digits));
+    const int last = std::stoi(token.substr(dash + 1));
+    for (int n = first; n <= last; ++n) out.push_back(prefix + std::to_string(n));
+  }
+  return out;
+}
 
 inline Value ids_value(const std::vector<std::string>& ids) {
   Value v = Value::array();
