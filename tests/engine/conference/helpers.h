@@ -61,11 +61,16 @@ struct Deal {
       if (!named.count(id)) rest.push_back(id);
     size_t next = 0;
     full = hands;
+    full_extra = extra;
+    // The dealer's named cards beyond 19 are its extra cards.
+    while (full[dealer].size() > 19) {
+      full_extra.push_back(full[dealer].back());
+      full[dealer].pop_back();
+    }
     for (auto& h : full) {
       REQUIRE(h.size() <= 19);
       while (h.size() < 19) h.push_back(rest.at(next++));
     }
-    full_extra = extra;
     const size_t extras = eighty ? 4 : 2;
     while (full_extra.size() < extras) full_extra.push_back(rest.at(next++));
     REQUIRE(next == rest.size());
