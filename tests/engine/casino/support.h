@@ -14,6 +14,15 @@
 #include "engine/games/casino/cards.h"
 #include "protocol/value_json.h"
 
+// Value comparison that prints both sides when it fails.
+#define CHECK_VALUE(actual, expected)                                              \
+  do {                                                                             \
+    const ::casa::Value check_value_a = (actual);                                  \
+    const ::casa::Value check_value_b = (expected);                                \
+    CHECK_MESSAGE(check_value_a == check_value_b, check_value_a.debug_string(), \
+                  " != ", check_value_b.debug_string());                           \
+  } while (false)
+
 namespace casino_test {
 
 using casa::Action;
