@@ -643,6 +643,20 @@ std::optional<Error> CasinoGame::decode_action(const Value& value, Action& out) 
     }
     return std::nullopt;
   };
+  // Only the keys of the action's own type: e.g. an increase that names loose
+  // cards is not an increase (a build never absorbs loose cards, CA-3.6).
+  static constexpr std::pair<std::string_view, std::string_view> kKeys[] = {
+      {"capture", " type card loose builds "}, {"build", " type card loose "},
+      {"increase", " type card build "},       {"trail", " type card "},
+      {"ask", " type card target "},           {"done_asking", " type "},
+      {"deal", " type "}};
+  for (const auto& [type_name, keys] : kKeys) {
+    if (type_name != t) continue;
+    for (const auto& [key, item] : value.as_object()) {
+      if (keys.find(" " + key + " ") == std::string_view::npos)
+        return malformed("A " + t + " action has no \"" + key + "\".");
+    }
+  }
   int card = 0;
   if (t == "capture") {
     a.kind = kCapture;

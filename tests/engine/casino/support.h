@@ -174,3 +174,118 @@ inline std::vector<Event> trail_out(Game& g) {
 }
 
 }  // namespace casino_test
+
+namespace casino_test {
+
+// One play of a scripted round: `card` from the hand of the seat to act, trailed
+// (when `capture` is empty) or capturing the single loose card `capture`.
+struct Play {
+  std::string card;
+  std::string capture;
+};
+
+// A same-rank pair: `held` is played from a hand to capture `taken`.
+struct Pair {
+  std::string held;
+  std::string taken;
+};
+
+// The front of the deck that makes a whole scripted round possible (questions off):
+// play k is made by seat (dealer + 1 + k) % n, and a seat's hand in deal d is the
+// cards of its plays 4d..4d+3.
+inline std::vector<std::string> scripted_deck(int players, int dealer,
+                                              const std::vector<std::string>& table,
+                                              const std::vector<Play>& plays) {
+  REQUIRE(plays.size() == 48);
+  std::vector<std::vector<std::string>> by_seat(static_cast<std::size_t>(players));
+  for (std::size_t k = 0; k < plays.size(); ++k) {
+    by_seat[(static_cast<std::size_t>(dealer) + 1 + k) % static_cast<std::size_t>(players)].push_back(
+        plays[k].card);
+  }
+  std::vector<std::string> front;
+  const std::size_t deals = 48 / (4 * static_cast<std::size_t>(players));
+  for (std::size_t d = 0; d < deals; ++d) {
+    for (const auto& cards : by_seat) front.insert(front.end(), cards.begin() + 4 * d, cards.begin() + 4 * d + 4);
+    if (d == 0) front.insert(front.end(), table.begin(), table.end());
+  }
+  return front;
+}
+
+inline std::vector<Event> run_script(Game& g, const std::vector<Play>& plays) {
+  std::vector<Event> all;
+  for (const auto& p : plays) {
+    const std::string action =
+        p.capture.empty() ? R"({"type":"trail","card":")" + p.card + R"("})"
+                          : R"({"type":"capture","card":")" + p.card + R"(","loose":[")" + p.capture + R"("]})";
+    auto events = must(g, turn(g), action);
+    all.insert(all.end(), events.begin(), events.end());
+  }
+  return all;
+}
+
+// Two players, dealer 1: seat 0 captures the 13 pairs of `zero`, seat 1 the 13 of
+// `one`, 26 cards each. The first four plays take the table (the fourth sweeps it);
+// then, over and over: seat 0 trails, seat 1 trails, seat 0 takes the card seat 1
+// trailed, seat 1 takes the other and sweeps. The round's last card is seat 1's.
+inline std::vector<Play> two_sided_round(const std::vector<Pair>& zero, const std::vector<Pair>& one,
+                                         std::vector<std::string>& table) {
+  REQUIRE(zero.size() == 13);
+  REQUIRE(one.size() == 13);
+  table = {zero[0].taken, one[0].taken, zero[1].taken, one[1].taken};
+  std::vector<Play> plays = {{zero[0].held, zero[0].taken},
+                             {one[0].held, one[0].taken},
+                             {zero[1].held, zero[1].taken},
+                             {one[1].held, one[1].taken}};
+  for (std::size_t i = 2; i < 13; ++i) {
+    plays.push_back({one[i].taken, ""});
+    plays.push_back({zero[i].taken, ""});
+    plays.push_back({zero[i].held, zero[i].taken});
+    plays.push_back({one[i].held, one[i].taken});
+  }
+  return plays;
+}
+
+// Any number of players, dealer n-1: the first four plays take the four table
+// cards, then each play trails a card that the next player takes (a sweep each
+// time). `pairs` are used in the order of the captures; capturer(i) says who takes
+// pair i.
+inline std::vector<Play> alternating_round(const std::vector<Pair>& pairs, std::vector<std::string>& table) {
+  REQUIRE(pairs.size() == 26);
+  table = {pairs[0].taken, pairs[1].taken, pairs[2].taken, pairs[3].taken};
+  std::vector<Play> plays;
+  for (std::size_t i = 0; i < 4; ++i) plays.push_back({pairs[i].held, pairs[i].taken});
+  for (std::size_t i = 4; i < 26; ++i) {
+    plays.push_back({pairs[i].taken, ""});
+    plays.push_back({pairs[i].held, pairs[i].taken});
+  }
+  return plays;
+}
+inline int alternating_capturer(int players, std::size_t i) {
+  const std::size_t play = i < 4 ? i : 5 + 2 * (i - 4);
+  return static_cast<int>(play % static_cast<std::size_t>(players));
+}
+// Orders per-seat pair lists into the capture order of alternating_round.
+inline std::vector<Pair> alternating_pairs(int players, std::vector<std::vector<Pair>> per_seat) {
+  std::vector<Pair> out;
+  std::vector<std::size_t> next(per_seat.size(), 0);
+  for (std::size_t i = 0; i < 26; ++i) {
+    const int seat = alternating_capturer(players, i);
+    REQUIRE_MESSAGE(next[seat] < per_seat[seat].size(), "seat ", seat, " needs more pairs");
+    out.push_back(per_seat[seat][next[seat]++]);
+  }
+  for (std::size_t s = 0; s < per_seat.size(); ++s) REQUIRE(next[s] == per_seat[s].size());
+  return out;
+}
+
+// Same-rank pairs: `held` of suit `a`, `taken` of suit `b`, for each rank letter.
+inline std::vector<Pair> pairs(const std::string& ranks, char a, char b) {
+  std::vector<Pair> out;
+  for (char r : ranks) out.push_back({std::string{r, a}, std::string{r, b}});
+  return out;
+}
+inline std::vector<Pair> operator+(std::vector<Pair> x, const std::vector<Pair>& y) {
+  x.insert(x.end(), y.begin(), y.end());
+  return x;
+}
+
+}  // namespace casino_test
