@@ -150,6 +150,8 @@ class TableGame final : public Game {
   int lead_family() const { return lead_; }
   int dealer() const { return dealer_; }
   int round() const { return round_; }
+  int trick_size() const { return trick_n_; }
+  int total_tricks() const { return total_tricks_; }
   CardSet hand(Seat seat) const { return hand_[seat]; }
   // Cards `seat` may play now (hand, face-up tableau, Cards on the Table).
   CardSet playable(Seat seat) const;
@@ -157,7 +159,6 @@ class TableGame final : public Game {
   CardSet legal_plays(Seat seat) const;
   // Whether `card` played by `seat` now would make it the trick's winner so far.
   bool would_win(Seat seat, int card) const;
-  // Every card's location for invariants: a Value mapping location -> card ids.
   int tricks_won(int side) const { return tricks_won_[side]; }
 
  private:
