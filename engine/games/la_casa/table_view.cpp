@@ -126,7 +126,7 @@ Value TableGame::view(Seat seat) const {
                           {"passed", seat_list(passed_, players_)},
                           {"elector", elector_}});
     if (player && seat == elector_ && discarded_ >= 0) e.set("discard", card_id(discarded_));
-    v.set("election", std::move(e));
+    v.set("election_state", std::move(e));
   }
   if (challenge_ == kFigura) {
     v.set("bidding", Value::obj({{"bid", bid_}, {"bidder", bidder_},
