@@ -120,7 +120,7 @@ std::vector<Event> play_round_highest(Game& game) {
 
 }  // namespace
 
-TEST_CASE("LC-4.8 Domination deal order: hands alternately from the non-dealer") {
+TEST_CASE("LC-4.8 LC-9.1 Domination deal: hands of 5 alternately from the non-dealer, Casa 5, stock 21 and one face up") {
   const Value deck = domination_deck({"G1", "G2", "G3", "G4", "G5"}, {"K1", "K2", "K3", "K4", "K5"},
                                      {"M1", "M2", "M3", "M4", "M5"}, "F1", {"F2", "F3"});
   auto game = make_domination(stacked(deck, 0));

@@ -304,7 +304,7 @@ TEST_CASE("LC-8.3 the human wins with 4 or more points; otherwise the Robot wins
   CHECK(robot_won);
 }
 
-TEST_CASE("LC-8.5 Betrayal: reference 1s, no Ruling Family, 17 tricks, void tricks") {
+TEST_CASE("LC-8.5 LC-4.8 Solo Betrayal: reference 1s, no Ruling Family, 17 tricks, void tricks") {
   // LC-4.8 Solo Betrayal: the first 1 (G1) is the Casa's reference, the second (K1)
   // the human's; the other 35 are dealt in order: columns, hand [18:21], pile.
   const Value deck = deck_of({"G1", "K1",
