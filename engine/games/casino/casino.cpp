@@ -2,6 +2,7 @@
 // the public form of actions, and determinization. The plays themselves are in
 // plays.cpp.
 #include "engine/games/casino/casino.h"
+#include "engine/teams.h"
 
 #include <algorithm>
 #include <string>
@@ -566,6 +567,8 @@ Value CasinoGame::common_view() const {
 Value CasinoGame::view(Seat seat) const {
   Value v = common_view();
   v.set("seat", seat);
+  v.set("teams", teams_value(players_, options_.partners ? 2 : players_,
+                             [this](Seat s) { return side_of(s); }));
   // CA-9.2 a player sees only their own hand, never a partner's.
   if (seat >= 0 && seat < players_) v.set("hand", card_list(hands_[seat]));
   return v;

@@ -394,6 +394,7 @@ Value DominationGame::view(Seat seat) const {
   Value v = Value::obj({{"game", "la-casa"},
                         {"mode", "domination"},
                         {"seat", player ? seat : -1},
+                        {"teams", Value(Value::Array{Value(Value::Array{0}), Value(Value::Array{1})})},
                         {"phase", kPhaseNames[phase_]},
                         {"to_act", acting < 0 ? Value::array() : Value(Value::Array{acting})},
                         {"round", round_ + 1},

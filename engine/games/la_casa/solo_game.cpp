@@ -458,6 +458,7 @@ Value SoloGame::table_view(bool with_hand) const {
   Value v = Value::obj({{"game", "la-casa"},
                         {"mode", "solo"},
                         {"seat", with_hand ? 0 : -1},
+                        {"teams", Value(Value::Array{Value(Value::Array{0})})},
                         {"phase", kPhaseNames[phase_]},
                         {"to_act", phase_ == kOver ? Value::array() : Value(Value::Array{0})},
                         {"round", round_ + 1},
