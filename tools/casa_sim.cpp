@@ -7,6 +7,7 @@
 // See docs/engine-cli.md.
 #include <bit>
 #include <chrono>
+#include <ctime>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
@@ -200,6 +201,7 @@ int bench(const Args& a) {
   };
   // Games are created before the clock starts only per game; creation is part of the cost.
   const auto start = std::chrono::steady_clock::now();
+  const std::clock_t cpu_start = std::clock();
   for (long g = 0; g < a.games; ++g) {
     auto game = make_game(a, options, a.seed + static_cast<std::uint64_t>(g));
     while (!game->is_over()) {
@@ -235,10 +237,16 @@ int bench(const Args& a) {
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Processor time of this (single-threaded) process: the one core's share, which
+  // stays meaningful when other work shares the machine.
+  const double cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   std::cout << json{{"games", a.games},
                     {"actions", actions},
                     {"seconds", seconds},
                     {"actions_per_second", seconds > 0 ? static_cast<double>(actions) / seconds : 0.0},
+                    {"cpu_seconds", cpu_seconds},
+                    {"actions_per_cpu_second",
+                     cpu_seconds > 0 ? static_cast<double>(actions) / cpu_seconds : 0.0},
                     {"checksum", checksum}}
             << std::endl;
   return 0;
