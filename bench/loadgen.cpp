@@ -55,6 +55,7 @@ namespace {
 constexpr int kMaxConnections = 20000;
 constexpr double kMaxDuration = 600;
 constexpr std::size_t kMaxLatencySamples = 20'000'000;
+constexpr auto kSetupLimit = std::chrono::seconds(60);
 
 // ---------------------------------------------------------------------------
 // Command line
@@ -191,6 +192,7 @@ struct Stats {
   Clock::time_point stopped;
   std::uint64_t messages_in = 0, messages_out = 0, bytes_in = 0, bytes_out = 0;
   std::uint64_t moves = 0;           // acknowledged actions
+  std::uint64_t action_bytes = 0;    // bytes of the action messages sent
   std::uint64_t games_finished = 0;
   std::uint64_t pacing_misses = 0;   // scheduled moves with no player waiting to act
   std::uint64_t disconnects = 0;
@@ -460,7 +462,7 @@ class EchoDriver : public Driver {
  public:
   EchoDriver(Stats& stats, Pacer& pacer, int size) : stats_(stats), pacer_(pacer) {
     // Shaped like an action message so the server frames the same bytes.
-    payload_ = R"({"type":"action","table":"t000001","action":{"type":"play","card":"G5"}})";
+    payload_ = R"({"type":"action","table":"t3kq9x2m","seq":17,"action":{"type":"play","card":"G5"}})";
     if (size > 0) payload_.resize(static_cast<std::size_t>(size), ' ');
   }
   void set_connector(Connector* c) { connector_ = c; }
@@ -506,15 +508,20 @@ class EchoDriver : public Driver {
 };
 
 // ---------------------------------------------------------------------------
-// Game mode: the real protocol (docs/protocol.md). Every protocol detail the
+// Game mode: protocol version 1 (docs/protocol.md). Every protocol detail the
 // generator depends on lives in this class.
+//
+// Player i sits at table i / P, seat i % P. Seat 0 creates the table and the
+// others join it; the table starts when full. A move is acknowledged by the
+// `accepted` reply, which the server sends once the action is stored. When a
+// game ends, seat 0 creates a fresh table and its partners join it again.
 
 class GameDriver : public Driver {
  public:
   GameDriver(const Config& cfg, Stats& stats, Pacer& pacer)
       : cfg_(cfg), stats_(stats), pacer_(pacer), rng_(cfg.seed), options_(json::parse(cfg.options)) {
     const auto n = static_cast<std::size_t>(cfg.tables) * static_cast<std::size_t>(cfg.players_per_table);
-    players_.resize(n);
+    players_.resize(std::max<std::size_t>(n, static_cast<std::size_t>(cfg.connections_only)));
     tables_.resize(static_cast<std::size_t>(cfg.tables));
   }
   void set_connector(Connector* c) { connector_ = c; }
@@ -522,18 +529,22 @@ class GameDriver : public Driver {
   // Connections-only mode: say hello and then stay idle.
   bool idle = false;
 
-  // Tables whose seats are all taken and whose game has started.
+  // Tables whose seats have all been taken, since the start.
   int tables_started() const { return tables_started_; }
+  // Tables being played now (started, game not over).
+  int tables_live() const { return tables_live_; }
+  std::uint64_t setup_errors = 0;
+  std::map<std::string, std::uint64_t> setup_error_codes;
+  std::function<void()> on_max_moves = [] {};
+
   void begin() {
     running_ = true;
     pacer_.start([this](int who) { send_action(who); });
   }
   void end() { running_ = false; }
-  std::uint64_t setup_errors = 0;
 
   void opened(Connection& c) override {
-    if (c.index() >= static_cast<int>(players_.size())) players_.resize(static_cast<std::size_t>(c.index()) + 1);
-    c.send(json{{"type", "hello"}, {"name", "lg" + std::to_string(c.index())}}.dump());
+    c.send(json{{"type", "hello"}, {"version", 1}, {"name", "lg" + std::to_string(c.index())}}.dump());
   }
 
   void closed(Connection& c) override { player(c).awaiting_ack = false; }
@@ -541,31 +552,23 @@ class GameDriver : public Driver {
   void message(Connection& c, std::string_view text) override {
     auto& p = player(c);
     const std::string_view type = message_type(text);
+    if (type == "event") return;  // the common case: nothing to do
     if (type == "request") return on_request(c, p, text);
-    if (p.awaiting_ack && acknowledges(type)) {
-      p.awaiting_ack = false;
-      if (stats_.measuring) {
-        ++stats_.moves;
-        stats_.record_latency(Clock::now() - p.sent_at);
-      }
-      if (cfg_.max_moves > 0 && stats_.moves >= static_cast<std::uint64_t>(cfg_.max_moves)) on_max_moves();
-    }
-    if (type == "event") return;  // the common case: nothing else to do
+    if (type == "accepted") return on_accepted(p);
     if (type == "welcome") return on_welcome(c, p, text);
-    if (type == "table_created" || type == "joined") return on_table(c, p, text);
+    if (type == "table_created") return on_table_created(c, p, text);
+    if (type == "joined") return on_joined(p);
     if (type == "game_over") return on_game_over(c, p);
     if (type == "error") return on_error(p, text);
   }
-
-  std::function<void()> on_max_moves = [] {};
 
  private:
   struct Player {
     int table = -1;
     bool awaiting_ack = false;
     Clock::time_point sent_at;
-    std::string table_id;
     std::string pending;  // the action message chosen for the current request
+    std::string token;
   };
   struct Table {
     std::string id;
@@ -574,55 +577,57 @@ class GameDriver : public Driver {
 
   Player& player(Connection& c) { return players_[static_cast<std::size_t>(c.index())]; }
   Connection& connection(int who) { return *connector_->connections[static_cast<std::size_t>(who)]; }
+  int seat_of(const Connection& c) const { return c.index() % cfg_.players_per_table; }
 
-  static bool acknowledges(std::string_view type) { return type == "event" || type == "game_over"; }
-
-  void on_welcome(Connection& c, Player& p, std::string_view) {
+  void on_welcome(Connection& c, Player& p, std::string_view text) {
+    const json m = json::parse(text, nullptr, false);
+    if (!m.is_discarded()) p.token = m.value("token", "");
     if (idle) return;
-    const int seat = c.index() % cfg_.players_per_table;
     p.table = c.index() / cfg_.players_per_table;
-    if (seat == 0) create_table(c);
+    if (seat_of(c) == 0) create_table(c);
   }
 
   void create_table(Connection& c) {
     c.send(json{{"type", "create_table"},
                 {"game", cfg_.game},
                 {"players", cfg_.players_per_table},
-                {"options", options_}}
+                {"options", options_},
+                {"private", true},
+                {"seat", 0}}
                .dump());
   }
 
-  void on_table(Connection& c, Player& p, std::string_view text) {
+  void on_table_created(Connection& c, Player& p, std::string_view text) {
     const json m = json::parse(text, nullptr, false);
     if (m.is_discarded() || !m.contains("table")) return;
-    p.table_id = m["table"].is_string() ? m["table"].get<std::string>() : m["table"].dump();
     auto& t = tables_[static_cast<std::size_t>(p.table)];
-    if (c.index() % cfg_.players_per_table == 0 && m["type"] == "table_created") {
-      t.id = p.table_id;
-      t.joined = 1;
-      // The creator holds seat 0; the others join.
-      for (int s = 1; s < cfg_.players_per_table; ++s) {
-        const int who = p.table * cfg_.players_per_table + s;
-        if (who < static_cast<int>(players_.size()) && connection(who).open()) {
-          connection(who).send(json{{"type", "join"}, {"table", m["table"]}}.dump());
-        }
-      }
-    } else {
-      if (++t.joined == cfg_.players_per_table) ++tables_started_;
+    t.id = m["table"].get<std::string>();
+    t.joined = 1;
+    if (cfg_.players_per_table == 1) started();
+    const int first = c.index();
+    for (int s = 1; s < cfg_.players_per_table; ++s) {
+      if (connection(first + s).open()) connection(first + s).send(json{{"type", "join"}, {"table", t.id}, {"seat", s}}.dump());
     }
+  }
+
+  void on_joined(Player& p) {
+    auto& t = tables_[static_cast<std::size_t>(p.table)];
+    if (++t.joined == cfg_.players_per_table) started();
+  }
+
+  void started() {
+    ++tables_started_;
+    ++tables_live_;
   }
 
   void on_request(Connection& c, Player& p, std::string_view text) {
     if (!running_) return;
     const json m = json::parse(text, nullptr, false);
     if (m.is_discarded()) return;
-    const auto it = m.find("actions");
-    if (it == m.end() || !it->is_array() || it->empty()) return;
-    std::uniform_int_distribution<std::size_t> pick(0, it->size() - 1);
-    json action{{"type", "action"}, {"action", (*it)[pick(rng_)]}};
-    if (m.contains("table")) action["table"] = m["table"];
-    if (m.contains("id")) action["request"] = m["id"];
-    p.pending = action.dump();
+    const auto legal = m.find("legal");
+    if (legal == m.end() || !legal->is_array() || legal->empty()) return;
+    std::uniform_int_distribution<std::size_t> pick(0, legal->size() - 1);
+    p.pending = json{{"type", "action"}, {"table", m["table"]}, {"seq", m["seq"]}, {"action", (*legal)[pick(rng_)]}}.dump();
     if (pacer_.saturating()) send_action(c.index());
     else pacer_.ready(c.index());
   }
@@ -632,22 +637,38 @@ class GameDriver : public Driver {
     if (!running_ || p.pending.empty()) return;
     p.awaiting_ack = true;
     p.sent_at = Clock::now();
+    if (stats_.measuring) stats_.action_bytes += p.pending.size();
     connection(who).send(std::move(p.pending));
     p.pending.clear();
   }
 
-  void on_game_over(Connection& c, Player& p) {
-    if (stats_.measuring && c.index() % cfg_.players_per_table == 0) ++stats_.games_finished;
+  void on_accepted(Player& p) {
+    if (!p.awaiting_ack) return;
     p.awaiting_ack = false;
-    // Play on: the creator opens a fresh table for the same players.
-    if (running_ && c.index() % cfg_.players_per_table == 0) create_table(c);
+    if (!stats_.measuring) return;
+    ++stats_.moves;
+    stats_.record_latency(Clock::now() - p.sent_at);
+    if (cfg_.max_moves > 0 && stats_.moves >= static_cast<std::uint64_t>(cfg_.max_moves)) on_max_moves();
+  }
+
+  void on_game_over(Connection& c, Player& p) {
+    p.pending.clear();
+    if (seat_of(c) != 0) return;
+    --tables_live_;
+    if (stats_.measuring) ++stats_.games_finished;
+    // Play on: the creator opens a fresh table and its partners join it.
+    if (running_) create_table(c);
   }
 
   void on_error(Player& p, std::string_view text) {
     const json m = json::parse(text, nullptr, false);
     const std::string code = m.is_discarded() ? "unparsable" : m.value("code", "unknown");
-    if (stats_.measuring) ++stats_.errors[code];
-    else ++setup_errors;
+    if (stats_.measuring) {
+      ++stats_.errors[code];
+    } else {
+      ++setup_errors;
+      ++setup_error_codes[code];
+    }
     p.awaiting_ack = false;
   }
 
@@ -660,6 +681,7 @@ class GameDriver : public Driver {
   std::vector<Player> players_;
   std::vector<Table> tables_;
   int tables_started_ = 0;
+  int tables_live_ = 0;
   bool running_ = false;
 };
 
@@ -761,7 +783,11 @@ void print_table(const json& r) {
                static_cast<unsigned long long>(r["bytes_in"].get<std::uint64_t>()),
                static_cast<unsigned long long>(r["bytes_out"].get<std::uint64_t>()));
   if (r["mode"] == "game") {
-    std::fprintf(stderr, "%-22s %llu\n", "games finished", static_cast<unsigned long long>(r["games_finished"].get<std::uint64_t>()));
+    std::fprintf(stderr, "%-22s %llu finished; %d started, %d live at the end\n", "games",
+                 static_cast<unsigned long long>(r["games_finished"].get<std::uint64_t>()),
+                 r["tables_started"].get<int>(), r["tables_live_at_end"].get<int>());
+    std::fprintf(stderr, "%-22s %.1f bytes\n", "mean action message", r["mean_action_bytes"].get<double>());
+    if (!r["setup_errors"].empty()) std::fprintf(stderr, "%-22s %s\n", "setup errors", r["setup_errors"].dump().c_str());
   }
   const auto& l = r["latency_us"];
   std::fprintf(stderr, "%-22s p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  (%llu samples)\n", "latency us",
@@ -811,11 +837,13 @@ int main(int argc, char** argv) {
   long rss_before = cfg.server_pid > 0 ? read_vm_rss_kb(cfg.server_pid) : -1;
   long rss_after = -1;
   int connected = 0;
+  int live_at_end = 0;
 
   auto stop = [&] {
     if (!stats.measuring) return;
     stats.measuring = false;
     stats.stopped = Clock::now();
+    live_at_end = game.tables_live();
     stats.own_cpu = process_cpu_seconds(getpid()) - stats.own_cpu_at_start;
     if (cfg.server_pid > 0) stats.server_cpu = process_cpu_seconds(cfg.server_pid) - stats.server_cpu_at_start;
     pacer.stop();
@@ -838,6 +866,7 @@ int main(int argc, char** argv) {
   };
 
   const auto setup_began = Clock::now();
+  std::function<void()> wait_for_tables;
   connector.start([&] {
     connected = count - connector.failed;
     if (!cfg.quiet) {
@@ -853,12 +882,35 @@ int main(int argc, char** argv) {
       });
       return;
     }
-    if (cfg.echo) echo.begin();
-    else game.begin();
-    phase.expires_after(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(cfg.warmup)));
-    phase.async_wait([&](beast::error_code ec) {
-      if (!ec) measure();
-    });
+    auto warm_then_measure = [&] {
+      phase.expires_after(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(cfg.warmup)));
+      phase.async_wait([&](beast::error_code ec) {
+        if (!ec) measure();
+      });
+    };
+    if (cfg.echo) {
+      echo.begin();
+      warm_then_measure();
+      return;
+    }
+    // Wait until every table has started (or kSetupLimit passed), then warm up.
+    game.begin();
+    wait_for_tables = [&, warm_then_measure] {
+      const bool all = game.tables_started() >= cfg.tables;
+      if (all || Clock::now() - setup_began > kSetupLimit) {
+        if (!cfg.quiet) {
+          std::fprintf(stderr, "%d of %d tables started in %.2f s\n", game.tables_started(), cfg.tables,
+                       std::chrono::duration<double>(Clock::now() - setup_began).count());
+        }
+        warm_then_measure();
+        return;
+      }
+      phase.expires_after(std::chrono::milliseconds(20));
+      phase.async_wait([&](beast::error_code ec) {
+        if (!ec) wait_for_tables();
+      });
+    };
+    wait_for_tables();
   });
 
   // Hard bound on the whole run: setup + warmup + duration + slack.
@@ -896,7 +948,12 @@ int main(int argc, char** argv) {
 
   json r = report(cfg, mode, stats, connected, connector.failed);
   if (mode == "echo") r["message_size"] = echo.payload_size();
-  if (mode == "game") r["setup_errors"] = game.setup_errors;
+  if (mode == "game") {
+    r["setup_errors"] = game.setup_error_codes;
+    r["tables_started"] = game.tables_started();
+    r["tables_live_at_end"] = live_at_end;
+    r["mean_action_bytes"] = stats.moves > 0 ? static_cast<double>(stats.action_bytes) / static_cast<double>(stats.moves) : 0.0;
+  }
   if (cfg.connections_only > 0 && cfg.server_pid > 0) {
     r["rss_kb_before"] = rss_before;
     r["rss_kb_after"] = rss_after;
