@@ -393,6 +393,64 @@ std::string_view message_type(std::string_view text) {
   return text.substr(begin, end - begin);
 }
 
+// The end (one past) of the JSON value starting at text[begin], for arrays and
+// objects; npos when unbalanced. Strings are skipped so brackets inside them
+// do not count.
+std::size_t value_end(std::string_view text, std::size_t begin) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = begin; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (in_string) {
+      if (ch == '\\') ++i;
+      else if (ch == '"') in_string = false;
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '[' || ch == '{') {
+      ++depth;
+    } else if (ch == ']' || ch == '}') {
+      if (--depth == 0) return i + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// The parts of a `request` the generator needs. A request carries the seat's
+// whole view, which is most of its bytes; parsing only the legal list keeps the
+// generator cheaper than the server. The fast path relies on the top-level
+// "legal", "seq" and "table" keys preceding "view" (the server writes keys in
+// sorted order); otherwise the whole message is parsed.
+struct RequestParts {
+  json legal;
+  json seq;
+  json table;
+};
+
+bool parse_request(std::string_view text, RequestParts& out) {
+  const auto view_at = text.find("\"view\":");
+  const auto legal_at = text.find("\"legal\":[");
+  const auto seq_at = text.find("\"seq\":");
+  const auto table_at = text.find("\"table\":\"");
+  if (view_at != std::string_view::npos && legal_at < view_at && seq_at < view_at && table_at < view_at) {
+    const auto begin = legal_at + 8;
+    const auto end = value_end(text, begin);
+    const auto seq_end = text.find_first_of(",}", seq_at + 6);
+    const auto table_end = text.find('"', table_at + 9);
+    if (end != std::string_view::npos && seq_end != std::string_view::npos && table_end != std::string_view::npos) {
+      out.legal = json::parse(text.substr(begin, end - begin), nullptr, false);
+      out.seq = json::parse(text.substr(seq_at + 6, seq_end - seq_at - 6), nullptr, false);
+      out.table = std::string(text.substr(table_at + 9, table_end - table_at - 9));
+      if (!out.legal.is_discarded() && !out.seq.is_discarded()) return true;
+    }
+  }
+  const json m = json::parse(text, nullptr, false);
+  if (m.is_discarded() || !m.contains("legal") || !m.contains("seq") || !m.contains("table")) return false;
+  out.legal = m["legal"];
+  out.seq = m["seq"];
+  out.table = m["table"];
+  return true;
+}
+
 // ---------------------------------------------------------------------------
 // Pacing: open loop at a fixed rate, or as fast as players are asked.
 
@@ -622,12 +680,13 @@ class GameDriver : public Driver {
 
   void on_request(Connection& c, Player& p, std::string_view text) {
     if (!running_) return;
-    const json m = json::parse(text, nullptr, false);
-    if (m.is_discarded()) return;
-    const auto legal = m.find("legal");
-    if (legal == m.end() || !legal->is_array() || legal->empty()) return;
-    std::uniform_int_distribution<std::size_t> pick(0, legal->size() - 1);
-    p.pending = json{{"type", "action"}, {"table", m["table"]}, {"seq", m["seq"]}, {"action", (*legal)[pick(rng_)]}}.dump();
+    RequestParts r;
+    if (!parse_request(text, r) || !r.legal.is_array() || r.legal.empty()) {
+      if (stats_.measuring) ++stats_.errors["bad_request_message"];
+      return;
+    }
+    std::uniform_int_distribution<std::size_t> pick(0, r.legal.size() - 1);
+    p.pending = json{{"type", "action"}, {"table", r.table}, {"seq", r.seq}, {"action", r.legal[pick(rng_)]}}.dump();
     if (pacer_.saturating()) send_action(c.index());
     else pacer_.ready(c.index());
   }

@@ -27,7 +27,7 @@ fi
 
 # Warnings stay on but are not errors here: clang warns about things gcc
 # does not, and a fuzz run should not fail on a style warning.
-cmake -S . -B "$build" -G Ninja -DCASA_FUZZ=ON -DCASA_ENGINE_ONLY=ON -DCASA_WERROR=OFF \
+cmake -S . -B "$build" -G Ninja -DCASA_FUZZ=ON -DCASA_WERROR=OFF \
   -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"${JOBS:-2}" --target "${targets[@]}"
 
