@@ -381,16 +381,32 @@ class Connector {
   std::function<void()> done_;
 };
 
-// Reads the cheap "type" of a compact JSON message without parsing it all:
-// most messages a player receives only need their type looked at.
+// Reads the top-level "type" of a compact JSON message without building it:
+// most messages a player receives only need their type looked at. Nested
+// objects (legal actions, events) have "type" keys too, so depth is tracked.
 std::string_view message_type(std::string_view text) {
   constexpr std::string_view key = "\"type\":\"";
-  const auto at = text.find(key);
-  if (at == std::string_view::npos) return {};
-  const auto begin = at + key.size();
-  const auto end = text.find('"', begin);
-  if (end == std::string_view::npos) return {};
-  return text.substr(begin, end - begin);
+  int depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (ch == '"') {
+      if (depth == 1 && text.compare(i, key.size(), key) == 0) {
+        const auto begin = i + key.size();
+        const auto end = text.find('"', begin);
+        if (end == std::string_view::npos) return {};
+        return text.substr(begin, end - begin);
+      }
+      // Skip the string.
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\') ++i;
+      }
+    } else if (ch == '{' || ch == '[') {
+      ++depth;
+    } else if (ch == '}' || ch == ']') {
+      --depth;
+    }
+  }
+  return {};
 }
 
 // The end (one past) of the JSON value starting at text[begin], for arrays and
@@ -608,6 +624,7 @@ class GameDriver : public Driver {
   void closed(Connection& c) override { player(c).awaiting_ack = false; }
 
   void message(Connection& c, std::string_view text) override {
+    if (trace_) std::fprintf(stderr, "<%d %.*s\n", c.index(), static_cast<int>(std::min<std::size_t>(text.size(), 300)), text.data());
     auto& p = player(c);
     const std::string_view type = message_type(text);
     if (type == "event") return;  // the common case: nothing to do
@@ -742,6 +759,8 @@ class GameDriver : public Driver {
   int tables_started_ = 0;
   int tables_live_ = 0;
   bool running_ = false;
+  // LOADGEN_TRACE=1 prints every message received (debugging a protocol change).
+  bool trace_ = std::getenv("LOADGEN_TRACE") != nullptr;
 };
 
 // ---------------------------------------------------------------------------
