@@ -945,6 +945,9 @@ int main(int argc, char** argv) {
 
   const auto setup_began = Clock::now();
   std::function<void()> wait_for_tables;
+  // Players answer requests from the first one on: a table that starts while
+  // others are still connecting must not be left waiting.
+  if (mode == "game") game.begin();
   connector.start([&] {
     connected = count - connector.failed;
     if (!cfg.quiet) {
@@ -972,7 +975,6 @@ int main(int argc, char** argv) {
       return;
     }
     // Wait until every table has started (or kSetupLimit passed), then warm up.
-    game.begin();
     wait_for_tables = [&, warm_then_measure] {
       const bool all = game.tables_started() >= cfg.tables;
       if (all || Clock::now() - setup_began > kSetupLimit) {
