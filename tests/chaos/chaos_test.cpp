@@ -296,7 +296,9 @@ class Player {
     link_ = std::make_shared<Link>(
         io_, [this](std::string_view text) { message(text); },
         [this, generation] {
-          if (generation == generation_) link_.reset();
+          if (generation != generation_) return;
+          link_.reset();
+          in_flight_.clear();
         });
     auto link = link_;
     link->open(port, [this, link] {
@@ -308,6 +310,7 @@ class Player {
 
   void disconnect() {
     think_.cancel();
+    in_flight_.clear();
     if (link_) link_->drop();
     link_.reset();
   }
@@ -345,10 +348,12 @@ class Player {
     } else if (type == "request") {
       answer(m);
     } else if (type == "accepted") {
-      if (pending_ && m["table"] == t.id) {
+      // The server answers each action with exactly one `accepted` or
+      // `error`, in order, so the oldest action in flight is the one meant.
+      if (!in_flight_.empty()) {
         const std::int64_t seq = m["seq"];
-        seen_.accepted[{t.id, seq}] = {seat(), pending_->at("action")};
-        pending_.reset();
+        seen_.accepted[{m["table"].get<std::string>(), seq}] = {seat(), in_flight_.front().at("action")};
+        in_flight_.pop_front();
       }
     } else if (type == "event") {
       seen_.events.insert({m["table"].get<std::string>(), m["seq"].get<std::int64_t>()});
@@ -369,7 +374,7 @@ class Player {
       const std::string code = m.value("code", "");
       // An answer to a request the restart made obsolete is refused, harmlessly.
       if (code != "stale_seq" && code != "not_your_turn" && code != "game_over") fail("player " + std::to_string(index_) + " got error " + m.dump());
-      pending_.reset();
+      if (!in_flight_.empty() && m.contains("code") && code != "rate_limited") in_flight_.pop_front();
     }
   }
 
@@ -383,7 +388,7 @@ class Player {
     auto link = link_;
     think_.async_wait([this, link, action](beast::error_code ec) {
       if (ec || !link || link != link_) return;
-      pending_ = action;
+      in_flight_.push_back(action);
       link->send(action.dump());
     });
   }
@@ -401,7 +406,7 @@ class Player {
   int generation_ = 0;
   bool welcomed_ = false;
   bool over_ = false;
-  std::optional<json> pending_;
+  std::deque<json> in_flight_;  // actions sent, not yet answered
 };
 
 // ---------------------------------------------------------------------------
@@ -572,7 +577,7 @@ int main(int argc, char** argv) {
   double slowest_restart = 0;
   asio::steady_timer tick(io);
   Clock::time_point next_kill{};
-  std::uniform_int_distribution<int> kill_delay(150, 900);
+  std::uniform_int_distribution<int> kill_delay(100, 700);
   bool finished = false;
 
   std::function<void()> step = [&] {
