@@ -7,13 +7,14 @@
 # to CPU 1. Everything listens on and connects to 127.0.0.1 only. Each step is
 # bounded in time; results are printed as JSON lines (one per step) and kept in
 # $OUT (default build/figures/). Environment knobs:
-#   BUILD (build)  GAME (la-casa)  OPTIONS ({})  DURATION (10)  TABLES (250)
+#   BUILD (build)  SERVER ($BUILD/server/casa-server)  PORT (18080)  GAME (la-casa)  OPTIONS ({})  DURATION (10)  TABLES (250)
 #   HALF_TABLES (5000)  IDLE (10000)  RESTART_TABLES (1000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build="${BUILD:-build}"
-server_bin="$build/server/casa-server"
+server_bin="${SERVER:-$build/server/casa-server}"
+port="${PORT:-18080}"
 echo_bin="$build/bench/casa-echo-server"
 loadgen="$build/bench/casa-loadgen"
 game="${GAME:-la-casa}"
@@ -27,7 +28,7 @@ steps=("$@")
 
 ulimit -n "$(ulimit -Hn)"
 # Limits that would otherwise refuse a load generator on one address.
-server_flags=(--address 127.0.0.1 --port 0 --threads 1 --rate-per-second 1000000 --rate-burst 1000000
+server_flags=(--address 127.0.0.1 --port "$port" --threads 1 --rate-per-second 1000000 --rate-burst 1000000
   --max-connections-per-address 100000 --max-tables-per-player 100000 --max-write-queue 100000)
 
 server_pid=""
@@ -38,15 +39,16 @@ stop_server() {
 }
 trap stop_server EXIT
 
-# start_server LOG ARGS...: starts a pinned server, waits for its port line.
+# start_server LOG ARGS...: starts a pinned server and waits until it answers
+# GET /healthz (both servers do) on $port.
 start_server() {
   local log="$1"; shift
   taskset -c 0 "$@" >"$log" 2>&1 &
   server_pid=$!
-  for _ in $(seq 1 2000); do
-    server_port=$(grep -oE 'listening on (port )?[0-9]+' "$log" | grep -oE '[0-9]+$' | head -1 || true)
-    [ -n "$server_port" ] && return 0
-    sleep 0.005
+  server_port="$port"
+  for _ in $(seq 1 5000); do
+    curl -sf -m 1 "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && return 0
+    sleep 0.002
   done
   echo "server did not start; see $log" >&2
   return 1
@@ -57,7 +59,7 @@ gen() { taskset -c 1 "$loadgen" --quiet "$@"; }
 for step in "${steps[@]}"; do
   case "$step" in
   echo)
-    start_server "$out/echo.log" "$echo_bin" --port 0
+    start_server "$out/echo.log" "$echo_bin" --port "$port"
     gen --echo --url "ws://127.0.0.1:$server_port/ws" --tables "$tables" --duration "$duration" \
       --server-pid "$server_pid" | tee "$out/echo.json"
     stop_server ;;
@@ -89,7 +91,6 @@ for step in "${steps[@]}"; do
     kill -9 "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
     began=$(date +%s.%N)
     start_server "$out/restart-2.log" "$server_bin" "${server_flags[@]}" --db "$out/restart.db" --log-level info
-    until curl -sf "http://127.0.0.1:$server_port/healthz" >/dev/null; do sleep 0.002; done
     ended=$(date +%s.%N)
     recovered=$(grep -m1 -o 'recovered .*' "$out/restart-2.log" || echo "no recovery line")
     printf '{"step":"restart","tables":%d,"seconds_to_healthz":%.3f,"log":"%s"}\n' \
