@@ -30,9 +30,14 @@ using casa::Game;
 using casa::Seat;
 using casa::Value;
 
+// What the current input set up, printed with a broken promise.
+std::string g_setup;
+std::string g_detail;
+
 void require(bool ok, const char* what) {
   if (!ok) {
-    std::fprintf(stderr, "fuzz_engine: broken promise: %s\n", what);
+    std::fprintf(stderr, "fuzz_engine: broken promise: %s\n  setup: %s\n%s\n", what, g_setup.c_str(),
+                 g_detail.c_str());
     std::abort();
   }
 }
@@ -132,12 +137,27 @@ Seat pick_seat_to_act(FuzzedDataProvider& in, const Game& game) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzedDataProvider in(data, size);
-  const auto names = casa::game_names();
+  static const auto names = [] {
+    // FUZZ_ENGINE_GAMES=casino,conference limits the run to some games (to keep
+    // fuzzing the others while one has a known, unfixed finding).
+    auto all = casa::game_names();
+    const char* only = std::getenv("FUZZ_ENGINE_GAMES");
+    if (!only) return all;
+    std::vector<std::string> chosen;
+    const std::string list = std::string(",") + only + ",";
+    for (const auto& n : all) {
+      if (list.find("," + n + ",") != std::string::npos) chosen.push_back(n);
+    }
+    return chosen.empty() ? all : chosen;
+  }();
   const std::string name = names[in.ConsumeIntegralInRange<std::size_t>(0, names.size() - 1)];
   const int players = in.ConsumeIntegralInRange<int>(0, casa::kMaxSeats + 1);
   const Value options = fuzz_options(in);
   const std::uint64_t seed = in.ConsumeIntegral<std::uint64_t>();
 
+  g_setup = name + ", " + std::to_string(players) + " players, options " + options.debug_string() +
+            ", seed " + std::to_string(seed);
+  g_detail.clear();
   auto created = casa::create_game(name, players, options, seed);
   if (!created.game) {
     require(created.error.has_value() && !created.error->code.empty(), "create fails with an Error");
@@ -201,7 +221,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (op == 15) {
         require(game.clone()->full_state() == before, "a clone has the same state");
         if (seat >= 0) {
-          auto sample = game.determinize(seat, in.ConsumeIntegral<std::uint64_t>());
+          const std::uint64_t sample_seed = in.ConsumeIntegral<std::uint64_t>();
+          auto sample = game.determinize(seat, sample_seed);
+          if (sample->view(seat) != game.view(seat)) {
+            g_detail = "  seat " + std::to_string(seat) + ", determinize seed " + std::to_string(sample_seed) +
+                       " after " + std::to_string(step) + " steps\n  view:       " + game.view(seat).debug_string() +
+                       "\n  determinized: " + sample->view(seat).debug_string();
+          }
           require(sample->view(seat) == game.view(seat), "determinize keeps the seat's view");
         }
       }
