@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Measures the "Server under load" figures of BENCHMARKS.md on this machine.
+#
+#   bench/figures.sh [STEP...]     steps: echo saturation half idle restart (default: all)
+#
+# The server runs pinned to CPU 0 (taskset -c 0, --threads 1) and the generator
+# to CPU 1. Everything listens on and connects to 127.0.0.1 only. Each step is
+# bounded in time; results are printed as JSON lines (one per step) and kept in
+# $OUT (default build/figures/). Environment knobs:
+#   BUILD (build)  SERVER ($BUILD/server/casa-server)  PORT (18080)  GAME (la-casa)  OPTIONS ({})  DURATION (10)  TABLES (250)
+#   HALF_TABLES (5000)  IDLE (10000)  RESTART_TABLES (1000)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build="${BUILD:-build}"
+server_bin="${SERVER:-$build/server/casa-server}"
+port="${PORT:-18080}"
+echo_bin="$build/bench/casa-echo-server"
+loadgen="$build/bench/casa-loadgen"
+game="${GAME:-la-casa}"
+options="${OPTIONS:-{\}}"
+duration="${DURATION:-10}"
+tables="${TABLES:-250}"
+out="${OUT:-$build/figures}"
+mkdir -p "$out"
+steps=("$@")
+[ "${#steps[@]}" -eq 0 ] && steps=(echo saturation half idle restart)
+
+ulimit -n "$(ulimit -Hn)"
+# Limits that would otherwise refuse a load generator on one address.
+server_flags=(--address 127.0.0.1 --port "$port" --threads 1 --rate-per-second 1000000 --rate-burst 1000000
+  --max-connections-per-address 100000 --max-tables-per-player 100000 --max-write-queue 100000)
+
+server_pid=""
+server_port=""
+stop_server() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  server_pid=""
+}
+trap stop_server EXIT
+
+# start_server LOG ARGS...: starts a pinned server and waits until it answers
+# GET /healthz (both servers do) on $port.
+start_server() {
+  local log="$1"; shift
+  taskset -c 0 "$@" >"$log" 2>&1 &
+  server_pid=$!
+  server_port="$port"
+  for _ in $(seq 1 5000); do
+    curl -sf -m 1 "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && return 0
+    sleep 0.002
+  done
+  echo "server did not start; see $log" >&2
+  return 1
+}
+
+gen() { taskset -c 1 "$loadgen" --quiet "$@"; }
+
+for step in "${steps[@]}"; do
+  case "$step" in
+  echo)
+    start_server "$out/echo.log" "$echo_bin" --port "$port"
+    gen --echo --url "ws://127.0.0.1:$server_port/ws" --tables "$tables" --duration "$duration" \
+      --server-pid "$server_pid" | tee "$out/echo.json"
+    stop_server ;;
+  saturation)
+    start_server "$out/saturation.log" "$server_bin" "${server_flags[@]}" --db "$out/saturation.db" --log-level warn
+    gen --url "ws://127.0.0.1:$server_port/ws" --game "$game" --options "$options" --tables "$tables" \
+      --duration "$duration" --server-pid "$server_pid" | tee "$out/saturation.json"
+    stop_server; rm -f "$out"/saturation.db* ;;
+  half)
+    rate="${RATE:?set RATE to half the saturation moves/s}"
+    start_server "$out/half.log" "$server_bin" "${server_flags[@]}" --db "$out/half.db" --log-level warn
+    gen --url "ws://127.0.0.1:$server_port/ws" --game "$game" --options "$options" \
+      --tables "${HALF_TABLES:-5000}" --rate "$rate" --duration "$duration" --warmup 3 \
+      --server-pid "$server_pid" | tee "$out/half.json"
+    stop_server; rm -f "$out"/half.db* ;;
+  idle)
+    start_server "$out/idle.log" "$server_bin" "${server_flags[@]}" --db "$out/idle.db" --log-level warn
+    sleep 0.5
+    gen --connections-only "${IDLE:-10000}" --url "ws://127.0.0.1:$server_port/ws" --duration 2 \
+      --server-pid "$server_pid" | tee "$out/idle.json"
+    stop_server; rm -f "$out"/idle.db* ;;
+  restart)
+    n="${RESTART_TABLES:-1000}"
+    rm -f "$out"/restart.db*
+    start_server "$out/restart-1.log" "$server_bin" "${server_flags[@]}" --db "$out/restart.db" --log-level warn
+    # A few moves at every table, then stop: the tables stay unfinished.
+    gen --url "ws://127.0.0.1:$server_port/ws" --game "$game" --options "$options" --tables "$n" \
+      --warmup 0 --duration 30 --max-moves $((n * 5)) >"$out/restart-play.json"
+    kill -9 "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
+    began=$(date +%s.%N)
+    start_server "$out/restart-2.log" "$server_bin" "${server_flags[@]}" --db "$out/restart.db" --log-level info
+    ended=$(date +%s.%N)
+    recovered=$(grep -m1 -o 'recovered .*' "$out/restart-2.log" || echo "no recovery line")
+    printf '{"step":"restart","tables":%d,"seconds_to_healthz":%.3f,"log":"%s"}\n' \
+      "$n" "$(echo "$ended - $began" | bc -l)" "$recovered" | tee "$out/restart.json"
+    stop_server ;;
+  *) echo "unknown step $step" >&2; exit 2 ;;
+  esac
+done

@@ -1,0 +1,1046 @@
+// casa-loadgen: drives casa-server (or casa-echo-server) over loopback and
+// reports throughput and the move -> acknowledgement latency distribution.
+//
+// Everything runs on one io_context thread so that, pinned with taskset, the
+// generator uses exactly one core and the figures say what the server does.
+// The generator plays through the real protocol: each player says hello, one
+// player per table creates it, the others join, and every `request` is
+// answered with an action picked at random from the request's own list. So
+// the generator knows no rule of any game.
+//
+// Load is either open loop at a fixed offered rate (--rate N moves/s: a pacer
+// releases moves at their scheduled times to whichever players are waiting to
+// act, and counts the moves it could not release because nobody was waiting)
+// or saturation (--rate 0: every player answers as soon as it is asked).
+//
+// Limits: loopback only (the URL host must be 127.x, ::1 or localhost), at most
+// kMaxConnections connections and kMaxDuration seconds.
+//
+// Output: a readable table on stderr and one JSON object on stdout.
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+#include <boost/beast/websocket.hpp>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <deque>
+#include <fstream>
+#include <sstream>
+#include <iterator>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+using tcp = asio::ip::tcp;
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr int kMaxConnections = 20000;
+constexpr double kMaxDuration = 600;
+constexpr std::size_t kMaxLatencySamples = 20'000'000;
+constexpr auto kSetupLimit = std::chrono::seconds(60);
+
+// ---------------------------------------------------------------------------
+// Command line
+
+struct Config {
+  std::string url = "ws://127.0.0.1:8080/ws";
+  int tables = 10;
+  int players_per_table = 4;
+  std::string game = "la-casa";
+  std::string options = "{}";
+  double duration = 10;
+  double warmup = 1;
+  long max_moves = 0;
+  double rate = 0;
+  int connections_only = 0;
+  bool echo = false;
+  int message_size = 0;  // echo payload; 0 = the size of a typical action message
+  int server_pid = 0;
+  int connect_parallel = 256;
+  std::uint64_t seed = 1;
+  bool quiet = false;
+};
+
+[[noreturn]] void usage(const std::string& why) {
+  if (!why.empty()) std::cerr << "casa-loadgen: " << why << "\n";
+  std::cerr <<
+      R"(usage: casa-loadgen [options]
+  --url ws://127.0.0.1:PORT/PATH  server to drive (loopback only)
+  --tables M                   tables to play at once (default 10)
+  --players-per-table P        connections per table (default 4)
+  --game NAME                  la-casa | casino | conference | trophy-case
+  --options JSON               table options (default {})
+  --rate R                     offered moves/s, open loop; 0 = saturation (default)
+  --duration S                 measured seconds (default 10, at most 600)
+  --warmup S                   seconds run before measuring (default 1)
+  --max-moves N                stop after N acknowledged moves
+  --connections-only N         open N idle connections, hold them for --duration
+  --server-pid PID             report the server's CPU share; with --connections-only
+                               also its VmRSS before/after
+  --echo                       drive casa-echo-server with action-sized messages
+  --message-size B             echo payload size (default: a typical action message)
+  --connect-parallel K         handshakes in flight while connecting (default 256)
+  --seed S                     seed of the random action choice (default 1)
+  --quiet                      no readable table, only the JSON object
+)";
+  std::exit(why.empty() ? 0 : 2);
+}
+
+Config parse_args(int argc, char** argv) {
+  Config c;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) usage("missing value after " + flag);
+      return argv[++i];
+    };
+    try {
+      if (flag == "--url") c.url = next();
+      else if (flag == "--tables") c.tables = std::stoi(next());
+      else if (flag == "--players-per-table") c.players_per_table = std::stoi(next());
+      else if (flag == "--game") c.game = next();
+      else if (flag == "--options") c.options = next();
+      else if (flag == "--rate") c.rate = std::stod(next());
+      else if (flag == "--duration") c.duration = std::stod(next());
+      else if (flag == "--warmup") c.warmup = std::stod(next());
+      else if (flag == "--max-moves") c.max_moves = std::stol(next());
+      else if (flag == "--connections-only") c.connections_only = std::stoi(next());
+      else if (flag == "--server-pid") c.server_pid = std::stoi(next());
+      else if (flag == "--echo") c.echo = true;
+      else if (flag == "--message-size") c.message_size = std::stoi(next());
+      else if (flag == "--connect-parallel") c.connect_parallel = std::stoi(next());
+      else if (flag == "--seed") c.seed = std::stoull(next());
+      else if (flag == "--quiet") c.quiet = true;
+      else if (flag == "--help" || flag == "-h") usage("");
+      else usage("unknown flag " + flag);
+    } catch (const std::logic_error&) {
+      usage("bad number after " + flag);
+    }
+  }
+  const long connections = c.connections_only > 0
+                               ? c.connections_only
+                               : static_cast<long>(c.tables) * c.players_per_table;
+  if (c.tables < 1 || c.players_per_table < 1) usage("--tables and --players-per-table must be >= 1");
+  if (connections > kMaxConnections) usage("at most 20000 connections");
+  if (c.duration <= 0 || c.duration > kMaxDuration) usage("--duration must be in (0, 600]");
+  if (c.warmup < 0 || c.warmup > 60) usage("--warmup must be in [0, 60]");
+  if (c.rate < 0) usage("--rate must be >= 0");
+  if (c.connect_parallel < 1) usage("--connect-parallel must be >= 1");
+  if (!json::accept(c.options)) usage("--options must be JSON");
+  return c;
+}
+
+struct Url {
+  std::string host;
+  unsigned short port = 80;
+  std::string target = "/";
+};
+
+// Accepts ws://HOST[:PORT][/PATH] where HOST is a loopback address.
+Url parse_url(const std::string& url) {
+  const std::string scheme = "ws://";
+  if (url.rfind(scheme, 0) != 0) usage("--url must start with ws://");
+  std::string rest = url.substr(scheme.size());
+  Url u;
+  const auto slash = rest.find('/');
+  if (slash != std::string::npos) {
+    u.target = rest.substr(slash);
+    rest.resize(slash);
+  }
+  std::string host = rest;
+  if (!rest.empty() && rest[0] == '[') {
+    const auto close = rest.find(']');
+    if (close == std::string::npos) usage("bad IPv6 host in --url");
+    host = rest.substr(1, close - 1);
+    if (close + 1 < rest.size() && rest[close + 1] == ':') u.port = static_cast<unsigned short>(std::stoi(rest.substr(close + 2)));
+  } else if (const auto colon = rest.rfind(':'); colon != std::string::npos) {
+    host = rest.substr(0, colon);
+    u.port = static_cast<unsigned short>(std::stoi(rest.substr(colon + 1)));
+  }
+  if (host == "localhost") host = "127.0.0.1";
+  beast::error_code ec;
+  const auto address = asio::ip::make_address(host, ec);
+  if (ec || !address.is_loopback()) usage("refusing non-loopback host '" + host + "'");
+  u.host = host;
+  return u;
+}
+
+// ---------------------------------------------------------------------------
+// Figures
+
+struct Stats {
+  bool measuring = false;
+  Clock::time_point started;
+  Clock::time_point stopped;
+  std::uint64_t messages_in = 0, messages_out = 0, bytes_in = 0, bytes_out = 0;
+  std::uint64_t moves = 0;           // acknowledged actions
+  std::uint64_t action_bytes = 0;    // bytes of the action messages sent
+  std::uint64_t games_finished = 0;
+  std::uint64_t pacing_misses = 0;   // scheduled moves with no player waiting to act
+  std::uint64_t disconnects = 0;
+  std::map<std::string, std::uint64_t> errors;  // by server error code
+  std::vector<std::uint32_t> latency_ns;        // saturates at ~4.29 s
+  std::uint64_t latency_max_ns = 0;
+  // CPU seconds used during the measurement, by this process and by the server.
+  double own_cpu_at_start = 0, own_cpu = 0;
+  double server_cpu_at_start = 0, server_cpu = -1;
+
+  void record_latency(Clock::duration d) {
+    const auto ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+    latency_max_ns = std::max(latency_max_ns, ns);
+    if (latency_ns.size() < kMaxLatencySamples) latency_ns.push_back(static_cast<std::uint32_t>(std::min<std::uint64_t>(ns, UINT32_MAX)));
+  }
+};
+
+// ---------------------------------------------------------------------------
+// One WebSocket client connection. The driver sees opened / message / closed.
+
+class Connection;
+
+class Driver {
+ public:
+  virtual ~Driver() = default;
+  virtual void opened(Connection& c) = 0;
+  virtual void message(Connection& c, std::string_view text) = 0;
+  virtual void closed(Connection& c) = 0;
+};
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  // settled(ok) is called once: true when the handshake is done, false when
+  // the connection could not be opened.
+  Connection(asio::io_context& io, Driver& driver, Stats& stats, int index,
+             std::function<void(bool)> settled)
+      : ws_(io), driver_(driver), stats_(stats), index_(index), settled_(std::move(settled)) {}
+
+  int index() const { return index_; }
+  bool open() const { return open_; }
+
+  void connect(const tcp::endpoint& endpoint, const Url& url) {
+    beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
+    beast::get_lowest_layer(ws_).async_connect(
+        endpoint, [self = shared_from_this(), url](beast::error_code ec) {
+          if (ec) return self->fail();
+          beast::get_lowest_layer(self->ws_).socket().set_option(tcp::no_delay(true));
+          beast::get_lowest_layer(self->ws_).expires_never();
+          websocket::stream_base::timeout t{};
+          t.handshake_timeout = std::chrono::seconds(30);
+          t.idle_timeout = websocket::stream_base::none();
+          t.keep_alive_pings = false;
+          self->ws_.set_option(t);
+          self->ws_.read_message_max(1 << 20);
+          self->ws_.async_handshake(
+              url.host + ":" + std::to_string(url.port), url.target,
+              [self](beast::error_code ec2) {
+                if (ec2) return self->fail();
+                self->open_ = true;
+                self->settle(true);
+                self->driver_.opened(*self);
+                self->read();
+              });
+        });
+  }
+
+  void send(std::string text) {
+    if (!open_) return;
+    if (stats_.measuring) {
+      ++stats_.messages_out;
+      stats_.bytes_out += text.size();
+    }
+    outbox_.push_back(std::move(text));
+    if (!writing_) write_next();
+  }
+
+  void close() {
+    if (!open_) return;
+    open_ = false;
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws_).socket().close(ignored);
+  }
+
+ private:
+  void read() {
+    ws_.async_read(inbox_, [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+      if (ec) return self->fail();
+      if (self->stats_.measuring) {
+        ++self->stats_.messages_in;
+        self->stats_.bytes_in += n;
+      }
+      const auto data = self->inbox_.cdata();
+      self->driver_.message(*self, std::string_view(static_cast<const char*>(data.data()), data.size()));
+      self->inbox_.consume(self->inbox_.size());
+      if (self->open_) self->read();
+    });
+  }
+
+  void write_next() {
+    writing_ = true;
+    ws_.text(true);
+    ws_.async_write(asio::buffer(outbox_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) return self->fail();
+      self->outbox_.pop_front();
+      if (!self->outbox_.empty()) {
+        self->write_next();
+      } else {
+        self->writing_ = false;
+      }
+    });
+  }
+
+  void settle(bool ok) {
+    if (!settled_) return;
+    auto settled = std::move(settled_);
+    settled_ = nullptr;
+    settled(ok);
+  }
+
+  void fail() {
+    settle(false);
+    const bool was_open = open_;
+    open_ = false;
+    writing_ = false;
+    outbox_.clear();
+    if (!closed_reported_) {
+      closed_reported_ = true;
+      if (was_open && stats_.measuring) ++stats_.disconnects;
+      driver_.closed(*this);
+    }
+  }
+
+  websocket::stream<beast::tcp_stream> ws_;
+  Driver& driver_;
+  Stats& stats_;
+  int index_;
+  beast::flat_buffer inbox_;
+  std::deque<std::string> outbox_;
+  bool writing_ = false;
+  bool open_ = false;
+  bool closed_reported_ = false;
+  std::function<void(bool)> settled_;
+};
+
+// Opens `count` connections with at most `parallel` handshakes in flight, then
+// calls done(). Connections that fail are counted, not retried.
+class Connector {
+ public:
+  Connector(asio::io_context& io, Driver& driver, Stats& stats, const Url& url, int count, int parallel)
+      : io_(io), driver_(driver), stats_(stats), url_(url), count_(count), parallel_(parallel),
+        endpoint_(asio::ip::make_address(url.host), url.port) {}
+
+  std::vector<std::shared_ptr<Connection>> connections;
+  int failed = 0;
+
+  void start(std::function<void()> done) {
+    done_ = std::move(done);
+    connections.reserve(static_cast<std::size_t>(count_));
+    for (int i = 0; i < parallel_ && next_ < count_; ++i) launch();
+    if (count_ == 0) done_();
+  }
+
+ private:
+  void settled(bool ok) {
+    if (!ok) ++failed;
+    ++settled_;
+    if (next_ < count_) launch();
+    if (settled_ == count_) done_();
+  }
+
+  void launch() {
+    auto c = std::make_shared<Connection>(io_, driver_, stats_, next_++, [this](bool ok) { settled(ok); });
+    connections.push_back(c);
+    c->connect(endpoint_, url_);
+  }
+
+  asio::io_context& io_;
+  Driver& driver_;
+  Stats& stats_;
+  Url url_;
+  int count_;
+  int parallel_;
+  tcp::endpoint endpoint_;
+  int next_ = 0;
+  int settled_ = 0;
+  std::function<void()> done_;
+};
+
+// Reads the top-level "type" of a compact JSON message without building it:
+// most messages a player receives only need their type looked at. Nested
+// objects (legal actions, events) have "type" keys too, so depth is tracked.
+std::string_view message_type(std::string_view text) {
+  constexpr std::string_view key = "\"type\":\"";
+  int depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (ch == '"') {
+      if (depth == 1 && text.compare(i, key.size(), key) == 0) {
+        const auto begin = i + key.size();
+        const auto end = text.find('"', begin);
+        if (end == std::string_view::npos) return {};
+        return text.substr(begin, end - begin);
+      }
+      // Skip the string.
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\') ++i;
+      }
+    } else if (ch == '{' || ch == '[') {
+      ++depth;
+    } else if (ch == '}' || ch == ']') {
+      --depth;
+    }
+  }
+  return {};
+}
+
+// The end (one past) of the JSON value starting at text[begin], for arrays and
+// objects; npos when unbalanced. Strings are skipped so brackets inside them
+// do not count.
+std::size_t value_end(std::string_view text, std::size_t begin) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = begin; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (in_string) {
+      if (ch == '\\') ++i;
+      else if (ch == '"') in_string = false;
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '[' || ch == '{') {
+      ++depth;
+    } else if (ch == ']' || ch == '}') {
+      if (--depth == 0) return i + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// The parts of a `request` the generator needs. A request carries the seat's
+// whole view, which is most of its bytes; parsing only the legal list keeps the
+// generator cheaper than the server. The fast path relies on the top-level
+// "legal", "seq" and "table" keys preceding "view" (the server writes keys in
+// sorted order); otherwise the whole message is parsed.
+struct RequestParts {
+  json legal;
+  json seq;
+  json table;
+};
+
+bool parse_request(std::string_view text, RequestParts& out) {
+  const auto view_at = text.find("\"view\":");
+  const auto legal_at = text.find("\"legal\":[");
+  const auto seq_at = text.find("\"seq\":");
+  const auto table_at = text.find("\"table\":\"");
+  if (view_at != std::string_view::npos && legal_at < view_at && seq_at < view_at && table_at < view_at) {
+    const auto begin = legal_at + 8;
+    const auto end = value_end(text, begin);
+    const auto seq_end = text.find_first_of(",}", seq_at + 6);
+    const auto table_end = text.find('"', table_at + 9);
+    if (end != std::string_view::npos && seq_end != std::string_view::npos && table_end != std::string_view::npos) {
+      out.legal = json::parse(text.substr(begin, end - begin), nullptr, false);
+      out.seq = json::parse(text.substr(seq_at + 6, seq_end - seq_at - 6), nullptr, false);
+      out.table = std::string(text.substr(table_at + 9, table_end - table_at - 9));
+      if (!out.legal.is_discarded() && !out.seq.is_discarded()) return true;
+    }
+  }
+  const json m = json::parse(text, nullptr, false);
+  if (m.is_discarded() || !m.contains("legal") || !m.contains("seq") || !m.contains("table")) return false;
+  out.legal = m["legal"];
+  out.seq = m["seq"];
+  out.table = m["table"];
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Pacing: open loop at a fixed rate, or as fast as players are asked.
+
+// Players (or echo connections) waiting to send their next move, and a pacer
+// that releases them at the offered rate.
+class Pacer {
+ public:
+  Pacer(asio::io_context& io, Stats& stats, double rate) : timer_(io), stats_(stats), rate_(rate) {}
+
+  bool saturating() const { return rate_ <= 0; }
+
+  void start(std::function<void(int)> release) {
+    release_ = std::move(release);
+    if (saturating()) return;
+    begin_ = Clock::now();
+    tick();
+  }
+  void stop() {
+    stopped_ = true;
+    timer_.cancel();
+  }
+
+  void ready(int who) { waiting_.push_back(who); }
+  std::size_t waiting() const { return waiting_.size(); }
+
+ private:
+  void tick() {
+    if (stopped_) return;
+    const double elapsed = std::chrono::duration<double>(Clock::now() - begin_).count();
+    const auto due = static_cast<std::uint64_t>(elapsed * rate_);
+    while (issued_ < due) {
+      ++issued_;
+      if (waiting_.empty()) {
+        if (stats_.measuring) ++stats_.pacing_misses;
+        continue;
+      }
+      const int who = waiting_.front();
+      waiting_.pop_front();
+      release_(who);
+    }
+    // Wake at the next scheduled move, but at least every millisecond so a
+    // burst of ready players is not held back for long.
+    const double next = static_cast<double>(issued_ + 1) / rate_;
+    auto wake = begin_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(next));
+    wake = std::min(wake, Clock::now() + std::chrono::milliseconds(1));
+    timer_.expires_at(wake);
+    timer_.async_wait([this](beast::error_code ec) {
+      if (!ec) tick();
+    });
+  }
+
+  asio::steady_timer timer_;
+  Stats& stats_;
+  double rate_;
+  Clock::time_point begin_;
+  std::uint64_t issued_ = 0;
+  std::deque<int> waiting_;
+  std::function<void(int)> release_;
+  bool stopped_ = false;
+};
+
+// ---------------------------------------------------------------------------
+// Echo mode: each connection sends one action-sized message and waits for it
+// to come back; the echo counts as the acknowledgement.
+
+class EchoDriver : public Driver {
+ public:
+  EchoDriver(Stats& stats, Pacer& pacer, int size) : stats_(stats), pacer_(pacer) {
+    // Shaped like an action message so the server frames the same bytes.
+    payload_ = R"({"type":"action","table":"t3kq9x2m","seq":17,"action":{"type":"play","card":"G5"}})";
+    if (size > 0) payload_.resize(static_cast<std::size_t>(size), ' ');
+  }
+  void set_connector(Connector* c) { connector_ = c; }
+  std::size_t payload_size() const { return payload_.size(); }
+
+  void begin() {
+    running_ = true;
+    sent_at_.resize(connector_->connections.size());
+    pacer_.start([this](int who) { send(who); });
+    for (auto& c : connector_->connections) {
+      if (!c->open()) continue;
+      if (pacer_.saturating()) send(c->index());
+      else pacer_.ready(c->index());
+    }
+  }
+  void end() { running_ = false; }
+
+  void opened(Connection&) override {}
+  void closed(Connection&) override {}
+  void message(Connection& c, std::string_view) override {
+    if (stats_.measuring) {
+      ++stats_.moves;
+      stats_.record_latency(Clock::now() - sent_at_[static_cast<std::size_t>(c.index())]);
+    }
+    if (!running_) return;
+    if (pacer_.saturating()) send(c.index());
+    else pacer_.ready(c.index());
+  }
+
+ private:
+  void send(int who) {
+    if (!running_) return;
+    sent_at_[static_cast<std::size_t>(who)] = Clock::now();
+    connector_->connections[static_cast<std::size_t>(who)]->send(payload_);
+  }
+
+  Stats& stats_;
+  Pacer& pacer_;
+  Connector* connector_ = nullptr;
+  std::string payload_;
+  std::vector<Clock::time_point> sent_at_;
+  bool running_ = false;
+};
+
+// ---------------------------------------------------------------------------
+// Game mode: protocol version 1 (docs/protocol.md). Every protocol detail the
+// generator depends on lives in this class.
+//
+// Player i sits at table i / P, seat i % P. Seat 0 creates the table and the
+// others join it; the table starts when full. A move is acknowledged by the
+// `accepted` reply, which the server sends once the action is stored. When a
+// game ends, seat 0 creates a fresh table and its partners join it again.
+
+class GameDriver : public Driver {
+ public:
+  GameDriver(const Config& cfg, Stats& stats, Pacer& pacer)
+      : cfg_(cfg), stats_(stats), pacer_(pacer), rng_(cfg.seed), options_(json::parse(cfg.options)) {
+    const auto n = static_cast<std::size_t>(cfg.tables) * static_cast<std::size_t>(cfg.players_per_table);
+    players_.resize(std::max<std::size_t>(n, static_cast<std::size_t>(cfg.connections_only)));
+    tables_.resize(static_cast<std::size_t>(cfg.tables));
+  }
+  void set_connector(Connector* c) { connector_ = c; }
+
+  // Connections-only mode: say hello and then stay idle.
+  bool idle = false;
+
+  // Tables whose seats have all been taken, since the start.
+  int tables_started() const { return tables_started_; }
+  // Tables being played now (started, game not over).
+  int tables_live() const { return tables_live_; }
+  std::uint64_t setup_errors = 0;
+  std::map<std::string, std::uint64_t> setup_error_codes;
+  std::function<void()> on_max_moves = [] {};
+
+  void begin() {
+    running_ = true;
+    pacer_.start([this](int who) { send_action(who); });
+  }
+  void end() { running_ = false; }
+
+  void opened(Connection& c) override {
+    c.send(json{{"type", "hello"}, {"version", 1}, {"name", "lg" + std::to_string(c.index())}}.dump());
+  }
+
+  void closed(Connection& c) override { player(c).awaiting_ack = false; }
+
+  void message(Connection& c, std::string_view text) override {
+    if (trace_) std::fprintf(stderr, "<%d %.*s\n", c.index(), static_cast<int>(std::min<std::size_t>(text.size(), 300)), text.data());
+    auto& p = player(c);
+    const std::string_view type = message_type(text);
+    if (type == "event") return;  // the common case: nothing to do
+    if (type == "request") return on_request(c, p, text);
+    if (type == "accepted") return on_accepted(p);
+    if (type == "welcome") return on_welcome(c, p, text);
+    if (type == "table_created") return on_table_created(c, p, text);
+    if (type == "joined") return on_joined(p);
+    if (type == "game_over") return on_game_over(c, p);
+    if (type == "error") return on_error(p, text);
+  }
+
+ private:
+  struct Player {
+    int table = -1;
+    bool awaiting_ack = false;
+    Clock::time_point sent_at;
+    std::string pending;  // the action message chosen for the current request
+    std::string token;
+  };
+  struct Table {
+    std::string id;
+    int joined = 0;
+  };
+
+  Player& player(Connection& c) { return players_[static_cast<std::size_t>(c.index())]; }
+  Connection& connection(int who) { return *connector_->connections[static_cast<std::size_t>(who)]; }
+  int seat_of(const Connection& c) const { return c.index() % cfg_.players_per_table; }
+
+  void on_welcome(Connection& c, Player& p, std::string_view text) {
+    const json m = json::parse(text, nullptr, false);
+    if (!m.is_discarded()) p.token = m.value("token", "");
+    if (idle) return;
+    p.table = c.index() / cfg_.players_per_table;
+    if (seat_of(c) == 0) create_table(c);
+  }
+
+  void create_table(Connection& c) {
+    c.send(json{{"type", "create_table"},
+                {"game", cfg_.game},
+                {"players", cfg_.players_per_table},
+                {"options", options_},
+                {"private", true},
+                {"seat", 0}}
+               .dump());
+  }
+
+  void on_table_created(Connection& c, Player& p, std::string_view text) {
+    const json m = json::parse(text, nullptr, false);
+    if (m.is_discarded() || !m.contains("table")) return;
+    auto& t = tables_[static_cast<std::size_t>(p.table)];
+    t.id = m["table"].get<std::string>();
+    t.joined = 1;
+    if (cfg_.players_per_table == 1) started();
+    const int first = c.index();
+    for (int s = 1; s < cfg_.players_per_table; ++s) {
+      if (connection(first + s).open()) connection(first + s).send(json{{"type", "join"}, {"table", t.id}, {"seat", s}}.dump());
+    }
+  }
+
+  void on_joined(Player& p) {
+    auto& t = tables_[static_cast<std::size_t>(p.table)];
+    if (++t.joined == cfg_.players_per_table) started();
+  }
+
+  void started() {
+    ++tables_started_;
+    ++tables_live_;
+  }
+
+  void on_request(Connection& c, Player& p, std::string_view text) {
+    if (!running_) return;
+    RequestParts r;
+    if (!parse_request(text, r) || !r.legal.is_array() || r.legal.empty()) {
+      if (stats_.measuring) ++stats_.errors["bad_request_message"];
+      return;
+    }
+    std::uniform_int_distribution<std::size_t> pick(0, r.legal.size() - 1);
+    p.pending = json{{"type", "action"}, {"table", r.table}, {"seq", r.seq}, {"action", r.legal[pick(rng_)]}}.dump();
+    if (pacer_.saturating()) send_action(c.index());
+    else pacer_.ready(c.index());
+  }
+
+  void send_action(int who) {
+    auto& p = players_[static_cast<std::size_t>(who)];
+    if (!running_ || p.pending.empty()) return;
+    p.awaiting_ack = true;
+    p.sent_at = Clock::now();
+    if (stats_.measuring) stats_.action_bytes += p.pending.size();
+    connection(who).send(std::move(p.pending));
+    p.pending.clear();
+  }
+
+  void on_accepted(Player& p) {
+    if (!p.awaiting_ack) return;
+    p.awaiting_ack = false;
+    if (!stats_.measuring) return;
+    ++stats_.moves;
+    stats_.record_latency(Clock::now() - p.sent_at);
+    if (cfg_.max_moves > 0 && stats_.moves >= static_cast<std::uint64_t>(cfg_.max_moves)) on_max_moves();
+  }
+
+  void on_game_over(Connection& c, Player& p) {
+    p.pending.clear();
+    if (seat_of(c) != 0) return;
+    --tables_live_;
+    if (stats_.measuring) ++stats_.games_finished;
+    // Play on: the creator opens a fresh table and its partners join it.
+    if (running_) create_table(c);
+  }
+
+  void on_error(Player& p, std::string_view text) {
+    const json m = json::parse(text, nullptr, false);
+    const std::string code = m.is_discarded() ? "unparsable" : m.value("code", "unknown");
+    if (stats_.measuring) {
+      ++stats_.errors[code];
+    } else {
+      ++setup_errors;
+      ++setup_error_codes[code];
+    }
+    p.awaiting_ack = false;
+  }
+
+  const Config& cfg_;
+  Stats& stats_;
+  Pacer& pacer_;
+  std::mt19937_64 rng_;
+  json options_;
+  Connector* connector_ = nullptr;
+  std::vector<Player> players_;
+  std::vector<Table> tables_;
+  int tables_started_ = 0;
+  int tables_live_ = 0;
+  bool running_ = false;
+  // LOADGEN_TRACE=1 prints every message received (debugging a protocol change).
+  bool trace_ = std::getenv("LOADGEN_TRACE") != nullptr;
+};
+
+// ---------------------------------------------------------------------------
+// Report
+
+long read_vm_rss_kb(int pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  }
+  return -1;
+}
+
+// CPU seconds (user + system) a process has used so far; -1 if unreadable.
+double process_cpu_seconds(int pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const auto paren = text.rfind(')');
+  if (paren == std::string::npos) return -1;
+  std::istringstream fields(text.substr(paren + 2));
+  std::string field;
+  double ticks = 0;
+  // Fields after the command: state(3) ... utime(14) stime(15), counted from 3.
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    if (i == 14 || i == 15) ticks += std::stod(field);
+  }
+  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+double percentile(std::vector<std::uint32_t>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  const auto i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size()))) ;
+  return sorted[std::min(sorted.size() - 1, i == 0 ? 0 : i - 1)] / 1000.0;  // microseconds
+}
+
+json report(const Config& cfg, const std::string& mode, Stats& s, int connected, int failed) {
+  const double secs = std::chrono::duration<double>(s.stopped - s.started).count();
+  std::sort(s.latency_ns.begin(), s.latency_ns.end());
+  auto per_sec = [&](std::uint64_t n) { return secs > 0 ? static_cast<double>(n) / secs : 0.0; };
+  json errors = json::object();
+  for (const auto& [code, n] : s.errors) errors[code] = n;
+  return json{
+      {"mode", mode},
+      {"url", cfg.url},
+      {"game", cfg.game},
+      {"tables", cfg.tables},
+      {"players_per_table", cfg.players_per_table},
+      {"connections", connected},
+      {"connect_failures", failed},
+      {"offered_rate", cfg.rate},
+      {"seconds", secs},
+      {"moves", s.moves},
+      {"moves_per_s", per_sec(s.moves)},
+      {"messages_in", s.messages_in},
+      {"messages_out", s.messages_out},
+      {"messages_per_s", per_sec(s.messages_in + s.messages_out)},
+      {"messages_in_per_s", per_sec(s.messages_in)},
+      {"messages_out_per_s", per_sec(s.messages_out)},
+      {"bytes_in", s.bytes_in},
+      {"bytes_out", s.bytes_out},
+      {"games_finished", s.games_finished},
+      {"pacing_misses", s.pacing_misses},
+      {"disconnects", s.disconnects},
+      {"errors", errors},
+      {"generator_cpu_share", secs > 0 ? s.own_cpu / secs : 0.0},
+      {"server_cpu_share", s.server_cpu >= 0 && secs > 0 ? s.server_cpu / secs : -1.0},
+      {"latency_us",
+       {{"samples", s.latency_ns.size()},
+        {"p50", percentile(s.latency_ns, 0.50)},
+        {"p90", percentile(s.latency_ns, 0.90)},
+        {"p99", percentile(s.latency_ns, 0.99)},
+        {"p99.9", percentile(s.latency_ns, 0.999)},
+        {"max", static_cast<double>(s.latency_max_ns) / 1000.0}}},
+  };
+}
+
+void print_table(const json& r) {
+  auto num = [](const json& v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f", v.get<double>());
+    return std::string(buf);
+  };
+  std::fprintf(stderr, "\n%-22s %s\n", "mode", r["mode"].get<std::string>().c_str());
+  std::fprintf(stderr, "%-22s %d (%d failed)\n", "connections", r["connections"].get<int>(), r["connect_failures"].get<int>());
+  if (r.contains("rss_kb_before")) {
+    std::fprintf(stderr, "%-22s %ld kB -> %ld kB\n", "server VmRSS", r["rss_kb_before"].get<long>(), r["rss_kb_after"].get<long>());
+    std::fprintf(stderr, "%-22s %.0f bytes\n", "per connection", r["rss_bytes_per_connection"].get<double>());
+    return;
+  }
+  std::fprintf(stderr, "%-22s %s s\n", "measured", num(r["seconds"]).c_str());
+  std::fprintf(stderr, "%-22s %s (offered %s, %llu not released)\n", "moves/s", num(r["moves_per_s"]).c_str(),
+               r["offered_rate"].get<double>() > 0 ? num(r["offered_rate"]).c_str() : "saturation",
+               static_cast<unsigned long long>(r["pacing_misses"].get<std::uint64_t>()));
+  std::fprintf(stderr, "%-22s %s in + %s out = %s\n", "messages/s", num(r["messages_in_per_s"]).c_str(),
+               num(r["messages_out_per_s"]).c_str(), num(r["messages_per_s"]).c_str());
+  std::fprintf(stderr, "%-22s %llu in, %llu out\n", "bytes",
+               static_cast<unsigned long long>(r["bytes_in"].get<std::uint64_t>()),
+               static_cast<unsigned long long>(r["bytes_out"].get<std::uint64_t>()));
+  if (r["mode"] == "game") {
+    std::fprintf(stderr, "%-22s %llu finished; %d started, %d live at the end\n", "games",
+                 static_cast<unsigned long long>(r["games_finished"].get<std::uint64_t>()),
+                 r["tables_started"].get<int>(), r["tables_live_at_end"].get<int>());
+    std::fprintf(stderr, "%-22s %.1f bytes\n", "mean action message", r["mean_action_bytes"].get<double>());
+    if (!r["setup_errors"].empty()) std::fprintf(stderr, "%-22s %s\n", "setup errors", r["setup_errors"].dump().c_str());
+  }
+  const auto& l = r["latency_us"];
+  std::fprintf(stderr, "%-22s p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  (%llu samples)\n", "latency us",
+               num(l["p50"]).c_str(), num(l["p90"]).c_str(), num(l["p99"]).c_str(), num(l["p99.9"]).c_str(),
+               num(l["max"]).c_str(), static_cast<unsigned long long>(l["samples"].get<std::uint64_t>()));
+  std::fprintf(stderr, "%-22s generator %.0f%%, server %s\n", "cpu during run",
+               100 * r["generator_cpu_share"].get<double>(),
+               r["server_cpu_share"].get<double>() < 0
+                   ? "unknown (pass --server-pid)"
+                   : (std::to_string(static_cast<int>(100 * r["server_cpu_share"].get<double>())) + "%").c_str());
+  if (!r["errors"].empty()) std::fprintf(stderr, "%-22s %s\n", "errors", r["errors"].dump().c_str());
+  if (r["disconnects"].get<std::uint64_t>() > 0) {
+    std::fprintf(stderr, "%-22s %llu\n", "disconnects", static_cast<unsigned long long>(r["disconnects"].get<std::uint64_t>()));
+  }
+}
+
+void raise_fd_limit() {
+  rlimit lim{};
+  if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
+    lim.rlim_cur = lim.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &lim);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Config cfg = parse_args(argc, argv);
+  const Url url = parse_url(cfg.url);
+  raise_fd_limit();
+
+  asio::io_context io(1);
+  Stats stats;
+  Pacer pacer(io, stats, cfg.rate);
+  asio::steady_timer phase(io);
+  const std::string mode = cfg.connections_only > 0 ? "connections-only" : cfg.echo ? "echo" : "game";
+  const int count = cfg.connections_only > 0 ? cfg.connections_only : cfg.tables * cfg.players_per_table;
+
+  EchoDriver echo(stats, pacer, cfg.message_size);
+  GameDriver game(cfg, stats, pacer);
+  Driver& driver = cfg.echo ? static_cast<Driver&>(echo) : static_cast<Driver&>(game);
+  Connector connector(io, driver, stats, url, count, cfg.connect_parallel);
+  echo.set_connector(&connector);
+  game.set_connector(&connector);
+  game.idle = cfg.connections_only > 0;
+
+  long rss_before = cfg.server_pid > 0 ? read_vm_rss_kb(cfg.server_pid) : -1;
+  long rss_after = -1;
+  int connected = 0;
+  int live_at_end = 0;
+
+  auto stop = [&] {
+    if (!stats.measuring) return;
+    stats.measuring = false;
+    stats.stopped = Clock::now();
+    live_at_end = game.tables_live();
+    stats.own_cpu = process_cpu_seconds(getpid()) - stats.own_cpu_at_start;
+    if (cfg.server_pid > 0) stats.server_cpu = process_cpu_seconds(cfg.server_pid) - stats.server_cpu_at_start;
+    pacer.stop();
+    echo.end();
+    game.end();
+    phase.cancel();
+    for (auto& c : connector.connections) c->close();
+  };
+  game.on_max_moves = stop;
+
+  auto measure = [&] {
+    stats.measuring = true;
+    stats.started = Clock::now();
+    stats.own_cpu_at_start = process_cpu_seconds(getpid());
+    if (cfg.server_pid > 0) stats.server_cpu_at_start = process_cpu_seconds(cfg.server_pid);
+    phase.expires_after(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(cfg.duration)));
+    phase.async_wait([&](beast::error_code ec) {
+      if (!ec) stop();
+    });
+  };
+
+  const auto setup_began = Clock::now();
+  std::function<void()> wait_for_tables;
+  // Players answer requests from the first one on: a table that starts while
+  // others are still connecting must not be left waiting.
+  if (mode == "game") game.begin();
+  connector.start([&] {
+    connected = count - connector.failed;
+    if (!cfg.quiet) {
+      std::fprintf(stderr, "connected %d of %d in %.2f s\n", connected, count,
+                   std::chrono::duration<double>(Clock::now() - setup_began).count());
+    }
+    if (cfg.connections_only > 0) {
+      // Let the server settle, read its memory, hold the connections.
+      phase.expires_after(std::chrono::seconds(1));
+      phase.async_wait([&](beast::error_code) {
+        if (cfg.server_pid > 0) rss_after = read_vm_rss_kb(cfg.server_pid);
+        measure();
+      });
+      return;
+    }
+    auto warm_then_measure = [&] {
+      phase.expires_after(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(cfg.warmup)));
+      phase.async_wait([&](beast::error_code ec) {
+        if (!ec) measure();
+      });
+    };
+    if (cfg.echo) {
+      echo.begin();
+      warm_then_measure();
+      return;
+    }
+    // Wait until every table has started (or kSetupLimit passed), then warm up.
+    wait_for_tables = [&, warm_then_measure] {
+      const bool all = game.tables_started() >= cfg.tables;
+      if (all || Clock::now() - setup_began > kSetupLimit) {
+        if (!cfg.quiet) {
+          std::fprintf(stderr, "%d of %d tables started in %.2f s\n", game.tables_started(), cfg.tables,
+                       std::chrono::duration<double>(Clock::now() - setup_began).count());
+        }
+        warm_then_measure();
+        return;
+      }
+      phase.expires_after(std::chrono::milliseconds(20));
+      phase.async_wait([&](beast::error_code ec) {
+        if (!ec) wait_for_tables();
+      });
+    };
+    wait_for_tables();
+  });
+
+  // Hard bound on the whole run: setup + warmup + duration + slack.
+  asio::steady_timer deadline(io);
+  deadline.expires_after(std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(cfg.duration + cfg.warmup + 120)));
+  deadline.async_wait([&](beast::error_code ec) {
+    if (ec) return;
+    std::fprintf(stderr, "casa-loadgen: deadline reached, stopping\n");
+    if (!stats.measuring) {
+      stats.started = stats.stopped = Clock::now();
+    }
+    stop();
+    for (auto& c : connector.connections) c->close();
+    io.stop();
+  });
+
+  // Run until the measurement has stopped.
+  asio::executor_work_guard<asio::io_context::executor_type> keep(io.get_executor());
+  asio::steady_timer finished(io);
+  std::function<void()> poll = [&] {
+    finished.expires_after(std::chrono::milliseconds(50));
+    finished.async_wait([&](beast::error_code) {
+      if (!stats.measuring && stats.stopped != Clock::time_point{}) {
+        deadline.cancel();
+        keep.reset();
+        io.stop();
+        return;
+      }
+      poll();
+    });
+  };
+  poll();
+  io.run();
+
+  json r = report(cfg, mode, stats, connected, connector.failed);
+  if (mode == "echo") r["message_size"] = echo.payload_size();
+  if (mode == "game") {
+    r["setup_errors"] = game.setup_error_codes;
+    r["tables_started"] = game.tables_started();
+    r["tables_live_at_end"] = live_at_end;
+    r["mean_action_bytes"] = stats.moves > 0 ? static_cast<double>(stats.action_bytes) / static_cast<double>(stats.moves) : 0.0;
+  }
+  if (cfg.connections_only > 0 && cfg.server_pid > 0) {
+    r["rss_kb_before"] = rss_before;
+    r["rss_kb_after"] = rss_after;
+    r["rss_bytes_per_connection"] =
+        connected > 0 ? static_cast<double>(rss_after - rss_before) * 1024.0 / connected : 0.0;
+  }
+  if (!cfg.quiet) print_table(r);
+  std::cout << r.dump() << std::endl;
+  return connected == count ? 0 : 1;
+}

@@ -1,0 +1,89 @@
+// fuzz_protocol: arbitrary bytes as one client frame.
+//
+// With the protocol library (CASA_FUZZ_HAS_PROTOCOL, set by fuzz/CMakeLists.txt
+// when protocol/protocol.h is built): the bytes go through
+// protocol::parse_client, the server's entry point for every frame (JSON
+// parsing, depth limit, schema validation). It must never crash, must either
+// accept with a known type or refuse with a code, and an accepted `action`
+// frame's action value goes on through the JSON bridge and every game's
+// decode_action, as the server would.
+//
+// Always: the JSON <-> Value bridge (protocol/value_json.h) must not crash and
+// a Value that came from JSON must survive a round trip unchanged.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string_view>
+#include <vector>
+
+#include "engine/game.h"
+#include "protocol/value_json.h"
+#ifdef CASA_FUZZ_HAS_PROTOCOL
+#include "protocol/protocol.h"
+#endif
+
+namespace {
+
+void require(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "fuzz_protocol: broken promise: %s\n", what);
+    std::abort();
+  }
+}
+
+void check_bridge(const nlohmann::json& frame) {
+  const casa::Value value = casa::from_json(frame);
+  const casa::Value again = casa::from_json(casa::to_json(value));
+  require(value == again, "Value -> JSON -> Value is the identity");
+}
+
+#ifdef CASA_FUZZ_HAS_PROTOCOL
+// One game of each kind that exists, for decode_action.
+const std::vector<std::unique_ptr<casa::Game>>& games() {
+  static const auto all = [] {
+    std::vector<std::unique_ptr<casa::Game>> out;
+    for (const auto& name : casa::game_names()) {
+      for (int players : {4, 2}) {
+        auto created = casa::create_game(name, players, casa::Value::object(), 1);
+        if (created.game) {
+          out.push_back(std::move(created.game));
+          break;
+        }
+      }
+    }
+    return out;
+  }();
+  return all;
+}
+#endif
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+#ifdef CASA_FUZZ_HAS_PROTOCOL
+  casa::protocol::Incoming incoming;
+  if (const auto refusal = casa::protocol::parse_client(text, incoming)) {
+    require(!refusal->code.empty(), "a refusal has a code");
+  } else {
+    require(casa::protocol::is_client_type(incoming.type), "an accepted frame has a client type");
+    if (incoming.type == "action" && incoming.body.contains("action")) {
+      const casa::Value action = casa::protocol::json_to_value(incoming.body["action"]);
+      for (const auto& game : games()) {
+        casa::Action decoded;
+        if (!game->decode_action(action, decoded)) {
+          // A decoded action encodes to something that decodes to it again.
+          casa::Action again;
+          require(!game->decode_action(game->encode_action(decoded), again) && again == decoded,
+                  "decode(encode(decode(v))) == decode(v)");
+        }
+      }
+    }
+  }
+#endif
+  const auto frame = nlohmann::json::parse(text, nullptr, false);
+  if (!frame.is_discarded()) check_bridge(frame);
+  return 0;
+}

@@ -1,0 +1,635 @@
+// casa-chaos: kills casa-server with SIGKILL while games are being played and
+// checks that nothing a client was told survives only in the client's memory.
+//
+//   casa-chaos --server PATH [--tables N] [--players P] [--game G] [--options JSON]
+//              [--kills K] [--seed S] [--time-limit SECONDS] [--keep]
+//
+// It starts the server on an ephemeral port with a fresh database, seats P
+// players at each of N tables (one WebSocket connection per player), answers
+// every request with a random legal action after a short random pause, and K
+// times, at a random moment, kills the server with SIGKILL and restarts it on
+// the same database. The players reconnect with their tokens and play on until
+// every game is over. Then, reading the database with the SQLite C API:
+//
+//   * every move a player saw acknowledged (`accepted`), and every `event` seq
+//     any player saw, is in the table's action log, with the same action;
+//   * each log is gapless (seq 1, 2, ... n) and every table is over, with the
+//     scores and winners that every one of its players received in game_over;
+//   * replaying the log through the engine from the stored seed and options
+//     accepts every action and ends with those same scores and winners.
+//
+// Exit status 0 when every check holds; the failures are printed otherwise.
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+#include <boost/beast/websocket.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+#include <regex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/game.h"
+#include "protocol/value_json.h"
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace fs = std::filesystem;
+using tcp = asio::ip::tcp;
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Config {
+  std::string server;
+  int tables = 4;
+  int players = 4;
+  std::string game = "conference";
+  std::string options = "{}";
+  int kills = 3;
+  std::uint64_t seed = 1;
+  double time_limit = 50;
+  int think_ms = 3;  // a player pauses 0..think_ms before answering
+  bool keep = false;
+};
+
+[[noreturn]] void usage(const std::string& why) {
+  std::cerr << "casa-chaos: " << why << "\n"
+            << "usage: casa-chaos --server PATH [--tables N] [--players P] [--game G]\n"
+               "                  [--options JSON] [--kills K] [--seed S] [--think-ms MS]\n"
+               "                  [--time-limit SECONDS] [--keep]\n";
+  std::exit(2);
+}
+
+Config parse_args(int argc, char** argv) {
+  Config c;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) usage("missing value after " + flag);
+      return argv[++i];
+    };
+    try {
+      if (flag == "--server") c.server = next();
+      else if (flag == "--tables") c.tables = std::stoi(next());
+      else if (flag == "--players") c.players = std::stoi(next());
+      else if (flag == "--game") c.game = next();
+      else if (flag == "--options") c.options = next();
+      else if (flag == "--kills") c.kills = std::stoi(next());
+      else if (flag == "--seed") c.seed = std::stoull(next());
+      else if (flag == "--time-limit") c.time_limit = std::stod(next());
+      else if (flag == "--think-ms") c.think_ms = std::stoi(next());
+      else if (flag == "--keep") c.keep = true;
+      else usage("unknown flag " + flag);
+    } catch (const std::logic_error&) {
+      usage("bad number after " + flag);
+    }
+  }
+  if (c.server.empty()) usage("--server is required");
+  if (c.tables < 1 || c.tables > 2000 || c.players < 1 || c.players > 8) usage("tables 1..2000, players 1..8");
+  if (!json::accept(c.options)) usage("--options must be JSON");
+  return c;
+}
+
+std::vector<std::string> failures;
+void fail(const std::string& what) {
+  if (failures.size() < 50) std::cerr << "FAIL: " << what << "\n";
+  failures.push_back(what);
+}
+
+// ---------------------------------------------------------------------------
+// The server process
+
+class ServerProcess {
+ public:
+  ServerProcess(const Config& cfg, fs::path dir) : cfg_(cfg), dir_(std::move(dir)) {}
+  ~ServerProcess() { kill_now(); }
+
+  fs::path db() const { return dir_ / "chaos.db"; }
+  fs::path log() const { return dir_ / "server.log"; }
+  unsigned short port() const { return port_; }
+
+  // Starts the server and waits until it says which port it listens on.
+  // Returns the seconds that took, or -1.
+  double start() {
+    const auto began = Clock::now();
+    const auto offset = fs::exists(log()) ? fs::file_size(log()) : 0;
+    pid_ = fork();
+    if (pid_ == 0) {
+      const std::string logfile = log().string();
+      std::FILE* out = std::fopen(logfile.c_str(), "a");
+      if (out) {
+        dup2(fileno(out), 1);
+        dup2(fileno(out), 2);
+      }
+      const std::string dbfile = db().string();
+      execl(cfg_.server.c_str(), cfg_.server.c_str(), "--address", "127.0.0.1", "--port", "0", "--db",
+            dbfile.c_str(), "--threads", "1", "--rate-per-second", "100000", "--rate-burst", "100000",
+            "--max-connections-per-address", "100000", "--log-level", "info", static_cast<char*>(nullptr));
+      std::perror("exec casa-server");
+      _exit(127);
+    }
+    const std::regex listening(R"(listening on port (\d+))");
+    while (Clock::now() - began < std::chrono::seconds(20)) {
+      std::ifstream in(log());
+      in.seekg(static_cast<std::streamoff>(offset));
+      std::string line;
+      while (std::getline(in, line)) {
+        std::smatch m;
+        if (std::regex_search(line, m, listening)) {
+          port_ = static_cast<unsigned short>(std::stoi(m[1]));
+          return std::chrono::duration<double>(Clock::now() - began).count();
+        }
+      }
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        return -1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return -1;
+  }
+
+  void kill_now(int signal = SIGKILL) {
+    if (pid_ <= 0) return;
+    ::kill(pid_, signal);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+  }
+
+ private:
+  const Config& cfg_;
+  fs::path dir_;
+  pid_t pid_ = -1;
+  unsigned short port_ = 0;
+};
+
+// ---------------------------------------------------------------------------
+// Players
+
+// What the players learned, to be checked against the database.
+struct Seen {
+  // (table, seq) -> (seat, action) for every `accepted`.
+  std::map<std::pair<std::string, std::int64_t>, std::pair<int, json>> accepted;
+  // (table, seq) of every event received.
+  std::set<std::pair<std::string, std::int64_t>> events;
+  // table -> every game_over body received for it.
+  std::map<std::string, std::vector<json>> game_overs;
+};
+
+class Player;
+
+// One WebSocket connection of a player; replaced on every reconnect.
+class Link : public std::enable_shared_from_this<Link> {
+ public:
+  Link(asio::io_context& io, std::function<void(std::string_view)> on_message, std::function<void()> on_close)
+      : ws_(io), on_message_(std::move(on_message)), on_close_(std::move(on_close)) {}
+
+  void open(unsigned short port, std::function<void()> on_open) {
+    beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(10));
+    beast::get_lowest_layer(ws_).async_connect(
+        tcp::endpoint(asio::ip::make_address("127.0.0.1"), port),
+        [self = shared_from_this(), port, on_open](beast::error_code ec) {
+          if (ec) return self->closed();
+          beast::get_lowest_layer(self->ws_).expires_never();
+          self->ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
+          self->ws_.async_handshake("127.0.0.1:" + std::to_string(port), "/ws",
+                                    [self, on_open](beast::error_code ec2) {
+                                      if (ec2) return self->closed();
+                                      self->open_ = true;
+                                      on_open();
+                                      self->read();
+                                    });
+        });
+  }
+
+  void send(std::string text) {
+    if (!open_) return;
+    outbox_.push_back(std::move(text));
+    if (outbox_.size() == 1) write();
+  }
+
+  void drop() {
+    open_ = false;
+    dead_ = true;
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws_).socket().close(ignored);
+  }
+
+ private:
+  void read() {
+    ws_.async_read(inbox_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) return self->closed();
+      const auto data = self->inbox_.cdata();
+      if (!self->dead_) self->on_message_(std::string_view(static_cast<const char*>(data.data()), data.size()));
+      self->inbox_.consume(self->inbox_.size());
+      self->read();
+    });
+  }
+  void write() {
+    ws_.text(true);
+    ws_.async_write(asio::buffer(outbox_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) return self->closed();
+      self->outbox_.pop_front();
+      if (!self->outbox_.empty()) self->write();
+    });
+  }
+  void closed() {
+    open_ = false;
+    outbox_.clear();
+    if (dead_) return;
+    dead_ = true;
+    on_close_();
+  }
+
+  websocket::stream<beast::tcp_stream> ws_;
+  std::function<void(std::string_view)> on_message_;
+  std::function<void()> on_close_;
+  beast::flat_buffer inbox_;
+  std::deque<std::string> outbox_;
+  bool open_ = false;
+  bool dead_ = false;
+};
+
+struct Table {
+  std::string id;
+  int joined = 0;
+  bool started = false;
+  int over_seen = 0;  // players that received game_over
+};
+
+class Player {
+ public:
+  Player(asio::io_context& io, const Config& cfg, Seen& seen, std::vector<Table>& tables, int index,
+         std::mt19937_64& rng, std::vector<std::unique_ptr<Player>>& all)
+      : io_(io), cfg_(cfg), seen_(seen), tables_(tables), index_(index), rng_(rng), all_(all), think_(io) {}
+
+  int table() const { return index_ / cfg_.players; }
+  int seat() const { return index_ % cfg_.players; }
+  bool connected() const { return link_ != nullptr; }
+  bool over() const { return over_; }
+
+  void connect(unsigned short port) {
+    const int generation = ++generation_;
+    link_ = std::make_shared<Link>(
+        io_, [this](std::string_view text) { message(text); },
+        [this, generation] {
+          if (generation != generation_) return;
+          link_.reset();
+          in_flight_.clear();
+        });
+    auto link = link_;
+    link->open(port, [this, link] {
+      json hello{{"type", "hello"}, {"version", 1}, {"name", "chaos" + std::to_string(index_)}};
+      if (!token_.empty()) hello["token"] = token_;
+      link->send(hello.dump());
+    });
+  }
+
+  void disconnect() {
+    think_.cancel();
+    in_flight_.clear();
+    if (link_) link_->drop();
+    link_.reset();
+  }
+
+  void join(const std::string& table_id) {
+    if (link_) link_->send(json{{"type", "join"}, {"table", table_id}, {"seat", seat()}}.dump());
+  }
+
+ private:
+  void message(std::string_view text) {
+    const json m = json::parse(text, nullptr, false);
+    if (m.is_discarded() || !m.contains("type")) return fail("unparsable message: " + std::string(text));
+    const std::string type = m["type"];
+    auto& t = tables_[static_cast<std::size_t>(table())];
+    if (type == "welcome") {
+      token_ = m.value("token", token_);
+      if (welcomed_ && !over_ && !t.id.empty()) {
+        // Back after a restart. A game that ended while the server was being
+        // killed sends no table_state on resume, so ask for it.
+        link_->send(json{{"type", "resync"}, {"table", t.id}}.dump());
+      }
+      if (!welcomed_ && seat() == 0) {
+        link_->send(json{{"type", "create_table"}, {"game", cfg_.game}, {"players", cfg_.players},
+                         {"options", json::parse(cfg_.options)}, {"private", true}, {"seat", 0}}
+                        .dump());
+      }
+      welcomed_ = true;
+    } else if (type == "table_created") {
+      t.id = m["table"];
+      t.joined = 1;
+      if (cfg_.players == 1) t.started = true;
+      for (int s = 1; s < cfg_.players; ++s) all_[static_cast<std::size_t>(index_ + s)]->join(t.id);
+    } else if (type == "joined") {
+      if (++t.joined == cfg_.players) t.started = true;
+    } else if (type == "request") {
+      answer(m);
+    } else if (type == "accepted") {
+      // The server answers each action with exactly one `accepted` or
+      // `error`, in order, so the oldest action in flight is the one meant.
+      if (!in_flight_.empty()) {
+        const std::int64_t seq = m["seq"];
+        seen_.accepted[{m["table"].get<std::string>(), seq}] = {seat(), in_flight_.front().at("action")};
+        in_flight_.pop_front();
+      }
+    } else if (type == "event") {
+      seen_.events.insert({m["table"].get<std::string>(), m["seq"].get<std::int64_t>()});
+    } else if (type == "game_over") {
+      if (!over_) {
+        over_ = true;
+        ++t.over_seen;
+        seen_.game_overs[m["table"]].push_back(json{{"scores", m["scores"]}, {"winners", m["winners"]}});
+      }
+    } else if (type == "table_state") {
+      if (m.value("status", "") == "over" && !over_) {
+        // The game ended while this player was away: the database result is
+        // checked against the other players' game_over.
+        over_ = true;
+        ++t.over_seen;
+      }
+    } else if (type == "error") {
+      const std::string code = m.value("code", "");
+      // An answer to a request the restart made obsolete is refused, harmlessly.
+      if (code != "stale_seq" && code != "not_your_turn" && code != "game_over") fail("player " + std::to_string(index_) + " got error " + m.dump());
+      if (!in_flight_.empty() && m.contains("code") && code != "rate_limited") in_flight_.pop_front();
+    }
+  }
+
+  void answer(const json& request) {
+    const auto& legal = request["legal"];
+    if (!legal.is_array() || legal.empty()) return fail("request without legal actions");
+    std::uniform_int_distribution<std::size_t> pick(0, legal.size() - 1);
+    json action{{"type", "action"}, {"table", request["table"]}, {"seq", request["seq"]}, {"action", legal[pick(rng_)]}};
+    std::uniform_int_distribution<int> pause(0, std::max(0, cfg_.think_ms));
+    think_.expires_after(std::chrono::milliseconds(pause(rng_)));
+    auto link = link_;
+    think_.async_wait([this, link, action](beast::error_code ec) {
+      if (ec || !link || link != link_) return;
+      in_flight_.push_back(action);
+      link->send(action.dump());
+    });
+  }
+
+  asio::io_context& io_;
+  const Config& cfg_;
+  Seen& seen_;
+  std::vector<Table>& tables_;
+  int index_;
+  std::mt19937_64& rng_;
+  std::vector<std::unique_ptr<Player>>& all_;
+  asio::steady_timer think_;
+  std::shared_ptr<Link> link_;
+  std::string token_;
+  int generation_ = 0;
+  bool welcomed_ = false;
+  bool over_ = false;
+  std::deque<json> in_flight_;  // actions sent, not yet answered
+};
+
+// ---------------------------------------------------------------------------
+// The database checks
+
+struct Db {
+  explicit Db(const fs::path& path) {
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+      fail("cannot open " + path.string());
+    }
+  }
+  ~Db() { sqlite3_close(db); }
+  // Runs a query with text parameters; calls row() with the statement per row.
+  void query(const std::string& sql, const std::vector<std::string>& params,
+             const std::function<void(sqlite3_stmt*)>& row) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
+      fail(std::string("sql: ") + sqlite3_errmsg(db));
+      return;
+    }
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      sqlite3_bind_text(st, static_cast<int>(i + 1), params[i].c_str(), -1, SQLITE_TRANSIENT);
+    }
+    while (sqlite3_step(st) == SQLITE_ROW) row(st);
+    sqlite3_finalize(st);
+  }
+  sqlite3* db = nullptr;
+};
+
+std::string text(sqlite3_stmt* st, int col) {
+  const auto* p = sqlite3_column_text(st, col);
+  return p ? reinterpret_cast<const char*>(p) : "";
+}
+
+void check_database(const fs::path& path, const std::vector<Table>& tables, const Seen& seen) {
+  Db db(path);
+  std::size_t actions_total = 0;
+  for (const auto& t : tables) {
+    if (t.id.empty()) {
+      fail("a table was never created");
+      continue;
+    }
+    std::map<std::int64_t, std::pair<int, json>> log;
+    db.query("SELECT seq, seat, action FROM actions WHERE table_id = ? ORDER BY seq", {t.id}, [&](sqlite3_stmt* st) {
+      log[sqlite3_column_int64(st, 0)] = {sqlite3_column_int(st, 1), json::parse(text(st, 2), nullptr, false)};
+    });
+    actions_total += log.size();
+    std::int64_t expect = 1;
+    for (const auto& [seq, entry] : log) {
+      if (seq != expect++) {
+        fail(t.id + ": the log has a gap before seq " + std::to_string(seq));
+        break;
+      }
+    }
+
+    std::string game, options, status, scores, winners;
+    std::int64_t seed = 0;
+    int players = 0;
+    db.query("SELECT game, players, options, seed, status, scores, winners FROM tables WHERE id = ?", {t.id},
+             [&](sqlite3_stmt* st) {
+               game = text(st, 0);
+               players = sqlite3_column_int(st, 1);
+               options = text(st, 2);
+               seed = sqlite3_column_int64(st, 3);
+               status = text(st, 4);
+               scores = text(st, 5);
+               winners = text(st, 6);
+             });
+    if (game.empty()) {
+      fail(t.id + ": not in the tables table");
+      continue;
+    }
+    if (status != "over") fail(t.id + ": status is '" + status + "', not over");
+
+    // What the players saw acknowledged must be in the log, unchanged.
+    for (const auto& [key, entry] : seen.accepted) {
+      if (key.first != t.id) continue;
+      const auto it = log.find(key.second);
+      if (it == log.end()) {
+        fail(t.id + ": accepted seq " + std::to_string(key.second) + " is not in the log");
+      } else if (it->second.first != entry.first || it->second.second != entry.second) {
+        fail(t.id + ": seq " + std::to_string(key.second) + " logged as " + it->second.second.dump() + " by seat " +
+             std::to_string(it->second.first) + ", acknowledged as " + entry.second.dump() + " by seat " +
+             std::to_string(entry.first));
+      }
+    }
+    for (const auto& key : seen.events) {
+      if (key.first == t.id && key.second > 0 && !log.count(key.second)) {
+        fail(t.id + ": an event with seq " + std::to_string(key.second) + " was sent but the log ends at " +
+             std::to_string(log.size()));
+      }
+    }
+
+    // Every player who received game_over got the stored result.
+    const json stored{{"scores", json::parse(scores.empty() ? "null" : scores, nullptr, false)},
+                      {"winners", json::parse(winners.empty() ? "null" : winners, nullptr, false)}};
+    if (const auto it = seen.game_overs.find(t.id); it != seen.game_overs.end()) {
+      for (const auto& g : it->second) {
+        if (g != stored) fail(t.id + ": game_over said " + g.dump() + ", the database " + stored.dump());
+      }
+    } else {
+      // Possible only when the last action was stored just before a kill; the
+      // replay below still checks the stored result.
+      std::fprintf(stderr, "note: %s: no player received game_over\n", t.id.c_str());
+    }
+
+    // Replaying the log through the engine gives the same result.
+    const auto opts = casa::from_json(json::parse(options, nullptr, false));
+    auto created = casa::create_game(game, players, opts, static_cast<std::uint64_t>(seed));
+    if (!created.game) {
+      fail(t.id + ": the engine refuses the stored setup: " + created.error->message);
+      continue;
+    }
+    auto& g = *created.game;
+    bool replayed = true;
+    for (const auto& [seq, entry] : log) {
+      casa::Action a;
+      if (auto e = g.decode_action(casa::from_json(entry.second), a)) {
+        fail(t.id + ": seq " + std::to_string(seq) + " does not decode: " + e->message);
+        replayed = false;
+        break;
+      }
+      if (auto e = g.apply(entry.first, a, nullptr)) {
+        fail(t.id + ": seq " + std::to_string(seq) + " is refused on replay: " + e->message);
+        replayed = false;
+        break;
+      }
+    }
+    if (replayed) {
+      if (!g.is_over()) fail(t.id + ": the replayed game is not over");
+      const json replay_result{{"scores", g.scores()}, {"winners", g.winners()}};
+      if (replay_result != stored) fail(t.id + ": replay gives " + replay_result.dump() + ", stored " + stored.dump());
+    }
+  }
+  std::fprintf(stderr, "checked %zu tables, %zu logged actions, %zu acknowledged, %zu event seqs\n", tables.size(),
+               actions_total, seen.accepted.size(), seen.events.size());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Config cfg = parse_args(argc, argv);
+  char dir_template[] = "/tmp/casa-chaos-XXXXXX";
+  if (!mkdtemp(dir_template)) {
+    std::perror("mkdtemp");
+    return 2;
+  }
+  const fs::path dir = dir_template;
+  ServerProcess server(cfg, dir);
+  if (server.start() < 0) {
+    std::cerr << "casa-chaos: the server did not start; log: " << server.log() << "\n";
+    return 2;
+  }
+
+  asio::io_context io(1);
+  std::mt19937_64 rng(cfg.seed);
+  Seen seen;
+  std::vector<Table> tables(static_cast<std::size_t>(cfg.tables));
+  std::vector<std::unique_ptr<Player>> players;
+  for (int i = 0; i < cfg.tables * cfg.players; ++i) {
+    players.push_back(std::make_unique<Player>(io, cfg, seen, tables, i, rng, players));
+  }
+  for (auto& p : players) p->connect(server.port());
+
+  const auto began = Clock::now();
+  int kills_left = cfg.kills;
+  int restarts = 0;
+  double slowest_restart = 0;
+  asio::steady_timer tick(io);
+  Clock::time_point next_kill{};
+  std::uniform_int_distribution<int> kill_delay(100, 700);
+  bool finished = false;
+
+  std::function<void()> step = [&] {
+    const bool all_started = std::all_of(tables.begin(), tables.end(), [](const Table& t) { return t.started; });
+    const bool all_over =
+        std::all_of(tables.begin(), tables.end(), [&](const Table& t) { return t.over_seen == cfg.players; });
+    if (all_over || Clock::now() - began > std::chrono::duration<double>(cfg.time_limit)) {
+      if (!all_over) fail("time limit reached before every game was over");
+      finished = true;
+      for (auto& p : players) p->disconnect();
+      return;
+    }
+    if (all_started && kills_left > 0) {
+      if (next_kill == Clock::time_point{}) next_kill = Clock::now() + std::chrono::milliseconds(kill_delay(rng));
+      if (Clock::now() >= next_kill) {
+        --kills_left;
+        next_kill = {};
+        server.kill_now(SIGKILL);
+        for (auto& p : players) p->disconnect();
+        const double took = server.start();
+        if (took < 0) {
+          fail("the server did not restart; log: " + server.log().string());
+          finished = true;
+          return;
+        }
+        ++restarts;
+        slowest_restart = std::max(slowest_restart, took);
+        for (auto& p : players) p->connect(server.port());
+      }
+    }
+    // Reconnect anyone who lost the connection for another reason.
+    for (auto& p : players) {
+      if (!p->connected() && !p->over()) p->connect(server.port());
+    }
+    tick.expires_after(std::chrono::milliseconds(10));
+    tick.async_wait([&](beast::error_code ec) {
+      if (!ec) step();
+    });
+  };
+  step();
+  io.run();
+  (void)finished;
+
+  server.kill_now(SIGTERM);
+  std::fprintf(stderr, "%d tables of %s, %d restarts after SIGKILL (slowest start %.3f s), %.1f s\n", cfg.tables,
+               cfg.game.c_str(), restarts, slowest_restart,
+               std::chrono::duration<double>(Clock::now() - began).count());
+  if (restarts < cfg.kills) fail("only " + std::to_string(restarts) + " of " + std::to_string(cfg.kills) + " kills happened");
+  check_database(server.db(), tables, seen);
+
+  if (failures.empty() && !cfg.keep) fs::remove_all(dir);
+  else std::fprintf(stderr, "kept %s (database and server log)\n", dir.c_str());
+  std::fprintf(stderr, "%s: %zu failures\n", failures.empty() ? "PASS" : "FAIL", failures.size());
+  return failures.empty() ? 0 : 1;
+}
