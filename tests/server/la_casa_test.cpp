@@ -81,3 +81,31 @@ TEST_CASE("La Casa Solo: one seat, the Robot inside the engine") {
   CHECK(check_no_leak(a, 0, replay) > 0);
   check_schemas(a);
 }
+
+TEST_CASE("figures: bot-only La Casa tables in parallel, every action committed before it is told") {
+  TestServer ts;
+  WsClient a(ts.port());
+  a.hello("host");
+  constexpr int kTables = 8;
+  const auto start = std::chrono::steady_clock::now();
+  for (int t = 0; t < kTables; ++t) {
+    const json created = a.call({{"type", "create_table"}, {"game", "la-casa"}, {"players", 4}, {"seat", -1},
+                                 {"options", {{"rounds", 1}}}});
+    REQUIRE(created["type"] == "table_created");
+    const std::string table = created["table"];
+    a.call({{"type", "spectate"}, {"table", table}});
+    for (int s = 0; s < 4; ++s) a.call({{"type", "add_bot"}, {"table", table}, {"seat", s}, {"bot", "robot"}});
+  }
+  std::int64_t actions = 0;
+  for (int over = 0; over < kTables;) {
+    const json m = a.expect("game_over", std::chrono::seconds(30));
+    actions += m["seq"].get<std::int64_t>();
+    ++over;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto commits = ts.server->store().commits();
+  MESSAGE(kTables << " tables, " << actions << " actions in " << seconds << " s: " << actions / seconds
+                  << " actions/s; " << commits << " transactions (group commit)");
+  CHECK(actions > 0);
+  check_schemas(a);
+}
