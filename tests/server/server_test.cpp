@@ -421,3 +421,15 @@ TEST_CASE("restart: unfinished tables come back from the log; players resume wit
   check_schemas(a);
   check_schemas(b);
 }
+
+TEST_CASE("connections per address are capped, and a closed one frees its place") {
+  TestServer ts([](casa::server::Config& c) { c.max_connections_per_address = 2; });
+  WsClient a(ts.port());
+  auto b = std::make_unique<WsClient>(ts.port());
+  CHECK_THROWS(WsClient(ts.port()));  // refused at once: the handshake fails
+  CHECK(a.hello("ann")["type"] == "welcome");
+  b.reset();
+  std::this_thread::sleep_for(200ms);
+  WsClient c(ts.port());
+  CHECK(c.hello("cy")["type"] == "welcome");
+}

@@ -39,6 +39,7 @@ class WsClient {
   }
 
   void send_text(const std::string& text) {
+    transcript.emplace_back(">>", text);
     bool done = false;
     boost::beast::error_code result;
     ws_.text(true);
@@ -138,6 +139,7 @@ class WsClient {
   }
 
   std::vector<json> log;  // every message received
+  std::vector<std::pair<std::string, std::string>> transcript;  // (">>" sent | "<<" received, frame)
   std::string player_id;
   const std::string& token() const { return token_; }
 
@@ -148,7 +150,9 @@ class WsClient {
         closed_ = true;
         return;
       }
-      json m = json::parse(boost::beast::buffers_to_string(buffer_.data()), nullptr, false);
+      std::string text = boost::beast::buffers_to_string(buffer_.data());
+      transcript.emplace_back("<<", text);
+      json m = json::parse(text, nullptr, false);
       buffer_.consume(buffer_.size());
       log.push_back(m);
       inbox_.push_back(std::move(m));
