@@ -208,13 +208,14 @@ void Store::run() {
       } catch (const std::exception&) {
       }
     }
-    bool any_failed = false;
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      const bool good = committed && ok[i];
-      any_failed = any_failed || !good;
-      if (batch[i].second) batch[i].second(good);
-    }
+    // Health is updated before anyone hears the outcome, so a client told
+    // storage_unavailable finds /healthz saying so too.
+    bool any_failed = !committed;
+    for (std::size_t i = 0; i < batch.size(); ++i) any_failed = any_failed || !ok[i];
     healthy_ = !any_failed;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      if (batch[i].second) batch[i].second(committed && ok[i]);
+    }
     batch.clear();
   }
 }
