@@ -442,7 +442,7 @@ void CasinoGame::end_round(std::vector<Event>* events) {
                               {"round", round_},
                               {"leftover", Value::obj({{"seat", receiver}, {"cards", card_list(leftover)}})},
                               {"sides", std::move(sides_value)},
-                              {"scores", std::move(scores_value)}})));
+                              {"scores", scores_value}})));
     if (phase_ == Phase::kOver) {
       events->push_back(public_event(
           players_, Value::obj({{"type", "game_over"}, {"winners", seat_list(winners_, players_)},

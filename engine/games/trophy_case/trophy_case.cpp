@@ -364,9 +364,10 @@ void TrophyCaseGame::finish_trick(int winner, TrickEnd reason, std::vector<Event
   trick_.suits_seen = 0;
   trick_.in = all_seats();
   if (events) {
+    // The trick just finished is last_.trick: trick_ is already cleared for the next lead.
     Value cards = Value::array();
-    for (int i = 0; i < trick_.count; ++i) {
-      if (trick_.plays[i].card != kMud) cards.push(card_id(trick_.plays[i].card));
+    for (int i = 0; i < last_.trick.count; ++i) {
+      if (last_.trick.plays[i].card != kMud) cards.push(card_id(last_.trick.plays[i].card));
     }
     Value sc = Value::array();
     for (int s = 0; s < players_; ++s) sc.push(scores_[s]);
