@@ -10,7 +10,10 @@
 # Exit status: 0 when no target crashed, 1 otherwise. Prints exec/s per target.
 #
 # Environment: BUILD_DIR (default build-fuzz), JOBS (default 2),
-#              FUZZ_RSS_MB (default 2048), FUZZ_TIMEOUT (per input, default 10 s).
+#              FUZZ_RSS_MB (default 2048), FUZZ_TIMEOUT (per input, default 10 s),
+#              FUZZ_SEED and FUZZ_RUNS (a fixed seed and number of inputs instead of
+#              a time limit: the same build then explores the same inputs, as in CI).
+# Every reproducer kept in fuzz/regressions/<target>/ is replayed first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,12 +41,25 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus" "$artifacts"
   cp -n fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true
   log="$build/$target.log"
-  echo "== $target: ${seconds}s"
-  if "$build/fuzz/$target" "$corpus" -max_total_time="$seconds" -print_final_stats=1 \
+  regressions=(fuzz/regressions/"$target"/*)
+  if [ -e "${regressions[0]}" ]; then
+    if ! "$build/fuzz/$target" "${regressions[@]}" >"$build/$target.regressions.log" 2>&1; then
+      status=1
+      echo "== $target: a kept reproducer fails again (log: $build/$target.regressions.log)"
+      continue
+    fi
+    echo "== $target: ${#regressions[@]} kept reproducers pass"
+  fi
+  limit=(-max_total_time="$seconds")
+  if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS"); fi
+  if [ -n "${FUZZ_SEED:-}" ]; then limit+=(-seed="$FUZZ_SEED"); fi
+  echo "== $target: ${limit[*]}"
+  if "$build/fuzz/$target" "$corpus" "${limit[@]}" -print_final_stats=1 \
       -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -timeout="${FUZZ_TIMEOUT:-10}" \
       -artifact_prefix="$artifacts/" >"$log" 2>&1; then
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
-    echo "   ok: $runs runs, $((runs / (seconds > 0 ? seconds : 1))) exec/s, $(grep -o 'cov: [0-9]*' "$log" | tail -1)"
+    rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+    echo "   ok: $runs runs, $rate exec/s, $(grep -o 'cov: [0-9]*' "$log" | tail -1)"
   else
     status=1
     echo "   CRASH (log: $log, reproducer in $artifacts/):"
