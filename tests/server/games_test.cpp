@@ -83,6 +83,13 @@ Party play_game(TestServer& ts, const std::string& game, json options, std::uint
   return p;
 }
 
+// How many actions of the finished game's log have this type.
+int logged(const json& replay, const std::string& type) {
+  int n = 0;
+  for (const auto& entry : replay["log"]) n += entry["action"]["type"] == type;
+  return n;
+}
+
 // Every chat message of `client`'s log with this text.
 std::vector<json> chats_with(const WsClient& client, const std::string& text) {
   std::vector<json> found;
@@ -99,6 +106,7 @@ TEST_CASE("Casino over WebSocket, two players: schemas hold, nothing hidden leak
   const auto p = play_game(ts, "casino", {{"target", 5}, {"sweeps", true}, {"questions", true}}, 21,
                            {"human", "human"});
   CHECK(p.replay["game"] == "casino");
+  CHECK(logged(p.replay, "ask") > 0);  // CA-6 the questions were on
 }
 
 TEST_CASE("Casino over WebSocket, four players with partners, sweeps and questions, two bots") {
@@ -107,6 +115,7 @@ TEST_CASE("Casino over WebSocket, four players with partners, sweeps and questio
                            {{"target", 5}, {"partners", true}, {"sweeps", true}, {"questions", true}}, 22,
                            {"human", "random", "human", "robot"});
   CHECK(p.replay["players"] == 4);
+  CHECK(logged(p.replay, "ask") > 0);
 }
 
 TEST_CASE("Conference over WebSocket, Allegiance and Gallowglass: team chat reaches only the team") {
@@ -119,6 +128,7 @@ TEST_CASE("Conference over WebSocket, Allegiance and Gallowglass: team chat reac
                        party.at(0).send({{"type", "chat"}, {"table", party.table}, {"text", secret}, {"team", true}});
                        party.at(2).send({{"type", "chat"}, {"table", party.table}, {"text", open}});
                      });
+  CHECK(logged(p.replay, "name_gallowglass") == 1);  // CO-8.1
   // The game has run to its end since, so both chats were delivered long ago.
   const auto to_partner = chats_with(p.at(1), secret);
   REQUIRE(to_partner.size() == 1);
