@@ -2,59 +2,16 @@
 // the same database, resume with tokens, finish; no acknowledged action is lost.
 #include <doctest/doctest.h>
 
-#include <csignal>
-#include <cstdio>
-#include <sys/wait.h>
-#include <unistd.h>
-
+#include "tests/server/child_server.h"
 #include "tests/server/support.h"
 
 using namespace casa::testing;
 using nlohmann::json;
 
-namespace {
-
-struct Child {
-  pid_t pid = -1;
-  unsigned short port = 0;
-  FILE* out = nullptr;  // kept open: the child may still write to it
-};
-
-// Starts casa_test_server and reads the port it prints.
-Child spawn(const std::string& db) {
-  int fds[2];
-  REQUIRE(pipe(fds) == 0);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    dup2(fds[1], STDOUT_FILENO);
-    close(fds[0]);
-    close(fds[1]);
-    execl(CASA_TEST_SERVER_PATH, CASA_TEST_SERVER_PATH, "--port", "0", "--address", "127.0.0.1", "--db",
-          db.c_str(), "--log-level", "error", "--testing", static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  close(fds[1]);
-  FILE* out = fdopen(fds[0], "r");
-  unsigned port = 0;
-  const int got = std::fscanf(out, "listening %u", &port);
-  REQUIRE(got == 1);
-  return {pid, static_cast<unsigned short>(port), out};
-}
-
-void kill9(const Child& c) {
-  kill(c.pid, SIGKILL);
-  int status = 0;
-  waitpid(c.pid, &status, 0);
-  std::fclose(c.out);
-}
-
-}  // namespace
-
 TEST_CASE("kill -9 mid-game: restart on the same database, resume with tokens, nothing acknowledged lost") {
   const auto dir = temp_dir("kill");
   const std::string db = (dir / "casa.db").string();
-  Child server = spawn(db);
+  ChildServer server = spawn_server(db);
   std::string table, token_a, token_b;
   std::vector<json> acknowledged;  // (seq, seat, action) of every `accepted`
   {
@@ -81,7 +38,7 @@ TEST_CASE("kill -9 mid-game: restart on the same database, resume with tokens, n
     }
     kill9(server);
   }
-  server = spawn(db);
+  server = spawn_server(db);
   {
     WsClient a(server.port), b(server.port);
     CHECK(a.hello("", token_a)["resumed"] == true);

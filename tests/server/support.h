@@ -63,6 +63,16 @@ struct TestServer {
 
 inline json first_legal(const json& request) { return request["legal"][0]; }
 
+// A chooser for play_out that picks a uniformly random legal action (seeded, so
+// a failing run can be repeated as far as the server's timing allows).
+inline std::function<json(const json&)> random_legal(std::uint32_t seed) {
+  auto rng = std::make_shared<std::mt19937>(seed);
+  return [rng](const json& request) {
+    const auto& legal = request["legal"];
+    return legal[(*rng)() % legal.size()];
+  };
+}
+
 // Answers requests until every client has seen game_over for `table`, or the
 // time runs out. `choose` picks the action of a request.
 inline std::vector<json> play_out(const std::vector<WsClient*>& clients, const std::string& table,

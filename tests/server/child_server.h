@@ -1,0 +1,53 @@
+// A real casa_test_server process (the engine's games plus fake-trick) on an
+// ephemeral port, for the tests that kill -9 it and restart it on the same
+// database. Needs CASA_TEST_SERVER_PATH (set by tests/server/CMakeLists.txt).
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <csignal>
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace casa::testing {
+
+struct ChildServer {
+  pid_t pid = -1;
+  unsigned short port = 0;
+  FILE* out = nullptr;  // kept open: the child may still write to it
+};
+
+// Starts casa_test_server on `db` and reads the port it prints. The message
+// budget is lifted so that clients playing at full speed are never limited.
+inline ChildServer spawn_server(const std::string& db) {
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    execl(CASA_TEST_SERVER_PATH, CASA_TEST_SERVER_PATH, "--port", "0", "--address", "127.0.0.1", "--db",
+          db.c_str(), "--log-level", "error", "--rate-per-second", "100000", "--rate-burst", "100000",
+          "--testing", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(fds[1]);
+  FILE* out = fdopen(fds[0], "r");
+  unsigned port = 0;
+  const int got = std::fscanf(out, "listening %u", &port);
+  REQUIRE(got == 1);
+  return {pid, static_cast<unsigned short>(port), out};
+}
+
+inline void kill9(const ChildServer& c) {
+  kill(c.pid, SIGKILL);
+  int status = 0;
+  waitpid(c.pid, &status, 0);
+  std::fclose(c.out);
+}
+
+}  // namespace casa::testing
