@@ -7,7 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
-#include <regex>
+#include <algorithm>
 #include <set>
 #include <sstream>
 #include <string>
@@ -23,11 +23,32 @@ std::string read_file(const fs::path& path) {
   return text.str();
 }
 
+// Rule ids: a prefix (LC, CA, CO, TC), a dash, then "A" or a number with an
+// optional ".number" (LC-7.16). A plain scanner: std::regex trips the
+// sanitizer build's uninitialised-use warnings.
 std::set<std::string> ids_in(const std::string& text) {
-  static const std::regex id(R"(\b(LC|CA|CO|TC)-([0-9]+(\.[0-9]+)?|A)\b)");
+  static const char* const kPrefixes[] = {"LC-", "CA-", "CO-", "TC-"};
+  auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  auto is_word = [&](char c) { return is_digit(c) || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
   std::set<std::string> out;
-  for (std::sregex_iterator it(text.begin(), text.end(), id), end; it != end; ++it) {
-    out.insert(it->str());
+  for (std::size_t i = 0; i + 3 < text.size(); ++i) {
+    if (i > 0 && is_word(text[i - 1])) continue;
+    bool prefixed = false;
+    for (const char* prefix : kPrefixes) prefixed = prefixed || text.compare(i, 3, prefix) == 0;
+    if (!prefixed) continue;
+    std::size_t end = i + 3;
+    if (text[end] == 'A') {
+      ++end;
+    } else {
+      while (end < text.size() && is_digit(text[end])) ++end;
+      if (end == i + 3) continue;
+      if (end + 1 < text.size() && text[end] == '.' && is_digit(text[end + 1])) {
+        ++end;
+        while (end < text.size() && is_digit(text[end])) ++end;
+      }
+    }
+    if (end < text.size() && is_word(text[end])) continue;
+    out.insert(text.substr(i, end - i));
   }
   return out;
 }
