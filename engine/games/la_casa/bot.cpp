@@ -1,10 +1,12 @@
-// The rule-following "robot" of the La Casa table game: the Robot's rules of
-// LC-8.4 extended to a hand, and simple fixed choices for every other decision.
-// Solo and Domination games are other classes; for them it plays the first legal
-// action.
+// The rule-following "robot" of La Casa: the Robot's rules of LC-8.4 extended
+// to a hand, and simple fixed choices for every other decision, for the table
+// game, Domination (LC-9) and the human's seat of Solo (LC-8).
 #include <vector>
 
+#include "engine/games/la_casa/domination_game.h"
 #include "engine/games/la_casa/la_casa.h"
+#include "engine/games/la_casa/robot.h"
+#include "engine/games/la_casa/solo_game.h"
 #include "engine/games/la_casa/table_game.h"
 
 namespace casa::la_casa {
@@ -48,13 +50,106 @@ int choose_play(const TableGame& g, Seat seat) {
   return lowest(legal);
 }
 
+// The listed action of `kind` with `card` (or with `arg`), if there is one.
+const Action* find_card(const std::vector<Action>& legal, std::uint16_t kind, int card) {
+  for (const Action& a : legal)
+    if (a.kind == kind && a.card == card) return &a;
+  return nullptr;
+}
+const Action* find_arg(const std::vector<Action>& legal, std::uint16_t kind, int arg) {
+  for (const Action& a : legal)
+    if (a.kind == kind && a.arg == arg) return &a;
+  return nullptr;
+}
+
+// How many cards of `family` `hand` holds, the Mangia-Cake counted as it would be
+// once that family rules (LC-2.2).
+int holding(CardSet hand, int family) {
+  return (hand & counted_family_cards(family, family)).size();
+}
+
+// Among the listed actions of `kind`, the family `hand` holds most of (ties: the
+// first listed); nullptr if none is listed.
+const Action* strongest_family(const std::vector<Action>& legal, std::uint16_t kind, CardSet hand) {
+  const Action* best = nullptr;
+  for (const Action& a : legal) {
+    if (a.kind != kind) continue;
+    if (!best || holding(hand, a.arg) > holding(hand, best->arg)) best = &a;
+  }
+  return best;
+}
+
+// An Election (LC-6.3, LC-6.5, LC-9.2): elect the strongest family on offer when
+// holding at least three of it; otherwise pass, unless passing is not listed (the
+// dealer of round two must elect).
+Action election_choice(const std::vector<Action>& legal, std::uint16_t elect, std::uint16_t pass,
+                       CardSet hand) {
+  constexpr int kEnoughToElect = 3;
+  const Action* best = strongest_family(legal, elect, hand);
+  const Action* passing = find_arg(legal, pass, 0);
+  if (best && (holding(hand, best->arg) >= kEnoughToElect || !passing)) return *best;
+  return passing ? *passing : legal.at(0);
+}
+
+// A face-up card worth taking in Domination (LC-9.3): of the Ruling Family (the
+// Mangia-Cake included) or a 7 or more.
+bool worth_taking(int card, int ruling) {
+  constexpr int kHighCard = 7;
+  if (card < 0) return false;
+  return (ruling != kNoFamily && counted_family_cards(ruling, ruling).has(card)) ||
+         card_value(card) >= kHighCard;
+}
+
+// LC-8.4 for a hand in Domination or Solo; the first listed play should the
+// choice not be listed (it always is: the rules only follow when able).
+Action robot_play(const std::vector<Action>& legal, std::uint16_t kind, const RobotSituation& s) {
+  if (s.playable.empty()) return legal.at(0);
+  const Action* a = find_card(legal, kind, robot_choose(s));
+  return a ? *a : legal.at(0);
+}
+
+Action domination_action(const DominationGame& g, Seat seat, const std::vector<Action>& legal) {
+  using D = DominationGame;
+  switch (g.phase()) {
+    case D::kElect: return election_choice(legal, D::kElectFamily, D::kPass, g.hand(seat));
+    case D::kPlay: return robot_play(legal, D::kPlayCard, g.robot_situation(seat));
+    case D::kChoosePile: {
+      const int pile = worth_taking(g.face_up_card(), g.ruling_family()) ? D::kFaceUpPile
+                                                                          : D::kStockPile;
+      const Action* a = find_arg(legal, D::kTakePile, pile);
+      return a ? *a : legal.at(0);
+    }
+    case D::kRoundOver:
+    case D::kOver: break;
+  }
+  return legal.at(0);  // deal
+}
+
+Action solo_action(const SoloGame& g, const std::vector<Action>& legal) {
+  using S = SoloGame;
+  switch (g.phase()) {
+    case S::kNameCousins: {
+      const Action* a = strongest_family(legal, S::kNameFamily, g.hand());
+      return a ? *a : legal.at(0);
+    }
+    case S::kPlay: return robot_play(legal, S::kPlayCard, g.robot_situation());
+    case S::kRoundOver:
+    case S::kOver: break;
+  }
+  return legal.at(0);  // deal
+}
+
 }  // namespace
 
 Action rule_bot_action(const Game& game, Seat seat, Rng&) {
   std::vector<Action> legal;
   game.legal_actions(seat, legal);
+  if (legal.empty()) return legal.at(0);
+  if (const auto* domination = dynamic_cast<const DominationGame*>(&game))
+    return domination_action(*domination, seat, legal);
+  if (const auto* solo = dynamic_cast<const SoloGame*>(&game)) return solo_action(*solo, legal);
   const auto* table = dynamic_cast<const TableGame*>(&game);
-  if (!table || legal.empty()) return legal.at(0);
+  if (!table) return legal.at(0);
   const TableGame& g = *table;
   switch (g.phase()) {
     case Phase::kPlay:

@@ -174,6 +174,16 @@ CardSet DominationGame::legal_cards(Seat seat) const {
   return trick::playable(hands_[seat], trick_len_ == 0 ? kNoFamily : lead_, ruling_);
 }
 
+RobotSituation DominationGame::robot_situation(Seat seat) const {
+  RobotSituation s;
+  s.playable = hands_[seat];
+  s.trick = trick_.data();
+  s.trick_len = trick_len_;
+  s.lead = trick_len_ == 0 ? kNoFamily : lead_;
+  s.ruling = ruling_;
+  return s;
+}
+
 void DominationGame::play_card(Seat seat, int card, std::vector<Event>* events) {
   hands_[seat].remove(card);
   lead_ = trick::lead_after(card, trick_len_ == 0 ? kNoFamily : lead_, ruling_);

@@ -17,6 +17,7 @@
 
 #include "engine/game.h"
 #include "engine/games/la_casa/cards.h"
+#include "engine/games/la_casa/robot.h"
 
 namespace casa::la_casa {
 
@@ -57,6 +58,16 @@ class DominationGame final : public Game {
   Value encode_action(const Action& action) const override;
   std::optional<Error> decode_action(const Value& value, Action& out) const override;
   std::unique_ptr<Game> determinize(Seat seat, std::uint64_t seed) const override;
+
+  // For the rule-following bot and tests: what a seat may know.
+  Phase phase() const { return phase_; }
+  CardSet hand(Seat seat) const { return hands_[seat]; }
+  int ruling_family() const { return ruling_; }
+  int nominated_family() const { return nominated_; }
+  int face_up_card() const { return face_up_; }  // -1 once the stock is used up
+  // The trick as robot_choose() judges it, with `seat`'s hand as the cards it
+  // may choose from (valid while this game lives and does not change).
+  RobotSituation robot_situation(Seat seat) const;
 
  private:
   Seat actor() const;  // the one seat to act, -1 when over

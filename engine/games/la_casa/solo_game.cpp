@@ -228,6 +228,18 @@ void SoloGame::robot_plays(std::vector<Event>* events) {
   play_card(kRobot, robot_choose(s), events);
 }
 
+RobotSituation SoloGame::robot_situation() const {
+  RobotSituation s;
+  s.playable = hand_;
+  s.trick = trick_.data();
+  s.trick_len = trick_len_;
+  s.lead = trick_len_ == 0 ? kNoFamily : lead_;
+  s.ruling = ruling_;
+  s.cousins = cousins_;
+  s.capitano = is_capitano();
+  return s;
+}
+
 void SoloGame::finish_trick(std::vector<Event>* events) {
   const int pos = trick::winner(trick_.data(), trick_len_, lead_, ruling_, cousins_);
   const int winner = trick_player_[pos];

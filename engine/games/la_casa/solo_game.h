@@ -16,6 +16,7 @@
 
 #include "engine/game.h"
 #include "engine/games/la_casa/cards.h"
+#include "engine/games/la_casa/robot.h"
 
 namespace casa::la_casa {
 
@@ -71,6 +72,14 @@ class SoloGame final : public Game {
   Value encode_action(const Action& action) const override;
   std::optional<Error> decode_action(const Value& value, Action& out) const override;
   std::unique_ptr<Game> determinize(Seat seat, std::uint64_t seed) const override;
+
+  // For the rule-following bot and tests: what the human may know.
+  Phase phase() const { return phase_; }
+  CardSet hand() const { return hand_; }
+  int ruling_family() const { return ruling_; }
+  // The trick as robot_choose() judges it, with the human's hand as the cards it
+  // may choose from (valid while this game lives and does not change).
+  RobotSituation robot_situation() const;
 
  private:
   void start_round(std::vector<Event>* events);

@@ -162,14 +162,6 @@ bool TableGame::has_own_scoring() const {
   }
 }
 
-CardSet TableGame::tableau_up(Seat s) const {
-  CardSet up;
-  if (players_ != 2) return up;
-  for (int j = 0; j < stacks_; ++j)
-    if (stack_up_[s][j] >= 0) up.add(stack_up_[s][j]);
-  return up;
-}
-
 CardSet TableGame::playable(Seat s) const { return hand_[s] | face_up_[s] | tableau_up(s); }
 
 // LC-2.4 following, LC-4.4 (tableau), LC-7.1 Anarchy, LC-7.7 (face-up cards),
@@ -275,6 +267,7 @@ void TableGame::deal(const std::int8_t* deck, std::vector<Event>*) {
   reference_ = {{-1, -1, -1, -1}};
   stack_up_ = {};
   stack_down_ = {};
+  tableau_up_ = {};
   casa_ = {};
   out_ = CardSet();
   ruling_ = cousins_ = lead_ = nominated_ = kNoFamily;
@@ -342,6 +335,7 @@ void TableGame::deal(const std::int8_t* deck, std::vector<Event>*) {
         // LC-7.12 a Mangia-Cake dealt face up swaps with the card under it.
         if (challenge_ == kMangiaCakeChallenge && stack_up_[seat_of[p]][j] == kMangiaCake)
           std::swap(stack_up_[seat_of[p]][j], stack_down_[seat_of[p]][j]);
+        tableau_up_[seat_of[p]].add(stack_up_[seat_of[p]][j]);
       }
     }
     used = 16 + 4 * stacks_;
@@ -405,6 +399,8 @@ void TableGame::remove_from_play_area(Seat s, int card, std::uint8_t* flags) {
     face_up_[s].remove(card);
     return;
   }
+  if (!tableau_up_[s].has(card)) return;
+  tableau_up_[s].remove(card);
   for (int j = 0; j < stacks_; ++j) {
     if (stack_up_[s][j] == card) {
       stack_up_[s][j] = -1;
@@ -673,6 +669,7 @@ void TableGame::finish_trick(std::vector<Event>* events) {
       if (stack_up_[s][j] < 0 && stack_down_[s][j] >= 0) {
         stack_up_[s][j] = stack_down_[s][j];
         stack_down_[s][j] = -1;
+        tableau_up_[s].add(stack_up_[s][j]);
         make_public(stack_up_[s][j]);
         if (events)
           emit(events, Value::obj({{"type", "turn_up"}, {"seat", s}, {"stack", j},

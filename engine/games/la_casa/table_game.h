@@ -197,7 +197,7 @@ class TableGame final : public Game {
 
   void make_public(CardSet cards);
   void make_public(int card) { make_public(CardSet::of(card)); }
-  CardSet tableau_up(Seat s) const;
+  CardSet tableau_up(Seat s) const { return tableau_up_[s]; }
   void remove_from_play_area(Seat s, int card, std::uint8_t* flags);
   std::optional<Error> check(Seat seat, const Action& a) const;
   int next_challenge();
@@ -239,6 +239,9 @@ class TableGame final : public Game {
   int stacks_ = 0;                                           // LC-4.2 per player
   std::array<std::array<std::int8_t, 5>, 2> stack_up_{};
   std::array<std::array<std::int8_t, 5>, 2> stack_down_{};
+  // LC-4.4 the face-up tableau cards of each seat: the stack_up_ cards >= 0, kept
+  // as a mask so that legal plays need not walk the stacks.
+  std::array<CardSet, 4> tableau_up_{};
   std::array<std::int8_t, 9> casa_{};  // casa_[0] is the top
   int casa_size_ = 0;
   bool casa_top_up_ = false;

@@ -390,8 +390,20 @@ std::unique_ptr<Game> TableGame::determinize(Seat seat, std::uint64_t seed) cons
   std::array<std::int8_t, kDeckSize> pool{};
   int pool_n = 0;
   std::array<int, 32> counts{};
+  constexpr std::int8_t kEmptied = -2;  // a slot whose card went to the pool
+
+  // LC-7.2 the face-down cards of the last trick are also in its winner's
+  // captured cards: they are dealt as slots and put back into that set after.
+  const int last_side = last_winner_ >= 0 ? side_of(last_winner_) : -1;
+  for (int i = 0; i < last_trick_n_; ++i) {
+    const TrickCard& e = last_trick_[i];
+    if ((e.flags & kFaceDown) && e.card >= 0 && !known.has(e.card) && last_side >= 0)
+      g.captured_[last_side].remove(e.card);
+  }
 
   // Visits every place that may hold a card hidden from `seat`, in a fixed order.
+  // Which places are visited must not depend on the cards in them: the second
+  // visit meets the slots the first one emptied.
   auto visit = [&](auto&& on_set, auto&& on_slot) {
     int k = 0;
     for (int s = 0; s < players_; ++s) {
@@ -405,8 +417,11 @@ std::unique_ptr<Game> TableGame::determinize(Seat seat, std::uint64_t seed) cons
     for (int i = 0; i < casa_size_; ++i)
       if (!(i == 0 && casa_top_up_)) on_slot(g.casa_[i]);
     on_set(g.out_, k++);
+    // LC-7.2 face-down cards put into the trick, LC-7.16 commits not yet revealed.
     for (auto& e : g.trick_)
-      if (e.card >= 0 && (e.flags & (kHidden | kFaceDown))) on_slot(e.card);
+      if (e.flags & (kHidden | kFaceDown)) on_slot(e.card);
+    for (int i = 0; i < last_trick_n_; ++i)
+      if (g.last_trick_[i].flags & kFaceDown) on_slot(g.last_trick_[i].card);
     on_set(g.captured_[0], k++);
     on_set(g.captured_[1], k++);
   };
@@ -420,21 +435,50 @@ std::unique_ptr<Game> TableGame::determinize(Seat seat, std::uint64_t seed) cons
       [&](std::int8_t& slot) {
         if (slot >= 0 && !known.has(slot)) {
           pool[pool_n++] = slot;
-          slot = -2;
+          slot = kEmptied;
         }
       });
   Rng rng(seed);
   rng.shuffle(pool.data(), static_cast<std::size_t>(pool_n));
   int next = 0;
+  // LC-7.16 / LC-11.10 the leader's hidden commit (first in the trick) is of the
+  // family the server announced: it is dealt first, from the cards of that family.
+  if (challenge_ == kSlapDown && phase_ == Phase::kSlapFollow && g.trick_[0].card == kEmptied) {
+    for (int i = 0; i < pool_n; ++i) {
+      if (effective_family(pool[i], ruling_) == lead_) {
+        std::swap(pool[0], pool[i]);
+        break;
+      }
+    }
+    g.trick_[0].card = pool[next++];
+  }
   visit(
       [&](CardSet& place, int k) {
         for (int i = 0; i < counts[k]; ++i) place.add(pool[next++]);
       },
       [&](std::int8_t& slot) {
-        if (slot == -2) slot = pool[next++];
+        if (slot == kEmptied) slot = pool[next++];
       });
+  if (last_side >= 0) {
+    for (int i = 0; i < last_trick_n_; ++i) {
+      const TrickCard& e = g.last_trick_[i];
+      if ((e.flags & kFaceDown) && e.card >= 0) g.captured_[last_side].add(e.card);
+    }
+  }
   if (g.discarded_ >= 0) g.discarded_ = g.casa_[0];
   g.mc_side_ = g.captured_[0].has(kMangiaCake) ? 0 : g.captured_[1].has(kMangiaCake) ? 1 : -1;
+  // What the other seats have seen: what `seat` knows they saw, and their own cards.
+  for (int s = 0; s < players_; ++s) {
+    if (player && s == seat) continue;
+    CardSet own = g.hand_[s] | g.set_aside_[s];
+    if (g.reference_[s] >= 0) own.add(g.reference_[s]);
+    if (s == g.elector_ && g.discarded_ >= 0) own.add(g.discarded_);
+    for (const auto& e : g.trick_)
+      if (e.card >= 0 && e.seat == s) own.add(e.card);
+    for (int i = 0; i < last_trick_n_; ++i)
+      if (g.last_trick_[i].card >= 0 && g.last_trick_[i].seat == s) own.add(g.last_trick_[i].card);
+    g.seen_[s] = (g.seen_[s] & known) | own | g.public_;
+  }
   // Future deals and the order of the Challenge deck are unknown too.
   g.seed_ = seed;
   if (g.challenge_pos_ < g.challenge_count_)

@@ -142,4 +142,39 @@ inline bool contains_string(const Value& v, const std::string& s) {
   return false;
 }
 
+namespace detail {
+inline void collect_ids(const Value& v, std::vector<std::string>& out) {
+  if (v.is_string()) {
+    out.push_back(v.as_string());
+  } else if (v.is_array()) {
+    for (const auto& item : v.as_array()) collect_ids(item, out);
+  } else if (v.is_object()) {
+    if (v.get_bool("eliminated", false)) return;  // counted in "out"
+    for (const auto& [key, item] : v.as_object()) {
+      if (key == "card" || key == "up" || key == "down" || key == "hands" || key == "set_aside" ||
+          key == "face_up" || key == "references" || key == "tableaux" || key == "casa" ||
+          key == "out" || key == "trick" || key == "captured" || key == "cards")
+        collect_ids(item, out);
+    }
+  }
+}
+}  // namespace detail
+
+// Card conservation: at every step each of the 37 cards is in exactly one place
+// (hand, set aside, face up, reference, tableau, Casa, out of play, trick, captured).
+inline void check_card_conservation(const Game& game) {
+  const Value state = game.full_state();
+  std::vector<std::string> ids;
+  for (const char* key : {"hands", "set_aside", "face_up", "references", "tableaux", "casa", "out",
+                          "trick", "captured"}) {
+    const Value* v = state.find(key);
+    REQUIRE(v != nullptr);
+    detail::collect_ids(*v, ids);
+  }
+  std::sort(ids.begin(), ids.end());
+  INFO(state.debug_string());
+  REQUIRE(std::adjacent_find(ids.begin(), ids.end()) == ids.end());  // no card in two places
+  if (state.get_int("round", 0) > 0) CHECK(ids.size() == 37);
+}
+
 }  // namespace casa::la_casa::testing
