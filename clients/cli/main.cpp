@@ -360,8 +360,8 @@ int main(int argc, char** argv) {
         failures = 0;
         ever_welcomed = true;
       }
-    } catch (const std::exception& e) {
-      std::cerr << "casa: cannot reach " << args.url << ": " << e.what() << "\n";
+    } catch (const beast::system_error& e) {
+      std::cerr << "casa: cannot reach " << args.url << ": " << e.code().message() << "\n";
     }
     if (client.done()) break;
     if (!ever_welcomed) std::_Exit(casa::cli::kExitConnection);
