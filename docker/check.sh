@@ -18,8 +18,9 @@ say() { printf '== %s\n' "$*"; }
 bad() { printf 'FAIL: %s\n' "$*"; fail=1; }
 
 say "1. build (docker/build.sh . $build)"
-CASA_JOBS=${CASA_JOBS:-2} docker/build.sh . "$build" >"$build.log" 2>&1 || {
-  tail -30 "$build.log"; bad "build failed (log: $build.log)"; exit 1; }
+mkdir -p "$build"
+CASA_JOBS=${CASA_JOBS:-2} docker/build.sh . "$build" >"$build/check-build.log" 2>&1 || {
+  tail -30 "$build/check-build.log"; bad "build failed (log: $build/check-build.log)"; exit 1; }
 binaries=("$build/server/casa-server" "$build/clients/cli/casa")
 
 say "2. runtime libraries"
