@@ -75,6 +75,7 @@ void Client::on_message(const Json& m) {
     return;
   }
   if (type == "tables") {
+    if (m.value("tables", Json::array()).empty()) out_ << "No open tables.\n";
     for (const auto& t : m.value("tables", Json::array())) {
       int taken = 0;
       for (const auto& s : t.value("seats", Json::array())) taken += text(s, "kind") != "empty";
@@ -172,7 +173,10 @@ void Client::on_request(const Json& m) {
   if (!request.legal.is_array() || request.legal.empty()) return;
   pending_[table] = std::move(request);
   const PendingRequest& r = pending_[table];
-  if (interactive()) return prompt();
+  if (interactive()) {
+    prompt();
+    return use_typed();
+  }
   if (options_.verbose) log_ << render_view(r.view);
   std::size_t choice = 0;
   if (options_.bot == "random") choice = splitmix64(rng_state_) % r.legal.size();
@@ -216,25 +220,38 @@ void Client::on_line(const std::string& raw) {
       return send(std::move(chat));
     }
   }
-  if (pending_.empty()) {
-    out_ << "Nothing to decide now.\n";
-    return;
+  // Choices typed ahead (or piped in) wait for the request they answer.
+  typed_.push_back(line);
+  use_typed();
+}
+
+void Client::on_input_closed() {
+  input_closed_ = true;
+  use_typed();
+}
+
+void Client::use_typed() {
+  while (!pending_.empty() && !typed_.empty()) {
+    const std::string line = typed_.front();
+    typed_.pop_front();
+    const std::size_t count = pending_.begin()->second.legal.size();
+    std::size_t number = 0;
+    try {
+      std::size_t used = 0;
+      number = std::stoul(line, &used);
+      if (used != line.size()) number = 0;
+    } catch (const std::exception&) {
+      number = 0;
+    }
+    if (number < 1 || number > count) {
+      out_ << "Please type a number from 1 to " << count << ".\n";
+    } else {
+      answer(pending_.begin()->first, number - 1);
+    }
+    prompt();
   }
-  std::size_t number = 0;
-  try {
-    std::size_t used = 0;
-    number = std::stoul(line, &used);
-    if (used != line.size()) number = 0;
-  } catch (const std::exception&) {
-    number = 0;
-  }
-  const std::string table = pending_.begin()->first;
-  if (number < 1 || number > pending_.begin()->second.legal.size()) {
-    out_ << "Please type a number from 1 to " << pending_.begin()->second.legal.size() << ".\n";
-    return prompt();
-  }
-  answer(table, number - 1);
-  prompt();
+  if (input_closed_ && !pending_.empty() && typed_.empty())
+    finish(kExitServerError, "the input ended before the game did");
 }
 
 void Client::on_error(const Json& m) {

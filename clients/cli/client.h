@@ -56,8 +56,11 @@ class Client {
   // The first message on every connection (also after a reconnect).
   Json hello();
   void on_message(const Json& message);
-  // A line the person typed.
+  // A line the person typed: a number answers the oldest pending request (or the
+  // next one, when typed ahead); "say TEXT", "team TEXT" chat; "quit" ends.
   void on_line(const std::string& line);
+  // The person's input ended: a request left without an answer ends the run.
+  void on_input_closed();
 
   // Messages to send, oldest first; empties the queue.
   std::deque<Json> take_outgoing();
@@ -80,6 +83,7 @@ class Client {
   void on_game_over(const Json& m);
   void answer(const std::string& table, std::size_t choice);
   void prompt();
+  void use_typed();
   void finish(int code, const std::string& message = "");
   void send(Json message);
   bool interactive() const { return options_.bot.empty(); }
@@ -98,6 +102,8 @@ class Client {
   std::string table_;                          // the table this run is about
   std::map<std::string, std::string> games_;   // table id -> game name
   std::map<std::string, PendingRequest> pending_;  // table id -> unanswered request
+  std::deque<std::string> typed_;              // typed choices waiting for a request
+  bool input_closed_ = false;
   std::uint64_t rng_state_;
 };
 

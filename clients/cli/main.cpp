@@ -209,7 +209,7 @@ class Connection {
   }
 
   void on_stdin_closed() {
-    if (!client_.done()) client_.on_line("quit");
+    client_.on_input_closed();
     flush();
   }
 

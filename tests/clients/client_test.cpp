@@ -198,9 +198,21 @@ TEST_CASE("a person chooses by number among the offered actions") {
   REQUIRE(sent.size() == 1);
   CHECK(sent[0]["seq"] == 4);
   CHECK(sent[0]["action"] == Json::parse(R"({"type":"capture","card":"KD","sets":[["KH"]]})"));
-  h.client.on_line("1");
+  // Typed ahead: waits for the next request, then answers it at once.
+  h.client.on_line("2");
   CHECK(h.client.take_outgoing().empty());
-  CHECK(h.out.str().find("Nothing to decide now.") != std::string::npos);
+  std::string next = kRequest;
+  next.replace(next.find("\"seq\":4"), 7, "\"seq\":6");
+  sent = h.feed(next);
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0]["seq"] == 6);
+  CHECK(sent[0]["action"] == Json::parse(R"({"type":"trail","card":"KD"})"));
+  // Input that ends while a request waits ends the run, with a reason.
+  CHECK(h.feed(kRequest).empty());
+  h.client.on_input_closed();
+  CHECK(h.client.done());
+  CHECK(h.client.exit_code() == casa::cli::kExitServerError);
+  CHECK(h.log.str().find("the input ended") != std::string::npos);
 }
 
 TEST_CASE("list prints one line per open table and ends") {
