@@ -97,8 +97,8 @@ void Client::on_message(const Json& m) {
     games_[table] = text(m, "game");
     if (table_.empty()) table_ = table;
     if (chatty()) {
-      screen() << "Table " << table << " (" << text(m, "game") << ", " << text(m, "status")
-               << ")" << (m.contains("invite") ? ", invite " + text(m, "invite") : "") << "\n"
+      screen() << "Table " << table << " (" << text(m, "game") << ", " << text(m, "status") << ")"
+               << (m.contains("invite") ? ", invite " + text(m, "invite") : "") << "\n"
                << seat_infos(m.value("seats", Json::array()), m.value("seat", Json()));
       if (m.contains("view") && !m["view"].is_null()) screen() << render_view(m["view"]);
     }
@@ -142,8 +142,10 @@ void Client::on_welcome(const Json& m) {
   started_ = true;
   switch (options_.command) {
     case Command::kPlay: {
-      Json create = {{"type", "create_table"}, {"game", options_.game},
-                     {"players", options_.players}, {"options", options_.options}};
+      Json create = {{"type", "create_table"},
+                     {"game", options_.game},
+                     {"players", options_.players},
+                     {"options", options_.options}};
       if (options_.private_table) create["private"] = true;
       send(std::move(create));
       break;
@@ -267,8 +269,7 @@ void Client::on_error(const Json& m) {
   if (is_move_error(code) && !table_.empty()) {
     log_ << "Move refused (" << code << "): " << message << "\n";
     const std::string table = m.contains("table") ? text(m, "table") : table_;
-    if (code != "stale_seq" && code != "rate_limited")
-      send({{"type", "resync"}, {"table", table}});
+    if (code != "stale_seq" && code != "rate_limited") send({{"type", "resync"}, {"table", table}});
     return;
   }
   if (code == "bad_field" && started_ && options_.command != Command::kList && !table_.empty() &&

@@ -22,14 +22,14 @@ enum class Command { kPlay, kJoin, kWatch, kList };
 
 struct ClientOptions {
   Command command = Command::kPlay;
-  std::string name;             // player name sent in hello ("" = server's choice)
-  std::string token;            // resume token from an earlier welcome ("" = new player)
+  std::string name;   // player name sent in hello ("" = server's choice)
+  std::string token;  // resume token from an earlier welcome ("" = new player)
   // kPlay: the table to create.
   std::string game = "la-casa";
   int players = 4;
   Json options = Json::object();
   bool private_table = false;
-  std::string fill;             // server bot for the other seats ("" = wait for people)
+  std::string fill;  // server bot for the other seats ("" = wait for people)
   // kJoin / kWatch: the invite code or table id; kJoin: the wanted seat (-1 = any).
   std::string invite;
   int seat = -1;
@@ -37,8 +37,8 @@ struct ClientOptions {
   std::string list_game;
   // Who answers requests: "" = the person at the keyboard; "random" or "first".
   std::string bot;
-  std::uint64_t seed = 0;       // the client bot's randomness
-  bool verbose = false;         // print views and events even when a bot plays
+  std::uint64_t seed = 0;  // the client bot's randomness
+  bool verbose = false;    // print views and events even when a bot plays
 };
 
 // Exit statuses of the casa command.
@@ -98,11 +98,11 @@ class Client {
   std::optional<std::string> new_token_;
   std::optional<int> exit_code_;
   bool hello_had_token_ = false;
-  bool started_ = false;                       // the command's first step was sent
-  std::string table_;                          // the table this run is about
-  std::map<std::string, std::string> games_;   // table id -> game name
+  bool started_ = false;                           // the command's first step was sent
+  std::string table_;                              // the table this run is about
+  std::map<std::string, std::string> games_;       // table id -> game name
   std::map<std::string, PendingRequest> pending_;  // table id -> unanswered request
-  std::deque<std::string> typed_;              // typed choices waiting for a request
+  std::deque<std::string> typed_;                  // typed choices waiting for a request
   bool input_closed_ = false;
   std::uint64_t rng_state_;
 };

@@ -61,16 +61,17 @@ struct Args {
 };
 
 [[noreturn]] void usage(const std::string& why) {
-  std::cerr << "casa: " << why << "\n"
-            << "usage: casa play   --game G --players N [--options JSON] [--fill robot|random|none]\n"
-            << "                   [--bot random|first] [--private] [--seed S] [--verbose]\n"
-            << "       casa create --game G --players N [--options JSON] [--private] [--fill BOT]\n"
-            << "       casa join CODE [--seat N] [--bot random|first]\n"
-            << "       casa watch CODE\n"
-            << "       casa list [--game G]\n"
-            << "common: [--url ws://HOST:PORT/ws] [--name NAME] [--token-file PATH] [--no-token]\n"
-            << "        [--insecure]   (wss:// without checking the certificate)\n"
-            << "See docs/cli.md.\n";
+  std::cerr
+      << "casa: " << why << "\n"
+      << "usage: casa play   --game G --players N [--options JSON] [--fill robot|random|none]\n"
+      << "                   [--bot random|first] [--private] [--seed S] [--verbose]\n"
+      << "       casa create --game G --players N [--options JSON] [--private] [--fill BOT]\n"
+      << "       casa join CODE [--seat N] [--bot random|first]\n"
+      << "       casa watch CODE\n"
+      << "       casa list [--game G]\n"
+      << "common: [--url ws://HOST:PORT/ws] [--name NAME] [--token-file PATH] [--no-token]\n"
+      << "        [--insecure]   (wss:// without checking the certificate)\n"
+      << "See docs/cli.md.\n";
   std::exit(casa::cli::kExitUsage);
 }
 
@@ -96,7 +97,8 @@ Url parse_url(const std::string& text) {
     url.host = authority.substr(0, colon);
     url.port = authority.substr(colon + 1);
   }
-  if (url.host.size() > 2 && url.host.front() == '[') url.host = url.host.substr(1, url.host.size() - 2);
+  if (url.host.size() > 2 && url.host.front() == '[')
+    url.host = url.host.substr(1, url.host.size() - 2);
   if (url.host.empty() || url.port.empty()) usage("bad --url " + text);
   return url;
 }
@@ -131,7 +133,8 @@ Args parse_args(int argc, char** argv) {
 
   int i = 2;
   if ((c.command == Command::kJoin || c.command == Command::kWatch)) {
-    if (i >= argc || std::string(argv[i]).rfind("--", 0) == 0) usage(command + " needs an invite code");
+    if (i >= argc || std::string(argv[i]).rfind("--", 0) == 0)
+      usage(command + " needs an invite code");
     c.invite = argv[i++];
   }
   for (; i < argc; ++i) {
@@ -141,14 +144,22 @@ Args parse_args(int argc, char** argv) {
       return argv[++i];
     };
     try {
-      if (flag == "--url") a.url = next();
-      else if (flag == "--name") c.name = next();
-      else if (flag == "--token-file") a.token_file = next();
-      else if (flag == "--no-token") a.use_token = false;
-      else if (flag == "--insecure") a.insecure = true;
-      else if (flag == "--game" && c.command == Command::kList) c.list_game = next();
-      else if (flag == "--game") c.game = next();
-      else if (flag == "--players") c.players = std::stoi(next());
+      if (flag == "--url")
+        a.url = next();
+      else if (flag == "--name")
+        c.name = next();
+      else if (flag == "--token-file")
+        a.token_file = next();
+      else if (flag == "--no-token")
+        a.use_token = false;
+      else if (flag == "--insecure")
+        a.insecure = true;
+      else if (flag == "--game" && c.command == Command::kList)
+        c.list_game = next();
+      else if (flag == "--game")
+        c.game = next();
+      else if (flag == "--players")
+        c.players = std::stoi(next());
       else if (flag == "--options") {
         c.options = Json::parse(next(), nullptr, false);
         if (c.options.is_discarded() || !c.options.is_object())
@@ -159,11 +170,16 @@ Args parse_args(int argc, char** argv) {
       } else if (flag == "--bot") {
         c.bot = next();
         if (c.bot != "random" && c.bot != "first") usage("--bot must be random or first");
-      } else if (flag == "--private") c.private_table = true;
-      else if (flag == "--seat") c.seat = std::stoi(next());
-      else if (flag == "--seed") c.seed = std::stoull(next());
-      else if (flag == "--verbose" || flag == "-v") c.verbose = true;
-      else usage("unknown flag " + flag);
+      } else if (flag == "--private")
+        c.private_table = true;
+      else if (flag == "--seat")
+        c.seat = std::stoi(next());
+      else if (flag == "--seed")
+        c.seed = std::stoull(next());
+      else if (flag == "--verbose" || flag == "-v")
+        c.verbose = true;
+      else
+        usage("unknown flag " + flag);
     } catch (const std::logic_error&) {
       usage("bad number after " + flag);
     }
@@ -323,8 +339,8 @@ bool connect_and_run(net::io_context& ioc, const Url& url, Client& client, const
   if (!args.insecure) ctx.set_verify_callback(ssl::host_name_verification(url.host));
   websocket::stream<beast::ssl_stream<beast::tcp_stream>> ws(ioc, ctx);
   if (!SSL_set_tlsext_host_name(ws.next_layer().native_handle(), url.host.c_str()))
-    throw beast::system_error(beast::error_code(static_cast<int>(::ERR_get_error()),
-                                                net::error::get_ssl_category()));
+    throw beast::system_error(
+        beast::error_code(static_cast<int>(::ERR_get_error()), net::error::get_ssl_category()));
   beast::get_lowest_layer(ws).connect(endpoints);
   ws.next_layer().handshake(ssl::stream_base::client);
   configure(ws, url);
@@ -347,8 +363,12 @@ int main(int argc, char** argv) {
     std::thread([&ioc, &keyboard] {
       std::string line;
       while (std::getline(std::cin, line))
-        net::post(ioc, [&keyboard, line] { if (keyboard.on_line) keyboard.on_line(line); });
-      net::post(ioc, [&keyboard] { if (keyboard.on_closed) keyboard.on_closed(); });
+        net::post(ioc, [&keyboard, line] {
+          if (keyboard.on_line) keyboard.on_line(line);
+        });
+      net::post(ioc, [&keyboard] {
+        if (keyboard.on_closed) keyboard.on_closed();
+      });
     }).detach();
   }
 

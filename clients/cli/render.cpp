@@ -15,7 +15,8 @@ bool starts_with(std::string_view s, std::string_view prefix) {
 }
 
 bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 // ---- Card notation (the ids of the rules files: LC-1.4, CA-1.1, CO-1.1, TC-1.1) ----
@@ -26,10 +27,14 @@ std::string card_group(std::string_view game, std::string_view id) {
     if (id == "MC") return "Mangia-Cake";
     if (id.size() == 2 && id[1] >= '1' && id[1] <= '9') {
       switch (id[0]) {
-        case 'G': return "Guns";
-        case 'K': return "Knives";
-        case 'M': return "Masks";
-        case 'F': return "Fists";
+        case 'G':
+          return "Guns";
+        case 'K':
+          return "Knives";
+        case 'M':
+          return "Masks";
+        case 'F':
+          return "Fists";
       }
     }
     return "";
@@ -38,10 +43,14 @@ std::string card_group(std::string_view game, std::string_view id) {
     if (id.size() != 2 || std::string_view("A23456789TJQK").find(id[0]) == std::string_view::npos)
       return "";
     switch (id[1]) {
-      case 'S': return "Spades";
-      case 'H': return "Hearts";
-      case 'D': return "Diamonds";
-      case 'C': return "Clubs";
+      case 'S':
+        return "Spades";
+      case 'H':
+        return "Hearts";
+      case 'D':
+        return "Diamonds";
+      case 'C':
+        return "Clubs";
     }
     return "";
   }
@@ -54,10 +63,14 @@ std::string card_group(std::string_view game, std::string_view id) {
       const bool court = rank == "K" || rank == "Q" || rank == "C" || rank == "J";
       if (!court && !all_digits(rank)) return "";
       switch (id[0]) {
-        case 'E': return "Earth";
-        case 'A': return "Air";
-        case 'F': return "Fire";
-        case 'W': return "Water";
+        case 'E':
+          return "Earth";
+        case 'A':
+          return "Air";
+        case 'F':
+          return "Fire";
+        case 'W':
+          return "Water";
       }
     }
     return "";
@@ -66,11 +79,21 @@ std::string card_group(std::string_view game, std::string_view id) {
     if (starts_with(id, "T-")) return "Trumps";
     // TC-1.3: three suits per colour, listed in colour order.
     static const std::array<std::pair<std::string_view, std::string_view>, 15> kSuits = {{
-        {"MAZ", "red"}, {"BOO", "red"}, {"RAI", "red"},
-        {"BUG", "orange"}, {"FRO", "orange"}, {"INK", "orange"},
-        {"SCY", "yellow"}, {"PLU", "yellow"}, {"FAC", "yellow"},
-        {"TIM", "green"}, {"LAM", "green"}, {"HIV", "green"},
-        {"EAR", "blue"}, {"ZUR", "blue"}, {"TOP", "blue"},
+        {"MAZ", "red"},
+        {"BOO", "red"},
+        {"RAI", "red"},
+        {"BUG", "orange"},
+        {"FRO", "orange"},
+        {"INK", "orange"},
+        {"SCY", "yellow"},
+        {"PLU", "yellow"},
+        {"FAC", "yellow"},
+        {"TIM", "green"},
+        {"LAM", "green"},
+        {"HIV", "green"},
+        {"EAR", "blue"},
+        {"ZUR", "blue"},
+        {"TOP", "blue"},
     }};
     if (id.size() != 4) return "";
     for (const auto& [code, colour] : kSuits)
@@ -106,39 +129,62 @@ bool is_header_field(const std::string& key) {
 std::string field_label(const std::string& key) {
   static const std::map<std::string, std::string> kLabels = {
       // La Casa
-      {"ruling_family", "Ruling Family"}, {"lead_family", "Lead family"},
-      {"casa", "Casa"}, {"casa_size", "Casa cards"}, {"selection", "Selection card"},
-      {"nominated", "Nominated family"}, {"challenge", "Challenge"}, {"cousins", "Cousins"},
-      {"tableau", "Tableau"}, {"tableaus", "Tableaus"}, {"tricks_won", "Tricks won"},
-      {"elector", "Elector"}, {"target", "Target"},
+      {"ruling_family", "Ruling Family"},
+      {"lead_family", "Lead family"},
+      {"casa", "Casa"},
+      {"casa_size", "Casa cards"},
+      {"selection", "Selection card"},
+      {"nominated", "Nominated family"},
+      {"challenge", "Challenge"},
+      {"cousins", "Cousins"},
+      {"tableau", "Tableau"},
+      {"tableaus", "Tableaus"},
+      {"tricks_won", "Tricks won"},
+      {"elector", "Elector"},
+      {"target", "Target"},
       // Casino
-      {"table", "Table"}, {"loose", "Loose cards"}, {"builds", "Builds"},
-      {"stock", "Stock"}, {"deck_size", "Cards in the deck"}, {"captured", "Captured"},
-      {"captures", "Captures"}, {"sweeps", "Sweeps"},
+      {"table", "Table"},
+      {"loose", "Loose cards"},
+      {"builds", "Builds"},
+      {"stock", "Stock"},
+      {"deck_size", "Cards in the deck"},
+      {"captured", "Captured"},
+      {"captures", "Captures"},
+      {"sweeps", "Sweeps"},
       // Conference
-      {"trumps", "Trumps"}, {"honours", "Honours"}, {"discard", "Discard"},
-      {"led_suit", "Led suit"}, {"good_evil", "Good & Evil"},
+      {"trumps", "Trumps"},
+      {"honours", "Honours"},
+      {"discard", "Discard"},
+      {"led_suit", "Led suit"},
+      {"good_evil", "Good & Evil"},
       // Trophy Case
-      {"led_colour", "Led colour"}, {"folded", "Folded"}, {"in", "Still in"},
-      {"trophies", "Trophies"}, {"folds", "Folds"},
+      {"led_colour", "Led colour"},
+      {"folded", "Folded"},
+      {"in", "Still in"},
+      {"trophies", "Trophies"},
+      {"folds", "Folds"},
       // Every game
-      {"trick", "Trick"}, {"last_trick", "Last trick"}, {"hand_sizes", "Cards in hand"},
-      {"hand_counts", "Cards in hand"}, {"leader", "Leader"}, {"winners", "Winners"},
+      {"trick", "Trick"},
+      {"last_trick", "Last trick"},
+      {"hand_sizes", "Cards in hand"},
+      {"hand_counts", "Cards in hand"},
+      {"leader", "Leader"},
+      {"winners", "Winners"},
   };
   const auto it = kLabels.find(key);
   if (it != kLabels.end()) return it->second;
   std::string label = key;
   std::replace(label.begin(), label.end(), '_', ' ');
-  if (!label.empty()) label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
+  if (!label.empty())
+    label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
   return label;
 }
 
 // Lower comes first: the state of play before the bookkeeping.
 int field_rank(const std::string& key) {
   static const std::vector<std::string> kFirst = {
-      "ruling_family", "challenge", "nominated", "cousins", "trumps", "led_suit",
-      "led_colour",    "trick",     "table",     "loose",   "builds", "tableau",
-      "tableaus"};
+      "ruling_family", "challenge", "nominated", "cousins", "trumps",  "led_suit", "led_colour",
+      "trick",         "table",     "loose",     "builds",  "tableau", "tableaus"};
   const auto pos = std::find(kFirst.begin(), kFirst.end(), key);
   return static_cast<int>(pos - kFirst.begin());
 }
@@ -208,7 +254,8 @@ void render_field(std::string_view game, const std::string& label, const Json& v
   if (v.is_array() && !std::all_of(v.begin(), v.end(), is_scalar)) {
     // A list of cards played, builds, stacks...: one line if short, else one per line.
     std::string line;
-    for (const auto& item : v) line += (line.empty() ? "" : " · ") + inline_value(game, item, false);
+    for (const auto& item : v)
+      line += (line.empty() ? "" : " · ") + inline_value(game, item, false);
     if (line.size() <= 60) {
       out += indent + label + ": " + line + "\n";
       return;
@@ -252,8 +299,8 @@ std::string render_hand(std::string_view game, const Json& cards) {
     const std::string id = card.is_string() ? card.get<std::string>() : card.dump();
     std::string group = card_group(game, id);
     if (group.empty()) group = "Other";
-    auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](const auto& g) { return g.first == group; });
+    auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == group; });
     if (it == groups.end()) {
       groups.push_back({group, {}});
       it = groups.end() - 1;
@@ -281,8 +328,9 @@ std::string render_view(const Json& view) {
   const Json me = view.value("seat", Json());
   std::string out = "== " + (game.empty() ? std::string("game") : game);
   if (view.contains("phase")) out += " | phase " + scalar(game, view["phase"]);
-  for (const char* key : {"round", "hand_number", "deal"})
-    if (view.contains(key)) out += " | " + std::string(key == std::string("hand_number") ? "hand" : key) + " " + scalar(game, view[key]);
+  for (const auto& [key, word] :
+       {std::pair{"round", "round"}, {"hand_number", "hand"}, {"deal", "deal"}})
+    if (view.contains(key)) out += std::string(" | ") + word + " " + scalar(game, view[key]);
   out += " ==\n";
   if (me.is_number_integer() && me.get<int>() >= 0)
     out += "You are seat " + me.dump() + ".";
@@ -305,8 +353,9 @@ std::string render_view(const Json& view) {
   std::vector<std::string> keys;
   for (const auto& [key, item] : view.items())
     if (!is_header_field(key)) keys.push_back(key);
-  std::stable_sort(keys.begin(), keys.end(),
-                   [](const std::string& a, const std::string& b) { return field_rank(a) < field_rank(b); });
+  std::stable_sort(keys.begin(), keys.end(), [](const std::string& a, const std::string& b) {
+    return field_rank(a) < field_rank(b);
+  });
   for (const auto& key : keys) render_field(game, field_label(key), view[key], "", out);
 
   if (view.contains("hand")) {

@@ -5,10 +5,9 @@
 // comes from the server's request, never from here.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 namespace casa::cli {
 

@@ -1,4 +1,6 @@
 // The CLI's protocol logic driven by hand-written server transcripts (docs/protocol.md).
+#include "clients/cli/client.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -6,8 +8,6 @@
 #include <set>
 #include <sstream>
 #include <string>
-
-#include "clients/cli/client.h"
 
 namespace {
 
@@ -49,7 +49,8 @@ const char* kRequest =
 
 }  // namespace
 
-TEST_CASE("play: hello, create the table, fill it with server bots, answer requests, print the scores") {
+TEST_CASE(
+    "play: hello, create the table, fill it with server bots, answer requests, print the scores") {
   ClientOptions options = play_options();
   options.token = "old";
   Harness h(options);
@@ -85,7 +86,10 @@ TEST_CASE("play: hello, create the table, fill it with server bots, answer reque
   CHECK(sent[0]["action"] == Json::parse(R"({"type":"trail","card":"AS"})"));
 
   CHECK(h.feed(R"({"type":"accepted","table":"t1","seq":5})").empty());
-  CHECK(h.feed(R"({"type":"event","table":"t1","seq":5,"event":{"type":"trail","seat":0,"card":"AS"}})").empty());
+  CHECK(
+      h.feed(
+           R"({"type":"event","table":"t1","seq":5,"event":{"type":"trail","seat":0,"card":"AS"}})")
+          .empty());
   CHECK_FALSE(h.client.done());
   h.feed(R"({"type":"game_over","table":"t1","seq":40,"scores":[7,3,1],"winners":[0]})");
   CHECK(h.client.done());
@@ -123,7 +127,8 @@ TEST_CASE("a reconnect says hello again and does not create a second table") {
   h.feed(R"({"type":"table_created","table":"t1","invite":"XYZ","seat":0})");
   const Json hello = h.client.hello();
   CHECK(hello["token"] == "abc");
-  auto sent = h.feed(R"({"type":"welcome","player_id":"p1","token":"abc","name":"ann","version":1,"resumed":true,"games":[],"bots":[]})");
+  auto sent = h.feed(
+      R"({"type":"welcome","player_id":"p1","token":"abc","name":"ann","version":1,"resumed":true,"games":[],"bots":[]})");
   CHECK(sent.empty());
   sent = h.feed(kRequest);
   REQUIRE(sent.size() == 1);
@@ -156,10 +161,12 @@ TEST_CASE("a refused table is fatal with the server's sentence; a stale move is 
     Harness h(play_options());
     h.feed(kWelcome);
     h.feed(R"({"type":"table_created","table":"t1","invite":"XYZ","seat":0})");
-    const auto sent = h.feed(R"({"type":"error","code":"stale_seq","message":"old","table":"t1","seq":5})");
+    const auto sent =
+        h.feed(R"({"type":"error","code":"stale_seq","message":"old","table":"t1","seq":5})");
     CHECK(sent.empty());
     CHECK_FALSE(h.client.done());
-    const auto resync = h.feed(R"({"type":"error","code":"illegal_action","message":"no","table":"t1"})");
+    const auto resync =
+        h.feed(R"({"type":"error","code":"illegal_action","message":"no","table":"t1"})");
     REQUIRE(resync.size() == 1);
     CHECK(resync[0]["type"] == "resync");
     CHECK_FALSE(h.client.done());
@@ -177,7 +184,8 @@ TEST_CASE("a person chooses by number among the offered actions") {
   REQUIRE(sent.size() == 1);
   CHECK(sent[0] == Json::parse(R"({"type":"join","invite":"XYZ","seat":2})"));
   h.feed(R"({"type":"joined","table":"t1","seat":2})");
-  h.feed(R"({"type":"table_state","table":"t1","game":"casino","players":3,"status":"playing","seq":4,"seat":2,"seats":[{"seat":0,"kind":"player","name":"ann","connected":true},{"seat":1,"kind":"bot","bot":"robot"},{"seat":2,"kind":"player","name":"bob"}],"teams":[[0],[1],[2]],"options":{},"private":false,"move_timeout_seconds":0,"invite":"XYZ","view":null})");
+  h.feed(
+      R"({"type":"table_state","table":"t1","game":"casino","players":3,"status":"playing","seq":4,"seat":2,"seats":[{"seat":0,"kind":"player","name":"ann","connected":true},{"seat":1,"kind":"bot","bot":"robot"},{"seat":2,"kind":"player","name":"bob"}],"teams":[[0],[1],[2]],"options":{},"private":false,"move_timeout_seconds":0,"invite":"XYZ","view":null})");
   CHECK(h.out.str().find("seat 1: bot robot") != std::string::npos);
   CHECK(h.out.str().find("seat 2: bob <- you") != std::string::npos);
 
@@ -224,7 +232,8 @@ TEST_CASE("list prints one line per open table and ends") {
   const auto sent = h.feed(kWelcome);
   REQUIRE(sent.size() == 1);
   CHECK(sent[0] == Json::parse(R"({"type":"list_tables","game":"casino"})"));
-  h.feed(R"({"type":"tables","tables":[{"table":"t9","game":"casino","players":2,"private":false,"status":"waiting","seats":[{"seat":0,"kind":"player"},{"seat":1,"kind":"empty"}],"options":{"sweeps":true},"move_timeout_seconds":0}]})");
+  h.feed(
+      R"({"type":"tables","tables":[{"table":"t9","game":"casino","players":2,"private":false,"status":"waiting","seats":[{"seat":0,"kind":"player"},{"seat":1,"kind":"empty"}],"options":{"sweeps":true},"move_timeout_seconds":0}]})");
   CHECK(h.client.done());
   CHECK(h.out.str() == "t9  casino  1/2 seated  waiting  options {\"sweeps\":true}\n");
 }

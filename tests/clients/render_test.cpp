@@ -1,9 +1,9 @@
 // The CLI's renderer: each game's view comes out as text holding its key facts.
+#include "clients/cli/render.h"
+
 #include <doctest/doctest.h>
 
 #include <string>
-
-#include "clients/cli/render.h"
 
 namespace {
 
@@ -136,8 +136,10 @@ TEST_CASE("unknown games and fields still render, field by field") {
 
 TEST_CASE("offered actions read as one line each") {
   CHECK(render_action("la-casa", Json::parse(R"({"type":"play","card":"G5"})")) == "play G5");
-  CHECK(render_action("casino", Json::parse(R"({"type":"capture","card":"7H","sets":[["3S","4D"],["7C"]]})")) ==
-        "capture 7\u2665 sets [[3\u2660 4\u2666] [7\u2663]]");
+  CHECK(
+      render_action("casino",
+                    Json::parse(R"({"type":"capture","card":"7H","sets":[["3S","4D"],["7C"]]})")) ==
+      "capture 7\u2665 sets [[3\u2660 4\u2666] [7\u2663]]");
   CHECK(render_action("trophy-case", Json::parse(R"({"type":"fold"})")) == "fold");
   CHECK(render_action("la-casa", Json::parse(R"({"type":"elect","family":"Guns"})")) ==
         "elect family Guns");
