@@ -1,9 +1,662 @@
 #include "engine/games/trophy_case/trophy_case.h"
 
+#include <algorithm>
+#include <bit>
+#include <string>
+#include <utility>
+
+#include "engine/games/trophy_case/cards.h"
+#include "engine/games/trophy_case/trophy_case_game.h"
+
 namespace casa::trophy_case {
 
-CreateResult create(int, const Value&, std::uint64_t) {
-  return {nullptr, Error{"unknown_game", "The trophy-case game is not available yet."}};
+// ---------------------------------------------------------------------------
+// Card ids (TC-1.1, TC-1.2)
+
+namespace {
+
+std::array<std::string, kDeckSize> make_ids() {
+  std::array<std::string, kDeckSize> ids;
+  for (int s = 0; s < kSuits; ++s) {
+    for (int v = 0; v < kValues; ++v) {
+      ids[card_of(s, v)] = std::string(kSuitCodes[s]) + (v == kInfinity ? 'X' : char('0' + v));
+    }
+  }
+  for (int t = 0; t < kTrumps; ++t) ids[kSuitedCards + t] = std::string(kTrumpIds[t]);
+  return ids;
+}
+
+const std::array<std::string, kDeckSize>& all_ids() {
+  static const std::array<std::string, kDeckSize> ids = make_ids();
+  return ids;
+}
+
+}  // namespace
+
+const std::string& card_id(int card) { return all_ids()[card]; }
+
+std::optional<int> parse_card(std::string_view id) {
+  const auto& ids = all_ids();
+  for (int c = 0; c < kDeckSize; ++c)
+    if (ids[c] == id) return c;
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------
+// Small helpers for views and events
+
+namespace {
+
+Value card_list(const DeckSet& cards) {
+  Value list = Value::array();
+  for (int c : cards) list.push(card_id(c));
+  return list;
+}
+
+Value seat_list(SeatMask mask) {
+  Value list = Value::array();
+  for (int s = 0; s < kMaxSeats; ++s)
+    if (mask & seat_bit(s)) list.push(s);
+  return list;
+}
+
+const char* reason_name(TrickEnd reason) {
+  switch (reason) {
+    case TrickEnd::kTrump: return "trump";
+    case TrickEnd::kLastIn: return "last_in";
+    case TrickEnd::kHighest: return "highest";
+    case TrickEnd::kNone: break;
+  }
+  return "none";
+}
+
+std::string colour_name(int colour) { return std::string(kColourNames[colour]); }
+std::string suit_name(int suit) { return std::string(kSuitNames[suit]); }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Setup
+
+TrophyCaseGame::TrophyCaseGame(const Config& config, std::uint64_t seed)
+    : players_(config.players),
+      target_(config.target),
+      stop_after_hands_(config.stop_after_hands),
+      seed_(seed),
+      rng_(seed),
+      dealer_(config.dealer) {
+  if (config.stacked) {
+    stock_ = config.deck;
+    stock_top_ = 0;
+  } else {
+    reshuffle();
+  }
+  recalled_ = DeckSet();
+  deal_hand(nullptr);
+  // TC-2.3 The first dealer's left-hand neighbour leads the first trick.
+  begin_trick(next_seat(dealer_), nullptr);
+}
+
+// TC-2.2 All 174 cards go back into the stock, shuffled. Hands are empty here:
+// a hand always ends (or is redealt) before the next one is dealt.
+void TrophyCaseGame::reshuffle() {
+  recalled_ = set_aside_ | shown_;
+  set_aside_ = DeckSet();
+  discarded_ = DeckSet();
+  shown_ = DeckSet();
+  shown_seat_ = -1;
+  last_.cards_visible = false;
+  for (int c = 0; c < kDeckSize; ++c) stock_[c] = static_cast<std::uint8_t>(c);
+  rng_.shuffle(stock_.data(), stock_.size());
+  stock_top_ = 0;
+  hands_since_shuffle_ = 0;
+  ++shuffles_;
+}
+
+// TC-2.2 Deals one hand: blocks of hand_size(players) from the top of the stock,
+// the first to the dealer's left, the last to the dealer.
+void TrophyCaseGame::deal_hand(std::vector<Event>* events) {
+  bool reshuffled = false;
+  if (hands_since_shuffle_ == kHandsPerShuffle) {
+    reshuffle();
+    reshuffled = true;
+  }
+  ++hand_number_;
+  ++hands_since_shuffle_;
+  const int size = hand_size(players_);
+  for (int k = 0; k < players_; ++k) {
+    const int seat = (dealer_ + 1 + k) % players_;
+    for (int i = 0; i < size; ++i) hands_[seat].add(stock_[stock_top_++]);
+  }
+  if (!events) return;
+  Value sizes = Value::array();
+  for (int s = 0; s < players_; ++s) sizes.push(hands_[s].size());
+  events->push_back({all_seats(), true,
+                     Value::obj({{"type", "deal"},
+                                 {"hand_number", hand_number_},
+                                 {"dealer", dealer_},
+                                 {"reshuffled", reshuffled},
+                                 {"hand_sizes", std::move(sizes)},
+                                 {"stock_size", kDeckSize - stock_top_},
+                                 {"hands_left_before_reshuffle",
+                                  kHandsPerShuffle - hands_since_shuffle_}})});
+  for (int s = 0; s < players_; ++s) {
+    events->push_back({seat_bit(s), false,
+                       Value::obj({{"type", "hand"}, {"seat", s}, {"cards", card_list(hands_[s])}})});
+  }
+}
+
+// Starts a trick led by `leader`. TC-3.2: a leader holding only trumps shows
+// them; every hand is discarded, a new hand is dealt, and the same player leads.
+void TrophyCaseGame::begin_trick(int leader, std::vector<Event>* events) {
+  for (;;) {
+    trick_.leader = leader;
+    trick_.led_suit = -1;
+    trick_.suit_order = {-1, -1, -1};
+    trick_.suits_seen = 0;
+    trick_.in = all_seats();
+    trick_.count = 0;
+    turn_ = leader;
+    if (!(hands_[leader] & kSuitedSet).empty()) return;
+    shown_ |= hands_[leader];
+    shown_seat_ = leader;
+    if (events) {
+      events->push_back({all_seats(), true,
+                         Value::obj({{"type", "redeal"},
+                                     {"seat", leader},
+                                     {"shown", card_list(hands_[leader])}})});
+    }
+    for (int s = 0; s < players_; ++s) {
+      discarded_ |= hands_[s];
+      hands_[s] = DeckSet();
+    }
+    dealer_ = next_seat(dealer_);  // TC-2.1 each new hand is dealt by the next player
+    deal_hand(events);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Legal actions
+
+void TrophyCaseGame::legal_actions(Seat seat, std::vector<Action>& out) const {
+  out.clear();
+  if (over_ || seat != turn_) return;
+  const DeckSet& hand = hands_[seat];
+  if (trick_.count == 0) {
+    // TC-3.1 Any suited card may be led.
+    for (int c : hand & kSuitedSet) out.push_back(Action{kPlay, static_cast<std::uint16_t>(c)});
+    return;
+  }
+  // TC-4.3 Follow the led colour when possible; otherwise anything.
+  const DeckSet in_colour = hand & colour_cards(trick_.led_colour());
+  for (int c : in_colour.empty() ? hand : in_colour)
+    out.push_back(Action{kPlay, static_cast<std::uint16_t>(c)});
+  // TC-4.4 No folding while holding the led suit.
+  if ((hand & suit_cards(trick_.led_suit)).empty()) out.push_back(Action{kFold, 0});
+}
+
+std::optional<Error> TrophyCaseGame::check_play(Seat seat, int card) const {
+  if (card < 0 || card >= kDeckSize) return Error{"illegal_action", "There is no such card."};
+  const DeckSet& hand = hands_[seat];
+  if (!hand.has(card)) return Error{"illegal_action", "You do not hold " + card_id(card) + "."};
+  if (trick_.count == 0) {
+    if (is_trump(card)) return Error{"illegal_action", "A trick must be led with a suited card."};
+    return std::nullopt;
+  }
+  const int colour = trick_.led_colour();
+  const DeckSet in_colour = hand & colour_cards(colour);
+  if (!in_colour.empty() && !in_colour.has(card)) {
+    std::string held;
+    for (int c : in_colour) held += (held.empty() ? "" : ", ") + card_id(c);
+    return Error{"illegal_action",
+                 "You must follow " + colour_name(colour) + ": you hold " + held + "."};
+  }
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------
+// Applying actions
+
+std::optional<Error> TrophyCaseGame::apply(Seat seat, const Action& action,
+                                           std::vector<Event>* events) {
+  if (over_) return Error{"game_over", "The game is over."};
+  if (seat < 0 || seat >= players_ || seat != turn_) {
+    return Error{"not_your_turn", "It is seat " + std::to_string(turn_) + "'s turn."};
+  }
+  if (action.kind == kPlay) {
+    if (auto err = check_play(seat, action.card)) return err;
+    recalled_ = DeckSet();
+    play_card(action.card, events);
+    return std::nullopt;
+  }
+  if (action.kind == kFold) {
+    if (trick_.count == 0) {
+      return Error{"illegal_action", "The leader must lead a card, not fold."};
+    }
+    if (!(hands_[seat] & suit_cards(trick_.led_suit)).empty()) {
+      return Error{"illegal_action", "You may not fold while you hold " +
+                                         suit_name(trick_.led_suit) + ", the led suit."};
+    }
+    recalled_ = DeckSet();
+    fold(events);
+    return std::nullopt;
+  }
+  return Error{"illegal_action", "Trophy Case knows only play and fold."};
+}
+
+void TrophyCaseGame::play_card(int card, std::vector<Event>* events) {
+  const int seat = turn_;
+  hands_[seat].remove(card);
+  trick_.plays[trick_.count++] = Play{static_cast<std::uint8_t>(seat), static_cast<std::uint8_t>(card)};
+  if (trick_.count == 1) {
+    // TC-3.1 The lead fixes the led suit and colour.
+    trick_.led_suit = suit_of(card);
+    trick_.suit_order[0] = trick_.led_suit;
+    trick_.suits_seen = 1;
+  } else if (!is_trump(card) && colour_of_suit(suit_of(card)) == trick_.led_colour() &&
+             trick_.suit_rank(suit_of(card)) < 0) {
+    // TC-5.2 / TC-5.4 A new in-colour suit ranks above the earlier ones, whoever played it.
+    trick_.suit_order[trick_.suits_seen++] = suit_of(card);
+  }
+  if (events) {
+    events->push_back({all_seats(), true,
+                       Value::obj({{"type", "play"},
+                                   {"seat", seat},
+                                   {"card", card_id(card)},
+                                   {"hand_size", hands_[seat].size()}})});
+  }
+  if (!check_trick_end(card, events)) advance_turn(events);
+}
+
+// TC-4.4 A fold puts the player out of this trick; their cards stay in it.
+void TrophyCaseGame::fold(std::vector<Event>* events) {
+  const int seat = turn_;
+  trick_.in &= ~seat_bit(seat);
+  if (events) {
+    events->push_back({all_seats(), true, Value::obj({{"type", "fold"}, {"seat", seat}})});
+  }
+  if (!check_trick_end(kMud, events)) advance_turn(events);
+}
+
+// TC-4.6 The end conditions, in the spec's order.
+bool TrophyCaseGame::check_trick_end(int last_card, std::vector<Event>* events) {
+  if (is_trump(last_card)) {  // (a)
+    finish_trick(turn_, TrickEnd::kTrump, events);
+    return true;
+  }
+  if (std::popcount(trick_.in) == 1) {  // (b)
+    finish_trick(std::countr_zero(trick_.in), TrickEnd::kLastIn, events);
+    return true;
+  }
+  for (int s = 0; s < players_; ++s) {
+    if ((trick_.in & seat_bit(s)) && !hands_[s].empty()) return false;
+  }
+  finish_trick(current_best(), TrickEnd::kHighest, events);  // (c)
+  return true;
+}
+
+// TC-4.1 Turns go clockwise among the players still in; TC-4.5 a player with no
+// cards plays Mud without being asked.
+void TrophyCaseGame::advance_turn(std::vector<Event>* events) {
+  for (;;) {
+    int s = next_seat(turn_);
+    while (!(trick_.in & seat_bit(s))) s = next_seat(s);
+    turn_ = s;
+    if (!hands_[s].empty()) return;
+    trick_.plays[trick_.count++] = Play{static_cast<std::uint8_t>(s), static_cast<std::uint8_t>(kMud)};
+    if (events) {
+      events->push_back({all_seats(), true, Value::obj({{"type", "mud"}, {"seat", s}})});
+    }
+    if (check_trick_end(kMud, events)) return;
+  }
+}
+
+// TC-5 The best card among those played by players still in.
+int TrophyCaseGame::current_best(int extra_card, int by) const {
+  int best_seat = -1;
+  int best_key = -1;
+  const int colour = trick_.led_colour();
+  int new_suit_rank = trick_.suits_seen;
+  auto consider = [&](int seat, int card) {
+    if (card == kMud || is_trump(card) || !(trick_.in & seat_bit(seat))) return;
+    const int suit = suit_of(card);
+    int key = value_of(card);  // TC-5.3 OoC: value alone
+    if (colour_of_suit(suit) == colour) {
+      int rank = trick_.suit_rank(suit);
+      if (rank < 0) rank = new_suit_rank;
+      key = 100 + rank * 16 + value_of(card);  // TC-5.1, TC-5.2
+    }
+    // Strictly greater: on equal OoC values the earlier play stays ahead (TC-5.3).
+    if (key > best_key) {
+      best_key = key;
+      best_seat = seat;
+    }
+  };
+  for (int i = 0; i < trick_.count; ++i) consider(trick_.plays[i].seat, trick_.plays[i].card);
+  if (extra_card != kMud && by >= 0) consider(by, extra_card);
+  return best_seat;
+}
+
+int TrophyCaseGame::trick_points(bool with_trump) const {
+  int points = 0;
+  for (int i = 0; i < trick_.count; ++i) points += card_points(trick_.plays[i].card, with_trump);
+  return points;
+}
+
+// TC-6.1 scoring, TC-6.2 set aside, TC-6.3 game end or hand end, TC-2.3 next leader.
+void TrophyCaseGame::finish_trick(int winner, TrickEnd reason, std::vector<Event>* events) {
+  const int points = trick_points(reason == TrickEnd::kTrump);
+  scores_[winner] += points;
+  for (int i = 0; i < trick_.count; ++i) {
+    if (trick_.plays[i].card != kMud) set_aside_.add(trick_.plays[i].card);
+  }
+  last_.trick = trick_;
+  last_.winner = winner;
+  last_.points = points;
+  last_.reason = reason;
+  last_.cards_visible = true;
+  ++tricks_played_;
+  // The cards now lie set aside; the current trick stays empty until the next lead.
+  trick_.count = 0;
+  trick_.led_suit = -1;
+  trick_.suit_order = {-1, -1, -1};
+  trick_.suits_seen = 0;
+  trick_.in = all_seats();
+  if (events) {
+    Value cards = Value::array();
+    for (int i = 0; i < trick_.count; ++i) {
+      if (trick_.plays[i].card != kMud) cards.push(card_id(trick_.plays[i].card));
+    }
+    Value sc = Value::array();
+    for (int s = 0; s < players_; ++s) sc.push(scores_[s]);
+    events->push_back({all_seats(), true,
+                       Value::obj({{"type", "trick"},
+                                   {"winner", winner},
+                                   {"points", points},
+                                   {"reason", reason_name(reason)},
+                                   {"cards", std::move(cards)},
+                                   {"scores", std::move(sc)}})});
+  }
+  if (scores_[winner] >= target_) {
+    over_ = true;
+    winners_ = seat_bit(winner);
+    if (events) {
+      events->push_back({all_seats(), true,
+                         Value::obj({{"type", "game_over"}, {"winners", seat_list(winners_)}})});
+    }
+    return;
+  }
+  bool someone_empty = false;
+  for (int s = 0; s < players_; ++s) someone_empty = someone_empty || hands_[s].empty();
+  if (someone_empty) {
+    for (int s = 0; s < players_; ++s) {
+      discarded_ |= hands_[s];
+      hands_[s] = DeckSet();
+    }
+    ++hands_played_;
+    if (events) {
+      events->push_back({all_seats(), true,
+                         Value::obj({{"type", "hand_end"}, {"hands_played", hands_played_}})});
+    }
+    if (stop_after_hands_ > 0 && hands_played_ >= stop_after_hands_) {
+      end_game_by_hands(events);
+      return;
+    }
+    dealer_ = next_seat(dealer_);
+    deal_hand(events);
+  }
+  begin_trick(next_seat(winner), events);
+}
+
+// The `hands` testing option: the highest score wins, ties give several winners.
+void TrophyCaseGame::end_game_by_hands(std::vector<Event>* events) {
+  over_ = true;
+  const int best = *std::max_element(scores_.begin(), scores_.begin() + players_);
+  winners_ = 0;
+  for (int s = 0; s < players_; ++s)
+    if (scores_[s] == best) winners_ |= seat_bit(s);
+  if (events) {
+    events->push_back({all_seats(), true,
+                       Value::obj({{"type", "game_over"}, {"winners", seat_list(winners_)}})});
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Results, views and state
+
+std::vector<int> TrophyCaseGame::scores() const {
+  return std::vector<int>(scores_.begin(), scores_.begin() + players_);
+}
+
+std::vector<Seat> TrophyCaseGame::winners() const {
+  std::vector<Seat> out;
+  for (int s = 0; s < players_; ++s)
+    if (winners_ & seat_bit(s)) out.push_back(s);
+  return out;
+}
+
+Value TrophyCaseGame::trick_value(const Trick& trick) const {
+  Value plays = Value::array();
+  for (int i = 0; i < trick.count; ++i) {
+    const Play& p = trick.plays[i];
+    if (p.card == kMud) {
+      plays.push(Value::obj({{"seat", int(p.seat)}, {"mud", true}}));
+    } else {
+      plays.push(Value::obj({{"seat", int(p.seat)}, {"card", card_id(p.card)}}));
+    }
+  }
+  Value order = Value::array();
+  for (int i = 0; i < trick.suits_seen; ++i) order.push(std::string(kSuitCodes[trick.suit_order[i]]));
+  Value t = Value::obj({{"leader", trick.leader}});
+  t.set("led_suit", trick.led_suit < 0 ? Value() : Value(std::string(kSuitCodes[trick.led_suit])));
+  t.set("led_colour", trick.led_suit < 0 ? Value() : Value(colour_name(trick.led_colour())));
+  t.set("suit_order", std::move(order));
+  t.set("in", seat_list(trick.in));
+  t.set("folded", seat_list(all_seats() & ~trick.in));
+  t.set("plays", std::move(plays));
+  return t;
+}
+
+Value TrophyCaseGame::view(Seat seat) const {
+  Value v = Value::obj({{"game", "trophy-case"}, {"seat", seat}});
+  v.set("to_act", seat_list(to_act()));
+  v.set("phase", over_ ? "over" : "play");
+  Value sc = Value::array();
+  Value sizes = Value::array();
+  for (int s = 0; s < players_; ++s) {
+    sc.push(scores_[s]);
+    sizes.push(hands_[s].size());
+  }
+  v.set("scores", std::move(sc));
+  v.set("target", target_);
+  v.set("dealer", dealer_);
+  v.set("hand_number", hand_number_);
+  v.set("hands_left_before_reshuffle", kHandsPerShuffle - hands_since_shuffle_);
+  v.set("stock_size", kDeckSize - stock_top_);
+  v.set("hand_sizes", std::move(sizes));
+  v.set("turn", over_ ? Value() : Value(turn_));
+  v.set("tricks_played", tricks_played_);
+  v.set("set_aside", card_list(set_aside_));
+  v.set("discarded_count", discarded_.size());
+  v.set("shown", shown_seat_ < 0 ? Value()
+                                 : Value::obj({{"seat", shown_seat_}, {"cards", card_list(shown_)}}));
+  v.set("trick", trick_value(trick_));
+  if (last_.winner < 0) {
+    v.set("last_trick", Value());
+  } else {
+    Value last = Value::obj({{"winner", last_.winner},
+                             {"points", last_.points},
+                             {"reason", reason_name(last_.reason)}});
+    // After a reshuffle its cards are back in the stock: only the result remains.
+    if (last_.cards_visible) last.set("trick", trick_value(last_.trick));
+    v.set("last_trick", std::move(last));
+  }
+  v.set("winners", seat_list(winners_));
+  if (seat >= 0 && seat < players_) v.set("hand", card_list(hands_[seat]));
+  return v;
+}
+
+Value TrophyCaseGame::full_state() const {
+  Value v = Value::obj({{"game", "trophy-case"}, {"players", players_}});
+  v.set("target", target_);
+  v.set("stop_after_hands", stop_after_hands_);
+  v.set("seed", std::to_string(seed_));
+  v.set("shuffles", shuffles_);
+  v.set("dealer", dealer_);
+  v.set("hand_number", hand_number_);
+  v.set("hands_since_shuffle", hands_since_shuffle_);
+  v.set("hands_played", hands_played_);
+  Value stock = Value::array();
+  for (int i = stock_top_; i < kDeckSize; ++i) stock.push(card_id(stock_[i]));
+  v.set("stock", std::move(stock));
+  Value hands = Value::array();
+  for (int s = 0; s < players_; ++s) hands.push(card_list(hands_[s]));
+  v.set("hands", std::move(hands));
+  v.set("set_aside", card_list(set_aside_));
+  v.set("discarded", card_list(discarded_));
+  v.set("shown", card_list(shown_));
+  v.set("shown_seat", shown_seat_);
+  v.set("recalled", card_list(recalled_));
+  v.set("trick", trick_value(trick_));
+  v.set("last_trick", Value::obj({{"winner", last_.winner},
+                                  {"points", last_.points},
+                                  {"reason", reason_name(last_.reason)},
+                                  {"cards_visible", last_.cards_visible},
+                                  {"trick", trick_value(last_.trick)}}));
+  v.set("tricks_played", tricks_played_);
+  v.set("turn", turn_);
+  Value sc = Value::array();
+  for (int s = 0; s < players_; ++s) sc.push(scores_[s]);
+  v.set("scores", std::move(sc));
+  v.set("over", over_);
+  v.set("winners", seat_list(winners_));
+  return v;
+}
+
+// TC-8.2 Hidden: other hands, discarded hands except a shown one, the stock.
+std::vector<std::string> TrophyCaseGame::secret_cards(Seat seat) const {
+  DeckSet secret = discarded_ - shown_;
+  for (int i = stock_top_; i < kDeckSize; ++i) secret.add(stock_[i]);
+  for (int s = 0; s < players_; ++s)
+    if (s != seat) secret |= hands_[s];
+  secret -= recalled_;
+  std::vector<std::string> out;
+  out.reserve(static_cast<std::size_t>(secret.size()));
+  for (int c : secret) out.push_back(card_id(c));
+  return out;
+}
+
+Value TrophyCaseGame::encode_action(const Action& action) const {
+  if (action.kind == kFold) return Value::obj({{"type", "fold"}});
+  if (action.kind == kPlay && action.card < kDeckSize) {
+    return Value::obj({{"type", "play"}, {"card", card_id(action.card)}});
+  }
+  return Value::obj({{"type", "unknown"}});
+}
+
+std::optional<Error> TrophyCaseGame::decode_action(const Value& value, Action& out) const {
+  const Value* type = value.find("type");
+  if (!type || !type->is_string()) {
+    return Error{"malformed_action", "An action is an object with a \"type\"."};
+  }
+  if (type->as_string() == "fold") {
+    out = Action{kFold, 0};
+    return std::nullopt;
+  }
+  if (type->as_string() == "play") {
+    const Value* card = value.find("card");
+    if (!card || !card->is_string()) {
+      return Error{"malformed_action", "A play names its \"card\"."};
+    }
+    const auto index = parse_card(card->as_string());
+    if (!index) return Error{"malformed_action", "There is no card '" + card->as_string() + "'."};
+    out = Action{kPlay, static_cast<std::uint16_t>(*index)};
+    return std::nullopt;
+  }
+  return Error{"malformed_action", "Trophy Case actions are play and fold."};
+}
+
+// The cards `seat` cannot see (other hands, unshown discards, the stock) are
+// dealt again at random into the same places, in the same numbers.
+std::unique_ptr<Game> TrophyCaseGame::determinize(Seat seat, std::uint64_t seed) const {
+  auto sample = std::make_unique<TrophyCaseGame>(*this);
+  DeckSet unknown = discarded_ - shown_;
+  for (int i = stock_top_; i < kDeckSize; ++i) unknown.add(stock_[i]);
+  for (int s = 0; s < players_; ++s)
+    if (s != seat) unknown |= hands_[s];
+  std::array<std::uint8_t, kDeckSize> pool{};
+  int n = 0;
+  for (int c : unknown) pool[n++] = static_cast<std::uint8_t>(c);
+  Rng rng(seed);
+  rng.shuffle(pool.data(), static_cast<std::size_t>(n));
+  int next = 0;
+  for (int s = 0; s < players_; ++s) {
+    if (s == seat) continue;
+    const int count = hands_[s].size();
+    sample->hands_[s] = DeckSet();
+    for (int i = 0; i < count; ++i) sample->hands_[s].add(pool[next++]);
+  }
+  const int hidden_discards = (discarded_ - shown_).size();
+  sample->discarded_ = shown_;
+  for (int i = 0; i < hidden_discards; ++i) sample->discarded_.add(pool[next++]);
+  for (int i = stock_top_; i < kDeckSize; ++i) sample->stock_[i] = pool[next++];
+  sample->rng_ = Rng(rng.fork());
+  return sample;
+}
+
+// ---------------------------------------------------------------------------
+// Options (TC-7 and the testing options)
+
+CreateResult create(int players, const Value& options, std::uint64_t seed) {
+  if (players < kMinPlayers || players > kMaxPlayers) {
+    return {nullptr, Error{"bad_players", "Trophy Case is for 3, 4 or 5 players."}};
+  }
+  auto bad = [](std::string message) {
+    return CreateResult{nullptr, Error{"bad_option", std::move(message)}};
+  };
+  TrophyCaseGame::Config config;
+  config.players = players;
+  Rng dealer_draw(seed ^ 0x7C0FFEEULL);
+  config.dealer = static_cast<int>(dealer_draw.below(static_cast<std::uint32_t>(players)));
+  bool have_stop = false;
+  if (!options.is_object()) return bad("Options must be an object.");
+  for (const auto& [key, value] : options.as_object()) {
+    if (key == "target") {
+      if (!value.is_int() || value.as_int() < 1 || value.as_int() > 10000) {
+        return bad("\"target\" must be a whole number from 1 to 10000.");
+      }
+      config.target = static_cast<int>(value.as_int());
+    } else if (key == "hands" || key == "rounds") {
+      if (have_stop) return bad("Give \"hands\" or \"rounds\", not both.");
+      have_stop = true;
+      if (!value.is_int() || value.as_int() < 1 || value.as_int() > 100000) {
+        return bad("\"" + key + "\" must be a whole number of at least 1.");
+      }
+      config.stop_after_hands = static_cast<int>(value.as_int());
+    } else if (key == "dealer") {
+      if (!value.is_int() || value.as_int() < 0 || value.as_int() >= players) {
+        return bad("\"dealer\" must be a seat number.");
+      }
+      config.dealer = static_cast<int>(value.as_int());
+    } else if (key == "deck") {
+      if (!value.is_array() || value.size() != kDeckSize) {
+        return bad("\"deck\" must list all 174 card ids.");
+      }
+      DeckSet seen;
+      int i = 0;
+      for (const auto& item : value.as_array()) {
+        const auto card = item.is_string() ? parse_card(item.as_string()) : std::nullopt;
+        if (!card) return bad("\"deck\" holds something that is not a card id.");
+        if (seen.has(*card)) return bad("\"deck\" names " + card_id(*card) + " twice.");
+        seen.add(*card);
+        config.deck[i++] = static_cast<std::uint8_t>(*card);
+      }
+      config.stacked = true;
+    } else {
+      return bad("Trophy Case has no option \"" + key + "\".");
+    }
+  }
+  return {std::make_unique<TrophyCaseGame>(config, seed), std::nullopt};
 }
 
 }  // namespace casa::trophy_case

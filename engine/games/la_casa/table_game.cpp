@@ -1,0 +1,1221 @@
+// The rules of the two- and four-player table game: the round's flow from the
+// deal to the score, and apply()/legal_actions(). Views, the full state,
+// encoding and determinize are in table_view.cpp.
+#include "engine/games/la_casa/table_game.h"
+
+#include <algorithm>
+#include <string>
+
+#include "engine/rng.h"
+
+namespace casa::la_casa {
+
+namespace {
+
+constexpr std::uint64_t kDealSalt = 0x9E3779B97F4A7C15ULL;
+constexpr std::uint64_t kChallengeSalt = 0xC2B2AE3D27D4EB4FULL;
+
+// The shuffled deck of deal number `n` of a game seeded with `seed`.
+void shuffled_deck(std::uint64_t seed, std::uint64_t n, std::int8_t* deck) {
+  for (int i = 0; i < kDeckSize; ++i) deck[i] = static_cast<std::int8_t>(i);
+  Rng rng(seed ^ ((n + 1) * kDealSalt));
+  rng.shuffle(deck, kDeckSize);
+}
+
+bool plain(const Action& a) { return a.card == 0 && a.arg == 0 && a.set == 0 && a.set2 == 0; }
+bool plain_card(const Action& a) {
+  return a.card < kDeckSize && a.arg == 0 && a.set == 0 && a.set2 == 0;
+}
+bool plain_arg(const Action& a) { return a.card == 0 && a.set == 0 && a.set2 == 0; }
+
+std::string family_title(int family) {
+  std::string name(family_name(family));
+  if (!name.empty()) name[0] = static_cast<char>(name[0] - 'a' + 'A');
+  return name;
+}
+
+Error illegal(std::string why) { return Error{"illegal_action", std::move(why)}; }
+
+}  // namespace
+
+std::uint32_t challenges_for(int players) {
+  // LC-7.0
+  if (players == 4) return ((1u << kChallengeCount) - 1) & ~(1u << kMangiaCakeChallenge);
+  if (players == 2) {
+    return (1u << kAnarchy) | (1u << kBandits) | (1u << kBetrayal) | (1u << kCapitano) |
+           (1u << kCarita) | (1u << kCousins) | (1u << kFigura) | (1u << kMangiaCakeChallenge) |
+           (1u << kMinions) | (1u << kRevenge);
+  }
+  return 0;
+}
+
+std::string_view challenge_name(int challenge) {
+  return challenge >= 0 && challenge < kChallengeCount ? kChallengeNames[challenge]
+                                                       : std::string_view("none");
+}
+
+int parse_challenge(std::string_view name) {
+  for (int c = 0; c < kChallengeCount; ++c)
+    if (kChallengeNames[c] == name) return c;
+  return kNoChallenge;
+}
+
+std::string_view phase_name(Phase phase) {
+  switch (phase) {
+    case Phase::kChooseChallenge: return "choose_challenge";
+    case Phase::kElection: return "election";
+    case Phase::kElectionDiscard: return "election_discard";
+    case Phase::kClubSetAside: return "set_aside";
+    case Phase::kNameCousins: return "name_cousins";
+    case Phase::kBidding: return "bidding";
+    case Phase::kNameRuling: return "name_ruling_family";
+    case Phase::kPlay: return "play";
+    case Phase::kEliminate: return "eliminate";
+    case Phase::kReveal: return "reveal";
+    case Phase::kPassCard: return "pass_card";
+    case Phase::kSlapFollow: return "slap_down";
+    case Phase::kSteal: return "steal";
+    case Phase::kGive: return "give";
+    case Phase::kRoundOver: return "round_over";
+    case Phase::kGameOver: return "game_over";
+  }
+  return "?";
+}
+
+TableGame::TableGame(const TableOptions& o, std::uint64_t seed)
+    : players_(o.players),
+      format_(o.format),
+      target_(o.target),
+      election_(o.election),
+      rounds_limit_(o.rounds),
+      first_challenge_(o.challenge),
+      has_first_deck_(o.has_deck),
+      first_deck_(o.deck),
+      seed_(seed) {
+  // LC-3.2 the first dealer is drawn from the table's seed.
+  dealer_ = o.dealer >= 0 ? o.dealer
+                          : static_cast<int>(Rng(seed).below(static_cast<std::uint32_t>(players_)));
+  if (format_ != Format::kClassic) {
+    const std::uint32_t set = challenges_for(players_);
+    for (int c = 0; c < kChallengeCount; ++c)
+      if (set & (1u << c)) challenge_deck_[challenge_count_++] = static_cast<std::int8_t>(c);
+    Rng rng(seed ^ kChallengeSalt);
+    rng.shuffle(challenge_deck_.data(), static_cast<std::size_t>(challenge_count_));
+  }
+  if (format_ == Format::kSticky && first_challenge_ == kNoChallenge) {
+    phase_ = Phase::kChooseChallenge;
+    actor_ = dealer_;
+    return;
+  }
+  if (first_challenge_ != kNoChallenge) {
+    challenge_ = first_challenge_;
+    if (format_ == Format::kSticky) sticky_used_ |= 1u << challenge_;
+  } else {
+    challenge_ = format_ == Format::kChallenges ? next_challenge() : kNoChallenge;
+  }
+  start_round(nullptr);
+}
+
+// LC-5.4 challenges: the next card of the Challenge deck, reshuffled when used up.
+int TableGame::next_challenge() {
+  if (challenge_pos_ == challenge_count_) {
+    ++challenge_cycle_;
+    challenge_pos_ = 0;
+    Rng rng(seed_ ^ kChallengeSalt ^ (static_cast<std::uint64_t>(challenge_cycle_) * kDealSalt));
+    rng.shuffle(challenge_deck_.data(), static_cast<std::size_t>(challenge_count_));
+  }
+  return challenge_deck_[challenge_pos_++];
+}
+
+// LC-4.3 Capitano, Minions, Revenge and Mangia-Cake deal two more cards each.
+bool TableGame::deals_two_more() const {
+  return challenge_ == kCapitano || challenge_ == kMinions || challenge_ == kRevenge ||
+         challenge_ == kMangiaCakeChallenge;
+}
+
+int TableGame::cards_per_player() const {
+  if (players_ == 4) return deals_two_more() ? 9 : 7;  // LC-4.1, LC-4.3
+  return 8 + 2 * (deals_two_more() ? 5 : 4);           // LC-4.2, LC-4.3
+}
+
+// LC-7.3 Betrayal, LC-7.5 Capitano and LC-7.10 Figura have no Selection.
+bool TableGame::uses_selection() const {
+  return challenge_ != kBetrayal && challenge_ != kCapitano && challenge_ != kFigura;
+}
+
+// LC-5.3 challenges that name their own scoring.
+bool TableGame::has_own_scoring() const {
+  switch (challenge_) {
+    case kBetrayal:
+    case kCapitano:
+    case kCarita:
+    case kFigura:
+    case kMangiaCakeChallenge:
+    case kMinions:
+    case kRevenge: return true;
+    default: return false;
+  }
+}
+
+CardSet TableGame::tableau_up(Seat s) const {
+  CardSet up;
+  if (players_ != 2) return up;
+  for (int j = 0; j < stacks_; ++j)
+    if (stack_up_[s][j] >= 0) up.add(stack_up_[s][j]);
+  return up;
+}
+
+CardSet TableGame::playable(Seat s) const { return hand_[s] | face_up_[s] | tableau_up(s); }
+
+// LC-2.4 following, LC-4.4 (tableau), LC-7.1 Anarchy, LC-7.7 (face-up cards),
+// LC-11.1 the familyless Mangia-Cake, LC-11.2 the Ruling Family in force now.
+CardSet TableGame::legal_plays(Seat s) const {
+  const CardSet cards = playable(s);
+  if (trick_n_ == 0 || challenge_ == kAnarchy || lead_ == kNoFamily) return cards;
+  CardSet follow = cards & counted_family_cards(lead_, ruling_);
+  if (follow.empty()) return cards;
+  if (ruling_ == kNoFamily && cards.has(kMangiaCake)) follow.add(kMangiaCake);
+  return follow;
+}
+
+void TableGame::make_public(CardSet cards) {
+  public_ |= cards;
+  for (int s = 0; s < players_; ++s) seen_[s] |= cards;
+}
+
+void TableGame::emit(std::vector<Event>* events, Value body) const {
+  events->push_back(Event{(SeatMask{1} << players_) - 1, true, std::move(body)});
+}
+
+void TableGame::emit_to(std::vector<Event>* events, SeatMask seats, Value body) const {
+  events->push_back(Event{seats, false, std::move(body)});
+}
+
+// ---------------------------------------------------------------------------
+// The deal (LC-4)
+
+void TableGame::start_round(std::vector<Event>* events) {
+  ++round_;
+  std::array<std::int8_t, kDeckSize> deck{};
+  if (deals_ == 0 && has_first_deck_) {
+    deck = first_deck_;
+  } else {
+    shuffled_deck(seed_, deals_, deck.data());
+  }
+  ++deals_;
+  int redeals = 0;
+  for (;;) {
+    deal(deck.data(), events);
+    // LC-4.9 / LC-7.12 / LC-7.13 the Mangia-Cake as Selection card: re-deal.
+    if (uses_selection() && casa_[0] == kMangiaCake &&
+        (challenge_ == kMinions || challenge_ == kMangiaCakeChallenge)) {
+      ++redeals;
+      shuffled_deck(seed_, deals_, deck.data());
+      ++deals_;
+      continue;
+    }
+    break;
+  }
+  if (events) {
+    Value deal_event = Value::obj({{"type", "deal"},
+                                   {"round", round_},
+                                   {"dealer", dealer_},
+                                   {"challenge", challenge_ == kNoChallenge
+                                                     ? Value()
+                                                     : Value(challenge_name(challenge_))},
+                                   {"redeals", redeals}});
+    emit(events, std::move(deal_event));
+    for (int s = 0; s < players_; ++s) {
+      Value cards = Value::array();
+      for (int c : hand_[s]) cards.push(card_id(c));
+      Value body = Value::obj({{"type", "hand"}, {"seat", s}, {"cards", std::move(cards)}});
+      if (reference_[s] >= 0) body.set("reference", card_id(reference_[s]));
+      emit_to(events, seat_bit(s), std::move(body));
+    }
+  }
+  if (uses_selection()) {
+    // LC-4.5 Selection / LC-6.2 the nominated card.
+    const int top = casa_[0];
+    casa_top_up_ = true;
+    make_public(top);
+    if (events) emit(events, Value::obj({{"type", "selection"}, {"card", card_id(top)}}));
+    if (!election_ || top == kMangiaCake) {
+      ruling_ = printed_family(top);
+      after_ruling(events);
+    } else {
+      nominated_ = printed_family(top);
+      election_round_ = 1;
+      passed_ = 0;
+      phase_ = Phase::kElection;
+      actor_ = left_of(dealer_);
+    }
+  } else if (challenge_ == kFigura) {
+    // LC-7.10 the dealer opens the bidding.
+    bid_ = 0;
+    bidder_ = -1;
+    passed_ = 0;
+    phase_ = Phase::kBidding;
+    actor_ = dealer_;
+  } else {
+    ruling_ = kNoFamily;  // LC-7.3 Betrayal, LC-7.5 Capitano
+    after_ruling(events);
+  }
+}
+
+// LC-4.8 deck[i] is the i-th card dealt.
+void TableGame::deal(const std::int8_t* deck, std::vector<Event>*) {
+  hand_ = {};
+  set_aside_ = {};
+  face_up_ = {};
+  reference_ = {{-1, -1, -1, -1}};
+  stack_up_ = {};
+  stack_down_ = {};
+  casa_ = {};
+  out_ = CardSet();
+  ruling_ = cousins_ = lead_ = nominated_ = kNoFamily;
+  election_round_ = 0;
+  passed_ = 0;
+  elector_ = -1;
+  discarded_ = -1;
+  bid_ = 0;
+  bidder_ = -1;
+  club_done_ = 0;
+  trick_ = {};
+  trick_n_ = 0;
+  committed_ = 0;
+  bandit_ = stolen_ = trick_winner_ = -1;
+  tricks_won_ = {};
+  captured_ = {};
+  won_families_ = {};
+  won_count_ = {};
+  tricks_played_ = 0;
+  mc_side_ = -1;
+  mc_trick_captured_ = false;
+  last_trick_ = {};
+  last_trick_n_ = 0;
+  last_winner_ = -1;
+  round_points_ = {};
+  round_counts_ = {};
+  round_scored_ = false;
+  casa_top_up_ = false;
+  public_ = CardSet();
+
+  // LC-7.3 Betrayal: the 1s come out first, in deck order.
+  std::array<std::int8_t, kDeckSize> rest{};
+  int n = 0;
+  int ones = 0;
+  for (int i = 0; i < kDeckSize; ++i) {
+    const int card = deck[i];
+    if (challenge_ == kBetrayal && card != kMangiaCake && card_value(card) == 1) {
+      if (ones < players_) {
+        reference_[(dealer_ + 1 + ones) % players_] = static_cast<std::int8_t>(card);
+      } else {
+        out_.add(card);
+      }
+      ++ones;
+      continue;
+    }
+    rest[n++] = static_cast<std::int8_t>(card);
+  }
+
+  const Seat first = left_of(dealer_);
+  int used = 0;
+  if (players_ == 4) {
+    const int per = cards_per_player();
+    for (int i = 0; i < 4 * per; ++i) hand_[(first + i) % 4].add(rest[i]);
+    used = 4 * per;
+    stacks_ = 0;
+  } else {
+    // Two players: p = 0 is the non-dealer, p = 1 the dealer.
+    const Seat seat_of[2] = {first, dealer_};
+    stacks_ = deals_two_more() ? 5 : 4;
+    for (int i = 0; i < 16; ++i) hand_[seat_of[i & 1]].add(rest[i]);
+    for (int j = 0; j < stacks_; ++j) {
+      for (int p = 0; p < 2; ++p) {
+        stack_down_[seat_of[p]][j] = rest[16 + 2 * j + p];
+        stack_up_[seat_of[p]][j] = rest[16 + 2 * stacks_ + 2 * j + p];
+        // LC-7.12 a Mangia-Cake dealt face up swaps with the card under it.
+        if (challenge_ == kMangiaCakeChallenge && stack_up_[seat_of[p]][j] == kMangiaCake)
+          std::swap(stack_up_[seat_of[p]][j], stack_down_[seat_of[p]][j]);
+      }
+    }
+    used = 16 + 4 * stacks_;
+  }
+  casa_size_ = n - used;
+  for (int i = 0; i < casa_size_; ++i) casa_[i] = rest[used + i];
+  total_tricks_ = cards_per_player();
+
+  for (int s = 0; s < players_; ++s) {
+    seen_[s] = hand_[s];
+    if (reference_[s] >= 0) seen_[s].add(reference_[s]);
+  }
+  for (int s = 0; s < players_; ++s) make_public(tableau_up(s));
+}
+
+// After the Ruling Family is known: The Club's set-aside, the Cousins, then play.
+void TableGame::after_ruling(std::vector<Event>* events) {
+  const SeatMask all = (SeatMask{1} << players_) - 1;
+  if (challenge_ == kTheClub && club_done_ != all) {
+    // LC-7.8 / LC-11.8 from the dealer's left, after any election discard.
+    phase_ = Phase::kClubSetAside;
+    actor_ = left_of(dealer_);
+    for (int i = 0; i < players_ && (club_done_ & seat_bit(actor_)); ++i) actor_ = left_of(actor_);
+    return;
+  }
+  if (challenge_ == kCousins && cousins_ == kNoFamily) {
+    // LC-7.9 the dealer's left (the elector's left after an Election) names the Cousins.
+    phase_ = Phase::kNameCousins;
+    actor_ = left_of(elector_ >= 0 ? elector_ : dealer_);
+    return;
+  }
+  start_play(events);
+}
+
+void TableGame::start_play(std::vector<Event>*) {
+  // LC-4.6 the dealer's left leads unless an Election, a bid or a challenge says otherwise.
+  if (challenge_ == kBetrayal) {
+    leader_ = dealer_;  // LC-7.3
+  } else if (challenge_ == kFigura) {
+    leader_ = bidder_;  // LC-7.10
+  } else if (elector_ >= 0) {
+    leader_ = elector_;  // LC-6.4
+  } else {
+    leader_ = left_of(dealer_);
+  }
+  trick_n_ = 0;
+  lead_ = kNoFamily;
+  phase_ = Phase::kPlay;
+  actor_ = leader_;
+}
+
+// ---------------------------------------------------------------------------
+// Tricks (LC-2)
+
+void TableGame::remove_from_play_area(Seat s, int card, std::uint8_t* flags) {
+  if (hand_[s].has(card)) {
+    hand_[s].remove(card);
+    return;
+  }
+  if (face_up_[s].has(card)) {
+    face_up_[s].remove(card);
+    return;
+  }
+  for (int j = 0; j < stacks_; ++j) {
+    if (stack_up_[s][j] == card) {
+      stack_up_[s][j] = -1;
+      *flags |= kFromTableau;
+      return;
+    }
+  }
+}
+
+void TableGame::play_card(Seat s, int card, std::vector<Event>* events) {
+  std::uint8_t flags = 0;
+  remove_from_play_area(s, card, &flags);
+  if (challenge_ == kSlapDown) {
+    // LC-7.16 commits sit in seat order from the leader, hidden until all are in.
+    const int pos = (s - leader_ + players_) % players_;
+    trick_[pos] = TrickCard{static_cast<std::int8_t>(s), static_cast<std::int8_t>(card),
+                            static_cast<std::uint8_t>(flags | kHidden)};
+    ++trick_n_;
+    committed_ |= seat_bit(s);
+    if (s == leader_) {
+      lead_ = effective_family(card, ruling_);  // LC-11.10 a led Mangia-Cake: the Ruling Family
+      phase_ = Phase::kSlapFollow;
+      if (events) {
+        emit(events, Value::obj({{"type", "commit"}, {"count", 1},
+                                 {"announced_family", family_name(lead_)}}));
+        emit_to(events, seat_bit(s),
+                Value::obj({{"type", "my_commit"}, {"seat", s}, {"card", card_id(card)}}));
+      }
+      return;
+    }
+    if (events) {
+      emit(events, Value::obj({{"type", "commit"}, {"count", trick_n_}}));
+      emit_to(events, seat_bit(s),
+              Value::obj({{"type", "my_commit"}, {"seat", s}, {"card", card_id(card)}}));
+    }
+    if (trick_n_ < players_) return;
+    CardSet revealed;
+    for (int i = 0; i < trick_n_; ++i) {
+      trick_[i].flags &= static_cast<std::uint8_t>(~kHidden);
+      revealed.add(trick_[i].card);
+    }
+    make_public(revealed);
+    if (events) {
+      Value cards = Value::array();
+      for (int i = 0; i < trick_n_; ++i)
+        cards.push(Value::obj({{"seat", trick_[i].seat}, {"card", card_id(trick_[i].card)}}));
+      emit(events, Value::obj({{"type", "slap_reveal"}, {"cards", std::move(cards)}}));
+    }
+    complete_trick(events);
+    return;
+  }
+
+  trick_[trick_n_++] =
+      TrickCard{static_cast<std::int8_t>(s), static_cast<std::int8_t>(card), flags};
+  make_public(card);
+  // LC-2.3 the lead family; a familyless Mangia-Cake leaves it to the next family card.
+  if (lead_ == kNoFamily) lead_ = effective_family(card, ruling_);
+  if (events) {
+    emit(events, Value::obj({{"type", "play"}, {"seat", s}, {"card", card_id(card)},
+                             {"from", (flags & kFromTableau) ? "tableau" : "hand"}}));
+  }
+  // LC-7.5 / LC-11.2 Capitano: a 5 makes its family the Ruling Family at once.
+  if (challenge_ == kCapitano && card != kMangiaCake && card_value(card) == 5) {
+    ruling_ = printed_family(card);
+    if (events)
+      emit(events, Value::obj({{"type", "ruling_family"}, {"seat", s},
+                               {"family", family_name(ruling_)}}));
+  }
+  // LC-7.4 / LC-11.3 Bruto: a Bruto may eliminate another card still in the trick.
+  if (challenge_ == kBruto && kBrutos.has(card)) {
+    for (int i = 0; i + 1 < trick_n_; ++i) {
+      if (!(trick_[i].flags & kEliminated)) {
+        phase_ = Phase::kEliminate;
+        actor_ = s;
+        return;
+      }
+    }
+  }
+  after_play(s, events);
+}
+
+void TableGame::after_play(Seat s, std::vector<Event>* events) {
+  // LC-7.8 / LC-11.8 The Club: set-aside cards return once the hand is empty.
+  if (challenge_ == kTheClub && hand_[s].empty() && !set_aside_[s].empty()) {
+    hand_[s] = set_aside_[s];
+    if (events) emit(events, Value::obj({{"type", "take_back"}, {"seat", s},
+                                         {"count", set_aside_[s].size()}}));
+    set_aside_[s] = CardSet();
+  }
+  // LC-7.7 / LC-11.7 Cards on the Table: one hand card goes face up.
+  if (challenge_ == kCardsOnTheTable && !hand_[s].empty()) {
+    phase_ = Phase::kReveal;
+    actor_ = s;
+    return;
+  }
+  // LC-7.14 / LC-11.9 Pass the Buck: with two or more cards left, pass one left.
+  if (challenge_ == kPassTheBuck && hand_[s].size() >= 2) {
+    phase_ = Phase::kPassCard;
+    actor_ = s;
+    return;
+  }
+  next_player(events);
+}
+
+void TableGame::next_player(std::vector<Event>* events) {
+  if (trick_n_ == players_) {
+    complete_trick(events);
+    return;
+  }
+  phase_ = Phase::kPlay;
+  actor_ = left_of(trick_[trick_n_ - 1].seat);
+}
+
+// LC-2.5 / LC-11.3 the winner of a trick (by seat) under `ruling`.
+int TableGame::resolve_trick(const TrickCard* trick, int n, int ruling) const {
+  int best = -1;
+  int best_key = -1;
+  for (int i = 0; i < n; ++i) {
+    if (trick[i].card < 0 || (trick[i].flags & (kEliminated | kFaceDown))) continue;
+    const int f = effective_family(trick[i].card, ruling);
+    int category = 0;
+    if (f == kNoFamily) continue;
+    if (f == ruling) {
+      category = 3;
+    } else if (f == cousins_) {
+      category = 2;  // LC-7.9
+    } else if (f == lead_) {
+      category = 1;
+    }
+    if (category == 0) continue;
+    const int key = category * 16 + card_value(trick[i].card);
+    if (key > best_key) {
+      best_key = key;
+      best = i;
+    }
+  }
+  if (best >= 0) return trick[best].seat;
+  // LC-11.3 no surviving Ruling or lead card: the family of the earliest survivor.
+  int family = kNoFamily;
+  int first = -1;
+  for (int i = 0; i < n; ++i) {
+    if (trick[i].card < 0 || (trick[i].flags & (kEliminated | kFaceDown))) continue;
+    if (first < 0) first = i;
+    const int f = effective_family(trick[i].card, ruling);
+    if (f == kNoFamily) continue;
+    if (family == kNoFamily) {
+      family = f;
+      best = i;
+    } else if (f == family && card_value(trick[i].card) > card_value(trick[best].card)) {
+      best = i;
+    }
+  }
+  if (best >= 0) return trick[best].seat;
+  return first >= 0 ? trick[first].seat : trick[0].seat;  // LC-2.5 a lone Mangia-Cake
+}
+
+// LC-7.11 / LC-11.6 Kin: partners' cards of one family count as one card.
+int TableGame::resolve_kin(const TrickCard* trick, int n, int ruling) const {
+  struct Group {
+    int side, family, sum, first, count;
+    int idx[2];
+  };
+  Group groups[4];
+  int g = 0;
+  for (int i = 0; i < n; ++i) {
+    if (trick[i].card < 0 || (trick[i].flags & (kEliminated | kFaceDown))) continue;
+    const int f = effective_family(trick[i].card, ruling);
+    if (f == kNoFamily) continue;
+    const int side = side_of(trick[i].seat);
+    int k = 0;
+    while (k < g && !(groups[k].side == side && groups[k].family == f)) ++k;
+    if (k == g) groups[g++] = Group{side, f, 0, i, 0, {i, i}};
+    groups[k].sum += card_value(trick[i].card);
+    groups[k].idx[groups[k].count++] = i;
+  }
+  int best = -1;
+  int best_key = -1;
+  for (int k = 0; k < g; ++k) {
+    const int f = groups[k].family;
+    const int category = f == ruling ? 3 : f == cousins_ ? 2 : f == lead_ ? 1 : 0;
+    if (category == 0) continue;
+    const int key = category * 64 + groups[k].sum;
+    // Equal totals: the group whose first card was played earlier wins.
+    if (key > best_key || (key == best_key && groups[k].first < groups[best].first)) {
+      best_key = key;
+      best = k;
+    }
+  }
+  if (best < 0) return resolve_trick(trick, n, ruling);
+  const Group& w = groups[best];
+  if (w.count == 1) return trick[w.idx[0]].seat;
+  const int a = w.idx[0], b = w.idx[1];
+  // The higher of the two partners' cards takes the trick; equal: the earlier.
+  return card_value(trick[b].card) > card_value(trick[a].card) ? trick[b].seat : trick[a].seat;
+}
+
+bool TableGame::would_win(Seat seat, int card) const {
+  std::array<TrickCard, 4> trick = trick_;
+  int n = 0;
+  for (int i = 0; i < trick_n_; ++i)
+    if (!(trick_[i].flags & kHidden)) trick[n++] = trick_[i];
+  trick[n++] = TrickCard{static_cast<std::int8_t>(seat), static_cast<std::int8_t>(card), 0};
+  int ruling = ruling_;
+  if (challenge_ == kCapitano && card != kMangiaCake && card_value(card) == 5)
+    ruling = printed_family(card);
+  TableGame probe(*this);
+  if (probe.lead_ == kNoFamily) probe.lead_ = effective_family(card, ruling_);
+  const int winner = challenge_ == kKin ? probe.resolve_kin(trick.data(), n, ruling)
+                                        : probe.resolve_trick(trick.data(), n, ruling);
+  return winner == seat;
+}
+
+void TableGame::complete_trick(std::vector<Event>* events) {
+  trick_winner_ = challenge_ == kKin ? resolve_kin(trick_.data(), trick_n_, ruling_)
+                                     : resolve_trick(trick_.data(), trick_n_, ruling_);
+  if (challenge_ == kBandits) {
+    continue_bandits(trick_n_ - 1, events);
+    return;
+  }
+  finish_trick(events);
+}
+
+// LC-7.2 / LC-11.4 Bandits, in reverse order of play: each Bruto's player may steal.
+void TableGame::continue_bandits(int from, std::vector<Event>* events) {
+  for (int i = from; i >= 0; --i) {
+    const TrickCard& e = trick_[i];
+    if ((e.flags & kFaceDown) || !kBrutos.has(e.card)) continue;
+    for (int j = 0; j < trick_n_; ++j) {
+      if (j == i || (trick_[j].flags & kFaceDown) || kBrutos.has(trick_[j].card)) continue;
+      bandit_ = i;
+      phase_ = Phase::kSteal;
+      actor_ = e.seat;
+      return;
+    }
+  }
+  bandit_ = -1;
+  finish_trick(events);
+}
+
+void TableGame::finish_trick(std::vector<Event>* events) {
+  const Seat w = trick_winner_;
+  const int side = side_of(w);
+  CardSet cards;
+  std::uint8_t families = 0;
+  for (int i = 0; i < trick_n_; ++i) {
+    if (trick_[i].flags & kEliminated) continue;
+    const int c = trick_[i].card;
+    cards.add(c);
+    if (c != kMangiaCake) families |= static_cast<std::uint8_t>(1u << printed_family(c));
+  }
+  captured_[side] |= cards;
+  ++tricks_won_[side];
+  const bool has_mc = cards.has(kMangiaCake);
+  if (has_mc) {
+    mc_side_ = side;
+    mc_trick_captured_ = true;
+  }
+  // LC-7.3 / LC-11.5 remember each trick's families to judge validity at the end.
+  won_families_[w][won_count_[w]++] = families;
+  if (events) {
+    emit(events, Value::obj({{"type", "trick"}, {"winner", w}, {"number", tricks_played_ + 1}}));
+  }
+  // LC-4.4 every stack whose top was played turns its face-down card up.
+  for (int s = 0; s < players_ && players_ == 2; ++s) {
+    for (int j = 0; j < stacks_; ++j) {
+      if (stack_up_[s][j] < 0 && stack_down_[s][j] >= 0) {
+        stack_up_[s][j] = stack_down_[s][j];
+        stack_down_[s][j] = -1;
+        make_public(stack_up_[s][j]);
+        if (events)
+          emit(events, Value::obj({{"type", "turn_up"}, {"seat", s}, {"stack", j},
+                                   {"card", card_id(stack_up_[s][j])}}));
+      }
+    }
+  }
+  last_trick_ = trick_;
+  last_trick_n_ = trick_n_;
+  last_winner_ = w;
+  trick_ = {};
+  trick_n_ = 0;
+  lead_ = kNoFamily;
+  committed_ = 0;
+  trick_winner_ = -1;
+  ++tricks_played_;
+  // LC-2.7 the round ends with the last card; LC-7.12 or with the Mangia-Cake's capture.
+  if (tricks_played_ == total_tricks_ || (challenge_ == kMangiaCakeChallenge && has_mc)) {
+    end_round(events);
+    return;
+  }
+  leader_ = w;  // LC-2.6
+  actor_ = w;
+  phase_ = Phase::kPlay;
+}
+
+// ---------------------------------------------------------------------------
+// Scoring (LC-5, LC-6.7, LC-7)
+
+void TableGame::end_round(std::vector<Event>* events) {
+  // The side with more (most = true) or fewer of a count scores 1; a tie goes to
+  // the side that captured the Mangia-Cake (LC-5.1 / LC-5.2).
+  auto decide = [&](int a, int b, bool most) {
+    round_counts_ = {a, b};
+    if (a == b) return mc_side_;
+    return (most ? a > b : a < b) ? 0 : 1;
+  };
+  std::array<int, 2> points{};
+  auto score_one = [&](int side) {
+    if (side >= 0) points[side] = 1;
+  };
+  switch (challenge_) {
+    case kBetrayal: {
+      std::array<int, 2> valid{};
+      for (int s = 0; s < players_; ++s) {
+        const int ref_family = printed_family(reference_[s]);
+        for (int t = 0; t < won_count_[s]; ++t)
+          if (!(won_families_[s][t] & (1u << ref_family))) ++valid[side_of(s)];
+      }
+      score_one(decide(valid[0], valid[1], true));
+      break;
+    }
+    case kCapitano: score_one(decide(tricks_won_[0], tricks_won_[1], true)); break;
+    case kCarita: score_one(decide(tricks_won_[0], tricks_won_[1], false)); break;
+    case kFigura:
+      round_counts_ = tricks_won_;
+      if (tricks_won_[side_of(bidder_)] >= bid_) points[side_of(bidder_)] = 1;
+      break;
+    case kMangiaCakeChallenge:
+      round_counts_ = tricks_won_;
+      // LC-11.12 a discarded Mangia-Cake is never captured: nobody scores.
+      if (mc_trick_captured_) points[mc_side_] = 1;
+      break;
+    case kMinions: {
+      const CardSet minions = kMangiaCakeSet | value_cards(1) | value_cards(2);
+      score_one(decide((captured_[0] & minions).size(), (captured_[1] & minions).size(), true));
+      break;
+    }
+    case kRevenge:
+      score_one(decide((captured_[0] & value_cards(4)).size(),
+                       (captured_[1] & value_cards(4)).size(), false));
+      break;
+    default:
+      if (elector_ >= 0) {
+        // LC-6.7 the electing side needs the majority of the tricks.
+        const int side = side_of(elector_);
+        round_counts_ = tricks_won_;
+        if (2 * tricks_won_[side] > total_tricks_) {
+          points[side] = 1;
+        } else {
+          points[1 - side] = 2;
+        }
+      } else {
+        score_one(decide(tricks_won_[0], tricks_won_[1], true));  // LC-5.1
+      }
+  }
+  scores_[0] += points[0];
+  scores_[1] += points[1];
+  round_points_ = points;
+  round_scored_ = true;
+  CardSet refs;
+  for (int s = 0; s < players_; ++s)
+    if (reference_[s] >= 0) refs.add(reference_[s]);
+  make_public(refs);
+  // LC-5.5 the game ends after a round in which a side reached the target, unless tied.
+  const bool over = (rounds_limit_ > 0 && round_ >= rounds_limit_) ||
+                    (std::max(scores_[0], scores_[1]) >= target_ && scores_[0] != scores_[1]);
+  if (events) {
+    Value refs_value = Value::array();
+    for (int s = 0; s < players_; ++s)
+      refs_value.push(reference_[s] >= 0 ? Value(card_id(reference_[s])) : Value());
+    emit(events, Value::obj({{"type", "round_end"},
+                             {"round", round_},
+                             {"points", Value::Array{points[0], points[1]}},
+                             {"counts", Value::Array{round_counts_[0], round_counts_[1]}},
+                             {"tricks", Value::Array{tricks_won_[0], tricks_won_[1]}},
+                             {"scores", Value::Array{scores_[0], scores_[1]}},
+                             {"references", std::move(refs_value)}}));
+  }
+  if (over) {
+    phase_ = Phase::kGameOver;
+    if (events) {
+      Value winners_value = Value::array();
+      for (Seat s : winners()) winners_value.push(s);
+      emit(events, Value::obj({{"type", "game_over"},
+                               {"scores", Value::Array{scores_[0], scores_[1]}},
+                               {"winners", std::move(winners_value)}}));
+    }
+    return;
+  }
+  phase_ = format_ == Format::kSticky ? Phase::kChooseChallenge : Phase::kRoundOver;
+  actor_ = left_of(dealer_);  // LC-3.2 the next dealer
+}
+
+// ---------------------------------------------------------------------------
+// Actions
+
+SeatMask TableGame::to_act() const {
+  if (phase_ == Phase::kGameOver) return 0;
+  if (phase_ == Phase::kSlapFollow) return ((SeatMask{1} << players_) - 1) & ~committed_;
+  return seat_bit(actor_);
+}
+
+void TableGame::legal_actions(Seat seat, std::vector<Action>& out) const {
+  out.clear();
+  if (seat < 0 || seat >= players_ || !(to_act() & seat_bit(seat))) return;
+  auto push = [&out](std::uint16_t kind, int card = 0, int arg = 0, std::uint64_t set = 0) {
+    Action a;
+    a.kind = kind;
+    a.card = static_cast<std::uint16_t>(card);
+    a.arg = arg;
+    a.set = set;
+    out.push_back(a);
+  };
+  switch (phase_) {
+    case Phase::kChooseChallenge: {
+      const std::uint32_t open = challenges_for(players_) & ~sticky_used_;
+      for (int c = 0; c < kChallengeCount; ++c)
+        if (open & (1u << c)) push(kActChooseChallenge, 0, c);
+      break;
+    }
+    case Phase::kElection:
+      if (election_round_ == 1) {
+        push(kActElect, 0, nominated_);
+      } else {
+        for (int f = 0; f < kFamilies; ++f)
+          if (f != nominated_) push(kActElect, 0, f);
+      }
+      if (!(election_round_ == 2 && seat == dealer_)) push(kActPass);
+      break;
+    case Phase::kElectionDiscard:
+      for (int c : hand_[seat]) push(kActDiscard, c);
+      break;
+    case Phase::kClubSetAside: {
+      push(kActSetAside);
+      const CardSet h = hand_[seat];
+      for (int a : h) push(kActSetAside, 0, 0, CardSet::of(a).bits());
+      for (int a : h)
+        for (int b : h)
+          if (a < b) push(kActSetAside, 0, 0, (CardSet::of(a) | CardSet::of(b)).bits());
+      break;
+    }
+    case Phase::kNameCousins:
+      for (int f = 0; f < kFamilies; ++f)
+        if (f != ruling_) push(kActNameFamily, 0, f);
+      break;
+    case Phase::kBidding:
+      if (bid_ > 0) push(kActPass);
+      for (int b = bid_ + 1; b <= total_tricks_; ++b) push(kActBid, 0, b);
+      break;
+    case Phase::kNameRuling:
+      for (int f = 0; f < kFamilies; ++f) push(kActNameFamily, 0, f);
+      break;
+    case Phase::kPlay:
+    case Phase::kSlapFollow:
+      for (int c : legal_plays(seat)) push(kActPlay, c);
+      break;
+    case Phase::kEliminate:
+      push(kActNoElimination);
+      for (int i = 0; i + 1 < trick_n_; ++i)
+        if (!(trick_[i].flags & kEliminated)) push(kActEliminate, trick_[i].card);
+      break;
+    case Phase::kReveal:
+      for (int c : hand_[seat]) push(kActReveal, c);
+      break;
+    case Phase::kPassCard:
+      for (int c : hand_[seat]) push(kActPassCard, c);
+      break;
+    case Phase::kSteal:
+      push(kActNoSteal);
+      for (int j = 0; j < trick_n_; ++j) {
+        if (j == bandit_ || (trick_[j].flags & kFaceDown) || kBrutos.has(trick_[j].card)) continue;
+        push(kActSteal, trick_[j].card);
+      }
+      break;
+    case Phase::kGive:
+      for (int c : hand_[seat] | tableau_up(seat)) push(kActGive, c);
+      break;
+    case Phase::kRoundOver:
+      push(kActDeal);
+      break;
+    case Phase::kGameOver: break;
+  }
+}
+
+// Validates `a` for `seat` without changing anything (apply() must leave the state
+// unchanged on failure).
+std::optional<Error> TableGame::check(Seat seat, const Action& a) const {
+  if (phase_ == Phase::kGameOver) return Error{"game_over", "The game is over."};
+  if (seat < 0 || seat >= players_) return Error{"not_your_turn", "There is no such seat."};
+  if (!(to_act() & seat_bit(seat))) {
+    if (phase_ == Phase::kSlapFollow && (committed_ & seat_bit(seat)))
+      return Error{"not_your_turn", "You have already committed a card to this trick."};
+    return Error{"not_your_turn", "It is not your turn."};
+  }
+  auto wrong = [&]() {
+    return illegal("That is not a decision of this moment (" + std::string(phase_name(phase_)) +
+                   ").");
+  };
+  switch (phase_) {
+    case Phase::kChooseChallenge:
+      if (a.kind != kActChooseChallenge || !plain_arg(a)) return wrong();
+      if (a.arg < 0 || a.arg >= kChallengeCount || !(challenges_for(players_) & (1u << a.arg)))
+        return illegal("That challenge is not used at this table.");
+      if (sticky_used_ & (1u << a.arg))
+        return illegal("That challenge was already chosen in this cycle.");
+      return std::nullopt;
+    case Phase::kElection:
+      if (a.kind == kActPass && plain(a)) {
+        if (election_round_ == 2 && seat == dealer_)
+          return illegal("The dealer must elect a family.");
+        return std::nullopt;
+      }
+      if (a.kind != kActElect || !plain_arg(a) || a.arg < 0 || a.arg >= kFamilies) return wrong();
+      if (election_round_ == 1 && a.arg != nominated_)
+        return illegal("Only the nominated family may be elected now.");
+      if (election_round_ == 2 && a.arg == nominated_)
+        return illegal("The nominated family was refused; elect another.");
+      return std::nullopt;
+    case Phase::kElectionDiscard:
+      if (a.kind != kActDiscard || !plain_card(a)) return wrong();
+      if (!hand_[seat].has(a.card)) return illegal("You can only discard a card from your hand.");
+      return std::nullopt;
+    case Phase::kClubSetAside: {
+      if (a.kind != kActSetAside || !plain(Action{0, 0, 0, 0, a.set2}) || a.card != 0 || a.arg != 0)
+        return wrong();
+      const CardSet s(a.set);
+      if (s.size() > 2) return illegal("You may set aside at most two cards.");
+      if (!(s - hand_[seat]).empty()) return illegal("You can only set aside cards from your hand.");
+      return std::nullopt;
+    }
+    case Phase::kNameCousins:
+      if (a.kind != kActNameFamily || !plain_arg(a) || a.arg < 0 || a.arg >= kFamilies)
+        return wrong();
+      if (a.arg == ruling_) return illegal("The Cousins cannot be the Ruling Family.");
+      return std::nullopt;
+    case Phase::kBidding:
+      if (a.kind == kActPass && plain(a)) {
+        if (bid_ == 0) return illegal("The dealer must open the bidding.");
+        return std::nullopt;
+      }
+      if (a.kind != kActBid || !plain_arg(a)) return wrong();
+      if (a.arg <= bid_) return illegal("A bid must be higher than " + std::to_string(bid_) + ".");
+      if (a.arg > total_tricks_)
+        return illegal("There are only " + std::to_string(total_tricks_) + " tricks.");
+      return std::nullopt;
+    case Phase::kNameRuling:
+      if (a.kind != kActNameFamily || !plain_arg(a) || a.arg < 0 || a.arg >= kFamilies)
+        return wrong();
+      return std::nullopt;
+    case Phase::kPlay:
+    case Phase::kSlapFollow: {
+      if (a.kind != kActPlay || !plain_card(a)) return wrong();
+      if (!playable(seat).has(a.card)) return illegal("You do not have that card to play.");
+      if (!legal_plays(seat).has(a.card))
+        return illegal("You must follow " + family_title(lead_) + ".");
+      return std::nullopt;
+    }
+    case Phase::kEliminate:
+      if (a.kind == kActNoElimination && plain(a)) return std::nullopt;
+      if (a.kind != kActEliminate || !plain_card(a)) return wrong();
+      for (int i = 0; i + 1 < trick_n_; ++i)
+        if (trick_[i].card == a.card && !(trick_[i].flags & kEliminated)) return std::nullopt;
+      return illegal("That card is not in the trick.");
+    case Phase::kReveal:
+      if (a.kind != kActReveal || !plain_card(a)) return wrong();
+      if (!hand_[seat].has(a.card)) return illegal("Put a card from your hand face up.");
+      return std::nullopt;
+    case Phase::kPassCard:
+      if (a.kind != kActPassCard || !plain_card(a)) return wrong();
+      if (!hand_[seat].has(a.card)) return illegal("Pass a card from your hand.");
+      return std::nullopt;
+    case Phase::kSteal:
+      if (a.kind == kActNoSteal && plain(a)) return std::nullopt;
+      if (a.kind != kActSteal || !plain_card(a)) return wrong();
+      for (int j = 0; j < trick_n_; ++j) {
+        if (j == bandit_ || trick_[j].card != a.card) continue;
+        if (trick_[j].flags & kFaceDown) break;
+        if (kBrutos.has(a.card)) return illegal("A bandit cannot take a Bruto.");
+        return std::nullopt;
+      }
+      return illegal("That card cannot be taken from the trick.");
+    case Phase::kGive:
+      if (a.kind != kActGive || !plain_card(a)) return wrong();
+      if (!(hand_[seat] | tableau_up(seat)).has(a.card))
+        return illegal("Put a card from your hand or face-up tableau into the trick.");
+      return std::nullopt;
+    case Phase::kRoundOver:
+      if (a.kind != kActDeal || !plain(a)) return wrong();
+      return std::nullopt;
+    case Phase::kGameOver: break;
+  }
+  return wrong();
+}
+
+std::optional<Error> TableGame::apply(Seat seat, const Action& a, std::vector<Event>* events) {
+  if (auto err = check(seat, a)) return err;
+  switch (phase_) {
+    case Phase::kChooseChallenge:
+      // LC-5.4 sticky / LC-11.16 the dealer chooses; the record clears after a full cycle.
+      if (round_ > 0) dealer_ = left_of(dealer_);
+      challenge_ = a.arg;
+      sticky_used_ |= 1u << a.arg;
+      if (sticky_used_ == challenges_for(players_)) sticky_used_ = 0;
+      if (events)
+        emit(events, Value::obj({{"type", "choose_challenge"}, {"seat", seat},
+                                 {"challenge", challenge_name(a.arg)}}));
+      start_round(events);
+      break;
+    case Phase::kRoundOver:
+      dealer_ = left_of(dealer_);
+      challenge_ = format_ == Format::kChallenges ? next_challenge() : kNoChallenge;
+      start_round(events);
+      break;
+    case Phase::kElection: {
+      const Seat last = dealer_;
+      if (a.kind == kActPass) {
+        passed_ |= seat_bit(seat);
+        if (events)
+          emit(events, Value::obj({{"type", "pass"}, {"seat", seat}, {"round", election_round_}}));
+        if (seat == last) {
+          // LC-6.5 all passed: the card is turned face down and round two begins.
+          election_round_ = 2;
+          casa_top_up_ = false;
+          passed_ = 0;
+          if (events) emit(events, Value::obj({{"type", "election_round"}, {"round", 2}}));
+        }
+        actor_ = left_of(seat);
+        break;
+      }
+      elector_ = seat;
+      ruling_ = a.arg;
+      if (events)
+        emit(events, Value::obj({{"type", "elect"}, {"seat", seat}, {"family", family_name(a.arg)},
+                                 {"round", election_round_}}));
+      if (election_round_ == 1) {
+        // LC-6.4 the elector takes the nominated card, then discards.
+        hand_[seat].add(casa_[0]);
+        seen_[seat].add(casa_[0]);
+        casa_[0] = -1;
+        casa_top_up_ = false;
+        phase_ = Phase::kElectionDiscard;
+        actor_ = seat;
+      } else {
+        after_ruling(events);
+      }
+      break;
+    }
+    case Phase::kElectionDiscard:
+      hand_[seat].remove(a.card);
+      casa_[0] = static_cast<std::int8_t>(a.card);  // face down onto the Casa (LC-6.4)
+      discarded_ = a.card;
+      if (events) {
+        emit_to(events, seat_bit(seat),
+                Value::obj({{"type", "discard"}, {"seat", seat}, {"card", card_id(a.card)}}));
+        emit_to(events, ((SeatMask{1} << players_) - 1) & ~seat_bit(seat),
+                Value::obj({{"type", "discard"}, {"seat", seat}}));
+        events->back().spectators = true;
+      }
+      after_ruling(events);
+      break;
+    case Phase::kClubSetAside: {
+      const CardSet s(a.set);
+      hand_[seat] -= s;
+      set_aside_[seat] |= s;
+      club_done_ |= seat_bit(seat);
+      if (events) {
+        Value cards = Value::array();
+        for (int c : s) cards.push(card_id(c));
+        emit_to(events, seat_bit(seat),
+                Value::obj({{"type", "set_aside"}, {"seat", seat}, {"cards", std::move(cards)}}));
+        emit_to(events, ((SeatMask{1} << players_) - 1) & ~seat_bit(seat),
+                Value::obj({{"type", "set_aside"}, {"seat", seat}, {"count", s.size()}}));
+        events->back().spectators = true;
+      }
+      after_ruling(events);
+      break;
+    }
+    case Phase::kNameCousins:
+      cousins_ = a.arg;
+      if (events)
+        emit(events, Value::obj({{"type", "cousins"}, {"seat", seat},
+                                 {"family", family_name(a.arg)}}));
+      after_ruling(events);
+      break;
+    case Phase::kBidding: {
+      if (a.kind == kActPass) {
+        passed_ |= seat_bit(seat);
+      } else {
+        bid_ = a.arg;
+        bidder_ = seat;
+      }
+      if (events) {
+        emit(events, a.kind == kActPass
+                         ? Value::obj({{"type", "pass"}, {"seat", seat}})
+                         : Value::obj({{"type", "bid"}, {"seat", seat}, {"tricks", a.arg}}));
+      }
+      // LC-7.10 / LC-11.17 the next player clockwise who has not passed and is
+      // not the highest bidder; when none is left, the highest bidder has won.
+      Seat next = -1;
+      for (Seat s = left_of(seat); s != seat; s = left_of(s)) {
+        if (!(passed_ & seat_bit(s)) && s != bidder_) {
+          next = s;
+          break;
+        }
+      }
+      if (next < 0) {
+        phase_ = Phase::kNameRuling;
+        actor_ = bidder_;
+      } else {
+        actor_ = next;
+      }
+      break;
+    }
+    case Phase::kNameRuling:
+      ruling_ = a.arg;
+      if (events)
+        emit(events, Value::obj({{"type", "ruling_family"}, {"seat", seat},
+                                 {"family", family_name(a.arg)}}));
+      after_ruling(events);
+      break;
+    case Phase::kPlay:
+    case Phase::kSlapFollow:
+      play_card(seat, a.card, events);
+      break;
+    case Phase::kEliminate:
+      if (a.kind == kActEliminate) {
+        for (int i = 0; i + 1 < trick_n_; ++i) {
+          if (trick_[i].card == a.card) {
+            trick_[i].flags |= kEliminated;
+            out_.add(a.card);  // LC-4.7
+          }
+        }
+        if (events)
+          emit(events, Value::obj({{"type", "eliminate"}, {"seat", seat},
+                                   {"card", card_id(a.card)}}));
+      } else if (events) {
+        emit(events, Value::obj({{"type", "no_elimination"}, {"seat", seat}}));
+      }
+      after_play(seat, events);
+      break;
+    case Phase::kReveal:
+      hand_[seat].remove(a.card);
+      face_up_[seat].add(a.card);
+      make_public(a.card);
+      if (events)
+        emit(events, Value::obj({{"type", "reveal"}, {"seat", seat}, {"card", card_id(a.card)}}));
+      next_player(events);
+      break;
+    case Phase::kPassCard: {
+      const Seat to = left_of(seat);
+      hand_[seat].remove(a.card);
+      hand_[to].add(a.card);
+      seen_[to].add(a.card);
+      if (events) {
+        const SeatMask pair = seat_bit(seat) | seat_bit(to);
+        emit_to(events, pair, Value::obj({{"type", "pass_card"}, {"seat", seat}, {"to", to},
+                                          {"card", card_id(a.card)}}));
+        emit_to(events, ((SeatMask{1} << players_) - 1) & ~pair,
+                Value::obj({{"type", "pass_card"}, {"seat", seat}, {"to", to}}));
+        events->back().spectators = true;
+      }
+      next_player(events);
+      break;
+    }
+    case Phase::kSteal:
+      if (a.kind == kActNoSteal) {
+        if (events) emit(events, Value::obj({{"type", "no_steal"}, {"seat", seat}}));
+        continue_bandits(bandit_ - 1, events);
+        break;
+      }
+      for (int j = 0; j < trick_n_; ++j) {
+        if (j != bandit_ && trick_[j].card == a.card) {
+          stolen_ = j;
+          trick_[j].card = -1;
+          trick_[j].flags = 0;
+        }
+      }
+      hand_[seat].add(a.card);
+      if (events)
+        emit(events, Value::obj({{"type", "steal"}, {"seat", seat}, {"card", card_id(a.card)}}));
+      phase_ = Phase::kGive;
+      break;
+    case Phase::kGive: {
+      std::uint8_t flags = kFaceDown;
+      remove_from_play_area(seat, a.card, &flags);
+      trick_[stolen_] = TrickCard{static_cast<std::int8_t>(seat), static_cast<std::int8_t>(a.card),
+                                  flags};
+      stolen_ = -1;
+      if (events) {
+        emit_to(events, seat_bit(seat),
+                Value::obj({{"type", "give"}, {"seat", seat}, {"card", card_id(a.card)}}));
+        emit_to(events, ((SeatMask{1} << players_) - 1) & ~seat_bit(seat),
+                Value::obj({{"type", "give"}, {"seat", seat},
+                            {"from", (flags & kFromTableau) ? "tableau" : "hand"}}));
+        events->back().spectators = true;
+      }
+      continue_bandits(bandit_ - 1, events);
+      break;
+    }
+    case Phase::kGameOver: break;
+  }
+  return std::nullopt;
+}
+
+std::vector<int> TableGame::scores() const {
+  std::vector<int> out(static_cast<std::size_t>(players_));
+  for (int s = 0; s < players_; ++s) out[static_cast<std::size_t>(s)] = scores_[side_of(s)];
+  return out;
+}
+
+std::vector<Seat> TableGame::winners() const {
+  std::vector<Seat> out;
+  if (phase_ != Phase::kGameOver) return out;
+  const int best = std::max(scores_[0], scores_[1]);
+  for (int s = 0; s < players_; ++s)
+    if (scores_[side_of(s)] == best) out.push_back(s);
+  return out;
+}
+
+}  // namespace casa::la_casa

@@ -1,0 +1,443 @@
+// What each seat sees of the table game (LC-10), the god view, the public form of
+// actions, and determinize().
+#include <algorithm>
+#include <string>
+
+#include "engine/games/la_casa/table_game.h"
+#include "engine/rng.h"
+
+namespace casa::la_casa {
+
+namespace {
+
+Value family_value(int family) { return family == kNoFamily ? Value() : Value(family_name(family)); }
+
+Value cards_value(CardSet cards) {
+  Value out = Value::array();
+  for (int c : cards) out.push(card_id(c));
+  return out;
+}
+
+Value card_or_null(int card) { return card < 0 ? Value() : Value(card_id(card)); }
+
+Value seat_list(SeatMask mask, int players) {
+  Value out = Value::array();
+  for (int s = 0; s < players; ++s)
+    if (mask & seat_bit(s)) out.push(s);
+  return out;
+}
+
+}  // namespace
+
+// A trick as `viewer` sees it (kSpectator: public only; -2: everything).
+Value TableGame::trick_value(const TrickCard* trick, int n, Seat viewer) const {
+  Value out = Value::array();
+  for (int i = 0; i < n; ++i) {
+    const TrickCard& e = trick[i];
+    if (e.card < 0) continue;
+    if ((e.flags & kHidden) && viewer != -2) continue;
+    Value item = Value::obj({{"seat", e.seat}});
+    const bool face_down = e.flags & kFaceDown;
+    if (!face_down || viewer == -2 || viewer == e.seat) item.set("card", card_id(e.card));
+    if (face_down) item.set("face_down", true);
+    if (e.flags & kEliminated) item.set("eliminated", true);
+    if ((e.flags & kHidden) && viewer == -2) item.set("hidden", true);
+    out.push(std::move(item));
+  }
+  return out;
+}
+
+Value TableGame::view(Seat seat) const {
+  const bool player = seat >= 0 && seat < players_;
+  Value v = Value::object();
+  v.set("game", "la-casa");
+  v.set("seat", player ? seat : -1);
+  v.set("players", players_);
+  v.set("format", format_ == Format::kClassic      ? "classic"
+                  : format_ == Format::kChallenges ? "challenges"
+                                                   : "sticky");
+  v.set("target", target_);
+  v.set("election", election_);
+  v.set("phase", phase_name(phase_));
+  SeatMask acting = to_act();
+  if (phase_ == Phase::kSlapFollow) {
+    // LC-7.16 nobody learns who has committed: every follower is shown as acting,
+    // except that a seat knows its own commit.
+    acting = ((SeatMask{1} << players_) - 1) & ~seat_bit(leader_);
+    if (player && (committed_ & seat_bit(seat))) acting &= ~seat_bit(seat);
+  }
+  v.set("to_act", seat_list(acting, players_));
+  v.set("dealer", dealer_);
+  v.set("leader", leader_);
+  v.set("round", round_);
+  v.set("challenge", challenge_ == kNoChallenge ? Value() : Value(challenge_name(challenge_)));
+  v.set("ruling_family", family_value(ruling_));
+  v.set("lead_family", family_value(lead_));
+  v.set("cousins", family_value(cousins_));
+  v.set("scores", Value::Array{scores_[0], scores_[1]});
+  v.set("seat_scores", [&] {
+    Value out = Value::array();
+    for (int s = 0; s < players_; ++s) out.push(scores_[side_of(s)]);
+    return out;
+  }());
+  v.set("tricks_won", Value::Array{tricks_won_[0], tricks_won_[1]});
+  v.set("tricks_played", tricks_played_);
+  v.set("total_tricks", total_tricks_);
+  Value sizes = Value::array();
+  for (int s = 0; s < players_; ++s) sizes.push(hand_[s].size());
+  v.set("hand_sizes", std::move(sizes));
+  if (player) {
+    v.set("hand", cards_value(hand_[seat]));
+    v.set("reference", card_or_null(reference_[seat]));
+    v.set("set_aside", cards_value(set_aside_[seat]));
+  }
+  if (round_scored_) {
+    // LC-7.3 the reference cards are shown once the round is scored.
+    Value refs = Value::array();
+    for (int s = 0; s < players_; ++s) refs.push(card_or_null(reference_[s]));
+    v.set("references", std::move(refs));
+  }
+  Value aside = Value::array();
+  for (int s = 0; s < players_; ++s) aside.push(set_aside_[s].size());
+  v.set("set_aside_counts", std::move(aside));
+  Value face_up = Value::array();
+  for (int s = 0; s < players_; ++s) face_up.push(cards_value(face_up_[s]));
+  v.set("face_up", std::move(face_up));
+  if (players_ == 2) {
+    // LC-4.4 face-up tableau cards are public; face-down ones are only counted.
+    Value tableaux = Value::array();
+    for (int s = 0; s < players_; ++s) {
+      Value stacks = Value::array();
+      for (int j = 0; j < stacks_; ++j) {
+        stacks.push(Value::obj({{"up", card_or_null(stack_up_[s][j])},
+                                {"down", stack_down_[s][j] >= 0 ? 1 : 0}}));
+      }
+      tableaux.push(std::move(stacks));
+    }
+    v.set("tableaux", std::move(tableaux));
+  }
+  int casa_count = 0;
+  for (int i = 0; i < casa_size_; ++i) casa_count += casa_[i] >= 0;
+  v.set("casa", Value::obj({{"count", casa_count},
+                            {"top", casa_top_up_ ? Value(card_id(casa_[0])) : Value()}}));
+  if (election_round_ > 0) {
+    Value e = Value::obj({{"nominated", family_value(nominated_)},
+                          {"round", election_round_},
+                          {"passed", seat_list(passed_, players_)},
+                          {"elector", elector_}});
+    if (player && seat == elector_ && discarded_ >= 0) e.set("discard", card_id(discarded_));
+    v.set("election_state", std::move(e));
+  }
+  if (challenge_ == kFigura) {
+    v.set("bidding", Value::obj({{"bid", bid_}, {"bidder", bidder_},
+                                 {"passed", seat_list(passed_, players_)}}));
+  }
+  if (format_ == Format::kSticky) {
+    Value used = Value::array();
+    for (int c = 0; c < kChallengeCount; ++c)
+      if (sticky_used_ & (1u << c)) used.push(challenge_name(c));
+    v.set("challenges_chosen", std::move(used));
+  }
+  v.set("trick", trick_value(trick_.data(), trick_n_, player ? seat : kSpectator));
+  if (challenge_ == kSlapDown) {
+    v.set("commits", phase_ == Phase::kSlapFollow ? trick_n_ : 0);
+    if (player && (committed_ & seat_bit(seat))) {
+      v.set("my_commit", card_id(trick_[(seat - leader_ + players_) % players_].card));
+    }
+  }
+  if (last_trick_n_ > 0) {
+    v.set("last_trick", Value::obj({{"cards", trick_value(last_trick_.data(), last_trick_n_,
+                                                          player ? seat : kSpectator)},
+                                    {"winner", last_winner_}}));
+  }
+  if (round_scored_) {
+    v.set("round_result", Value::obj({{"points", Value::Array{round_points_[0], round_points_[1]}},
+                                      {"counts", Value::Array{round_counts_[0], round_counts_[1]}},
+                                      {"tricks", Value::Array{tricks_won_[0], tricks_won_[1]}}}));
+  }
+  if (phase_ == Phase::kGameOver) {
+    Value w = Value::array();
+    for (Seat s : winners()) w.push(s);
+    v.set("winners", std::move(w));
+  }
+  return v;
+}
+
+Value TableGame::full_state() const {
+  Value v = Value::object();
+  v.set("players", players_);
+  v.set("format", static_cast<int>(format_));
+  v.set("target", target_);
+  v.set("election", election_);
+  v.set("rounds_limit", rounds_limit_);
+  v.set("seed", std::to_string(seed_));
+  v.set("deals", static_cast<long long>(deals_));
+  Value deck = Value::array();
+  for (int i = 0; i < challenge_count_; ++i) deck.push(challenge_name(challenge_deck_[i]));
+  v.set("challenge_deck", std::move(deck));
+  v.set("challenge_pos", challenge_pos_);
+  v.set("challenge_cycle", challenge_cycle_);
+  v.set("sticky_used", static_cast<long long>(sticky_used_));
+  v.set("round", round_);
+  v.set("dealer", dealer_);
+  v.set("scores", Value::Array{scores_[0], scores_[1]});
+  v.set("phase", phase_name(phase_));
+  v.set("actor", actor_);
+  v.set("challenge", challenge_);
+  Value hands = Value::array(), aside = Value::array(), up = Value::array(), seen = Value::array();
+  for (int s = 0; s < players_; ++s) {
+    hands.push(cards_value(hand_[s]));
+    aside.push(cards_value(set_aside_[s]));
+    up.push(cards_value(face_up_[s]));
+    seen.push(cards_value(seen_[s]));
+  }
+  v.set("hands", std::move(hands));
+  v.set("set_aside", std::move(aside));
+  v.set("face_up", std::move(up));
+  v.set("seen", std::move(seen));
+  v.set("public", cards_value(public_));
+  Value refs = Value::array();
+  for (int s = 0; s < players_; ++s) refs.push(card_or_null(reference_[s]));
+  v.set("references", std::move(refs));
+  Value tableaux = Value::array();
+  for (int s = 0; s < players_ && players_ == 2; ++s) {
+    Value stacks = Value::array();
+    for (int j = 0; j < stacks_; ++j)
+      stacks.push(Value::obj({{"up", card_or_null(stack_up_[s][j])},
+                              {"down", card_or_null(stack_down_[s][j])}}));
+    tableaux.push(std::move(stacks));
+  }
+  v.set("tableaux", std::move(tableaux));
+  Value casa = Value::array();
+  for (int i = 0; i < casa_size_; ++i) casa.push(card_or_null(casa_[i]));
+  v.set("casa", std::move(casa));
+  v.set("casa_top_up", casa_top_up_);
+  v.set("out", cards_value(out_));
+  v.set("ruling", ruling_);
+  v.set("cousins", cousins_);
+  v.set("lead", lead_);
+  v.set("nominated", nominated_);
+  v.set("election_round", election_round_);
+  v.set("passed", static_cast<long long>(passed_));
+  v.set("elector", elector_);
+  v.set("discarded", card_or_null(discarded_));
+  v.set("bid", bid_);
+  v.set("bidder", bidder_);
+  v.set("club_done", static_cast<long long>(club_done_));
+  v.set("leader", leader_);
+  v.set("trick", trick_value(trick_.data(), 4, -2));
+  v.set("trick_n", trick_n_);
+  v.set("committed", static_cast<long long>(committed_));
+  v.set("bandit", bandit_);
+  v.set("stolen", stolen_);
+  v.set("trick_winner", trick_winner_);
+  v.set("tricks_won", Value::Array{tricks_won_[0], tricks_won_[1]});
+  v.set("captured", Value::Array{cards_value(captured_[0]), cards_value(captured_[1])});
+  Value won = Value::array();
+  for (int s = 0; s < players_; ++s) {
+    Value list = Value::array();
+    for (int t = 0; t < won_count_[s]; ++t) list.push(won_families_[s][t]);
+    won.push(std::move(list));
+  }
+  v.set("won_families", std::move(won));
+  v.set("tricks_played", tricks_played_);
+  v.set("total_tricks", total_tricks_);
+  v.set("mc_side", mc_side_);
+  v.set("mc_trick_captured", mc_trick_captured_);
+  v.set("last_trick", trick_value(last_trick_.data(), last_trick_n_, -2));
+  v.set("last_winner", last_winner_);
+  v.set("round_points", Value::Array{round_points_[0], round_points_[1]});
+  v.set("round_counts", Value::Array{round_counts_[0], round_counts_[1]});
+  v.set("round_scored", round_scored_);
+  return v;
+}
+
+// LC-10.2 every card this seat has not seen this round (spectators: not public).
+std::vector<std::string> TableGame::secret_cards(Seat seat) const {
+  const CardSet known = (seat >= 0 && seat < players_) ? seen_[seat] : public_;
+  std::vector<std::string> out;
+  for (int c : kAllCards - known) out.push_back(card_id(c));
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Public form of actions
+
+namespace {
+std::string_view kind_name(std::uint16_t kind) {
+  switch (kind) {
+    case kActPlay: return "play";
+    case kActElect: return "elect";
+    case kActPass: return "pass";
+    case kActBid: return "bid";
+    case kActNameFamily: return "name_family";
+    case kActDiscard: return "discard";
+    case kActSetAside: return "set_aside";
+    case kActEliminate: return "eliminate";
+    case kActNoElimination: return "no_elimination";
+    case kActSteal: return "steal";
+    case kActNoSteal: return "no_steal";
+    case kActGive: return "give";
+    case kActPassCard: return "pass_card";
+    case kActReveal: return "reveal";
+    case kActChooseChallenge: return "choose_challenge";
+    case kActDeal: return "deal";
+    default: return "";
+  }
+}
+}  // namespace
+
+Value TableGame::encode_action(const Action& a) const {
+  Value v = Value::obj({{"type", kind_name(a.kind)}});
+  switch (a.kind) {
+    case kActPlay:
+    case kActDiscard:
+    case kActEliminate:
+    case kActSteal:
+    case kActGive:
+    case kActPassCard:
+    case kActReveal: v.set("card", a.card < kDeckSize ? card_id(a.card) : "?"); break;
+    case kActElect:
+    case kActNameFamily: v.set("family", a.arg >= 0 && a.arg < kFamilies ? family_name(a.arg) : "?"); break;
+    case kActBid: v.set("tricks", a.arg); break;
+    case kActSetAside: v.set("cards", cards_value(CardSet(a.set))); break;
+    case kActChooseChallenge: v.set("challenge", challenge_name(a.arg)); break;
+    default: break;
+  }
+  return v;
+}
+
+std::optional<Error> TableGame::decode_action(const Value& value, Action& out) const {
+  auto bad = [](std::string why) { return Error{"malformed_action", std::move(why)}; };
+  if (!value.is_object()) return bad("An action must be an object.");
+  const Value* type = value.find("type");
+  if (!type || !type->is_string()) return bad("An action needs a \"type\".");
+  Action a;
+  for (std::uint16_t k = kActPlay; k <= kActDeal; ++k)
+    if (kind_name(k) == type->as_string()) a.kind = k;
+  if (a.kind == 0) return bad("Unknown action type \"" + type->as_string() + "\".");
+  auto read_card = [&](std::optional<Error>& err) {
+    const Value* c = value.find("card");
+    std::optional<int> card;
+    if (c && c->is_string()) card = parse_card(c->as_string());
+    if (!card) err = bad("This action needs a \"card\" such as \"G5\".");
+    return card.value_or(0);
+  };
+  std::optional<Error> err;
+  switch (a.kind) {
+    case kActPlay:
+    case kActDiscard:
+    case kActEliminate:
+    case kActSteal:
+    case kActGive:
+    case kActPassCard:
+    case kActReveal: a.card = static_cast<std::uint16_t>(read_card(err)); break;
+    case kActElect:
+    case kActNameFamily: {
+      const Value* f = value.find("family");
+      std::optional<int> family;
+      if (f && f->is_string()) family = parse_family(f->as_string());
+      if (!family) return bad("This action needs a \"family\": guns, knives, masks or fists.");
+      a.arg = *family;
+      break;
+    }
+    case kActBid: {
+      const Value* t = value.find("tricks");
+      if (!t || !t->is_int() || t->as_int() < 0 || t->as_int() > 64)
+        return bad("A bid needs a number of \"tricks\".");
+      a.arg = static_cast<int>(t->as_int());
+      break;
+    }
+    case kActSetAside: {
+      const Value* cards = value.find("cards");
+      if (!cards || !cards->is_array()) return bad("set_aside needs a list of \"cards\".");
+      CardSet set;
+      for (const Value& c : cards->as_array()) {
+        std::optional<int> card;
+        if (c.is_string()) card = parse_card(c.as_string());
+        if (!card || set.has(*card)) return bad("set_aside needs distinct card ids.");
+        set.add(*card);
+      }
+      a.set = set.bits();
+      break;
+    }
+    case kActChooseChallenge: {
+      const Value* c = value.find("challenge");
+      const int id = c && c->is_string() ? parse_challenge(c->as_string()) : kNoChallenge;
+      if (id == kNoChallenge) return bad("choose_challenge needs a \"challenge\" name.");
+      a.arg = id;
+      break;
+    }
+    default: break;
+  }
+  if (err) return err;
+  out = a;
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------
+// determinize: every card `seat` has not seen is dealt again at random among the
+// places that hold unseen cards, each place keeping its count.
+
+std::unique_ptr<Game> TableGame::determinize(Seat seat, std::uint64_t seed) const {
+  auto copy = std::make_unique<TableGame>(*this);
+  TableGame& g = *copy;
+  const bool player = seat >= 0 && seat < players_;
+  const CardSet known = player ? seen_[seat] : public_;
+  std::array<std::int8_t, kDeckSize> pool{};
+  int pool_n = 0;
+  std::array<int, 32> counts{};
+
+  // Visits every place that may hold a card hidden from `seat`, in a fixed order.
+  auto visit = [&](auto&& on_set, auto&& on_slot) {
+    int k = 0;
+    for (int s = 0; s < players_; ++s) {
+      if (player && s == seat) continue;
+      on_set(g.hand_[s], k++);
+      on_set(g.set_aside_[s], k++);
+      on_slot(g.reference_[s]);
+    }
+    for (int s = 0; s < players_ && players_ == 2; ++s)
+      for (int j = 0; j < stacks_; ++j) on_slot(g.stack_down_[s][j]);
+    for (int i = 0; i < casa_size_; ++i)
+      if (!(i == 0 && casa_top_up_)) on_slot(g.casa_[i]);
+    on_set(g.out_, k++);
+    for (auto& e : g.trick_)
+      if (e.card >= 0 && (e.flags & (kHidden | kFaceDown))) on_slot(e.card);
+    on_set(g.captured_[0], k++);
+    on_set(g.captured_[1], k++);
+  };
+  visit(
+      [&](CardSet& place, int k) {
+        const CardSet hidden = place - known;
+        counts[k] = hidden.size();
+        for (int c : hidden) pool[pool_n++] = static_cast<std::int8_t>(c);
+        place -= hidden;
+      },
+      [&](std::int8_t& slot) {
+        if (slot >= 0 && !known.has(slot)) {
+          pool[pool_n++] = slot;
+          slot = -2;
+        }
+      });
+  Rng rng(seed);
+  rng.shuffle(pool.data(), static_cast<std::size_t>(pool_n));
+  int next = 0;
+  visit(
+      [&](CardSet& place, int k) {
+        for (int i = 0; i < counts[k]; ++i) place.add(pool[next++]);
+      },
+      [&](std::int8_t& slot) {
+        if (slot == -2) slot = pool[next++];
+      });
+  if (g.discarded_ >= 0) g.discarded_ = g.casa_[0];
+  g.mc_side_ = g.captured_[0].has(kMangiaCake) ? 0 : g.captured_[1].has(kMangiaCake) ? 1 : -1;
+  // Future deals and the order of the Challenge deck are unknown too.
+  g.seed_ = seed;
+  if (g.challenge_pos_ < g.challenge_count_)
+    rng.shuffle(g.challenge_deck_.data() + g.challenge_pos_,
+                static_cast<std::size_t>(g.challenge_count_ - g.challenge_pos_));
+  return copy;
+}
+
+}  // namespace casa::la_casa

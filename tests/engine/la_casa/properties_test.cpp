@@ -1,0 +1,99 @@
+// Random-game property checks of the two- and four-player La Casa table game, for
+// every format, with and without the Election, and for each challenge fixed.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+
+#include "engine/games/la_casa/table_game.h"
+#include "tests/engine/support/properties.h"
+
+using casa::Game;
+using casa::Value;
+using casa::testing::PropertyOptions;
+
+namespace {
+
+void collect_ids(const Value& v, std::multiset<std::string>& out) {
+  if (v.is_string()) {
+    out.insert(v.as_string());
+  } else if (v.is_array()) {
+    for (const auto& item : v.as_array()) collect_ids(item, out);
+  } else if (v.is_object()) {
+    if (v.get_bool("eliminated", false)) return;  // counted in "out"
+    for (const auto& [key, item] : v.as_object()) {
+      if (key == "card" || key == "up" || key == "down" || key == "hands" || key == "set_aside" ||
+          key == "face_up" || key == "references" || key == "tableaux" || key == "casa" ||
+          key == "out" || key == "trick" || key == "captured" || key == "cards")
+        collect_ids(item, out);
+    }
+  }
+}
+
+}  // namespace
+
+// Card conservation: at every step each of the 37 cards is in exactly one place
+// (hand, set aside, face up, reference, tableau, Casa, out of play, trick, captured),
+void check_card_conservation(const Game& game) {
+  const Value state = game.full_state();
+  std::multiset<std::string> ids;
+  for (const char* key : {"hands", "set_aside", "face_up", "references", "tableaux", "casa", "out",
+                          "trick", "captured"}) {
+    const Value* v = state.find(key);
+    REQUIRE(v != nullptr);
+    collect_ids(*v, ids);
+  }
+  std::set<std::string> unique(ids.begin(), ids.end());
+  INFO(state.debug_string());
+  REQUIRE(unique.size() == ids.size());  // no card in two places
+  if (state.get_int("round", 0) > 0) CHECK(ids.size() == 37);
+}
+
+namespace {
+
+void run(int players, Value options, int games, std::uint64_t seed = 1) {
+  PropertyOptions p;
+  p.game = "la-casa";
+  p.players = players;
+  p.options = std::move(options);
+  p.games = games;
+  p.seed = seed;
+  p.invariant = check_card_conservation;
+  INFO("players ", players, " options ", p.options.debug_string());
+  const long actions = casa::testing::check_random_games(p);
+  CHECK(actions > games * 10);
+}
+
+Value opts(std::initializer_list<Value::Member> members) { return Value::obj(members); }
+
+}  // namespace
+
+TEST_CASE("LC properties: two players, every format, Election on and off") {
+  for (bool election : {false, true}) {
+    run(2, opts({{"format", "classic"}, {"election", election}, {"target", 3}}), 6);
+    run(2, opts({{"format", "challenges"}, {"election", election}, {"target", 3}}), 8);
+  }
+}
+
+TEST_CASE("LC properties: four players, every format, Election on and off") {
+  for (bool election : {false, true}) {
+    run(4, opts({{"format", "classic"}, {"election", election}, {"target", 3}}), 6);
+    run(4, opts({{"format", "challenges"}, {"election", election}, {"target", 3}}), 8);
+    run(4, opts({{"format", "sticky"}, {"election", election}, {"target", 3}}), 8);
+  }
+}
+
+TEST_CASE("LC properties: each challenge fixed for one round") {
+  for (int players : {2, 4}) {
+    const std::uint32_t set = casa::la_casa::challenges_for(players);
+    for (int c = 0; c < casa::la_casa::kChallengeCount; ++c) {
+      if (!(set & (1u << c))) continue;
+      for (bool election : {false, true}) {
+        run(players,
+            opts({{"challenge", casa::la_casa::challenge_name(c)}, {"rounds", 1},
+                  {"election", election}}),
+            12, static_cast<std::uint64_t>(c + 7));
+      }
+    }
+  }
+}
