@@ -138,6 +138,9 @@ std::string field_label(const std::string& key) {
       {"challenge", "Challenge"},
       {"cousins", "Cousins"},
       {"tableau", "Tableau"},
+      {"tableaux", "Tableaux"},
+      {"face_up", "Face-up cards"},
+      {"seat_scores", "Scores by seat"},
       {"tableaus", "Tableaus"},
       {"tricks_won", "Tricks won"},
       {"elector", "Elector"},
@@ -184,7 +187,7 @@ std::string field_label(const std::string& key) {
 int field_rank(const std::string& key) {
   static const std::vector<std::string> kFirst = {
       "ruling_family", "challenge", "nominated", "cousins", "trumps",  "led_suit", "led_colour",
-      "trick",         "table",     "loose",     "builds",  "tableau", "tableaus"};
+      "trick",         "table",     "loose",     "builds",  "tableau", "tableaux"};
   const auto pos = std::find(kFirst.begin(), kFirst.end(), key);
   return static_cast<int>(pos - kFirst.begin());
 }
@@ -342,8 +345,12 @@ std::string render_view(const Json& view) {
     const Json& scores = view["scores"];
     out += "Scores:";
     if (scores.is_array()) {
+      // One score per seat, or (when the view says there are more players) per side.
+      const bool per_side = view.contains("players") && view["players"].is_number_integer() &&
+                            view["players"].get<std::size_t>() != scores.size();
+      const std::string unit = per_side ? "side " : "seat ";
       for (std::size_t s = 0; s < scores.size(); ++s)
-        out += (s ? ", seat " : " seat ") + std::to_string(s) + " " + scalar(game, scores[s]);
+        out += (s ? ", " : " ") + unit + std::to_string(s) + " " + scalar(game, scores[s]);
       out += "\n";
     } else {
       out += " " + inline_value(game, scores, false) + "\n";
@@ -356,7 +363,22 @@ std::string render_view(const Json& view) {
   std::stable_sort(keys.begin(), keys.end(), [](const std::string& a, const std::string& b) {
     return field_rank(a) < field_rank(b);
   });
-  for (const auto& key : keys) render_field(game, field_label(key), view[key], "", out);
+  const std::size_t players = view.contains("players") && view["players"].is_number_integer()
+                                  ? view["players"].get<std::size_t>()
+                                  : 0;
+  for (const auto& key : keys) {
+    const Json& item = view[key];
+    // A list with one entry per seat (tableaux, captures, ...): one "seat N" line each.
+    if (players > 1 && item.is_array() && item.size() == players &&
+        !std::all_of(item.begin(), item.end(), is_scalar)) {
+      Json by_seat = Json::object();
+      for (std::size_t s = 0; s < players; ++s) by_seat[std::to_string(s)] = item[s];
+      out += field_label(key) + ":\n";
+      render_object_lines(game, by_seat, "  ", out);
+      continue;
+    }
+    render_field(game, field_label(key), item, "", out);
+  }
 
   if (view.contains("hand")) {
     out += "Your hand:\n";

@@ -149,3 +149,25 @@ TEST_CASE("an empty hand and a hand that is only a count") {
   CHECK(render_hand("la-casa", Json::array()) == "(no cards)\n");
   CHECK(render_hand("la-casa", Json(7)) == "7\n");
 }
+
+TEST_CASE("a real two-player La Casa view (engine output): scores, tableaux by seat, hand") {
+  const Json view = Json::parse(
+      R"({"casa": {"count": 1, "top": "G8"}, "challenge": "revenge", "cousins": null, "dealer": 0, "election": false, "face_up": [[], []], "format": "challenges", "game": "la-casa", "hand": ["G1", "G9", "K3", "M2", "M9", "F1", "F2", "F6"], "hand_sizes": [8, 8], "lead_family": null, "leader": 1, "phase": "play", "players": 2, "reference": null, "round": 1, "ruling_family": "guns", "scores": [0, 0], "seat": 1, "seat_scores": [0, 0], "set_aside": [], "set_aside_counts": [0, 0], "tableaux": [[{"down": 1, "up": "K9"}, {"down": 1, "up": "M4"}, {"down": 1, "up": "M8"}, {"down": 1, "up": "G5"}, {"down": 1, "up": "K4"}], [{"down": 1, "up": "M6"}, {"down": 1, "up": "K6"}, {"down": 1, "up": "F7"}, {"down": 1, "up": "F8"}, {"down": 1, "up": "F5"}]], "target": 12, "to_act": [1], "total_tricks": 18, "trick": [], "tricks_played": 0, "tricks_won": [0, 0]})");
+  const std::string text = render_view(view);
+  CHECK(has(text, "You are seat 1. Dealer: seat 0. To act: seat 1 (you)."));
+  CHECK(has(text, "Scores: seat 0 0, seat 1 0"));
+  CHECK(has(text, "Ruling Family: guns"));
+  CHECK(has(text, "Challenge: revenge"));
+  CHECK(has(text, "Casa: count 1, top G8"));
+  CHECK(has(text, "Tableaux:\n  seat 0:\n    - down 1, up K9\n"));
+  CHECK(has(text, "  seat 1:\n    - down 1, up M6\n"));
+  CHECK(has(text, "Fists: F1 F2 F6\n"));
+}
+
+TEST_CASE("four-player La Casa scores are per side when the view has fewer scores than players") {
+  const Json view = Json::parse(R"({"game":"la-casa","players":4,"seat":0,"to_act":[3],
+                                    "scores":[5,7],"seat_scores":[5,7,5,7]})");
+  const std::string text = render_view(view);
+  CHECK(has(text, "Scores: side 0 5, side 1 7"));
+  CHECK(has(text, "Scores by seat: 5 7 5 7"));
+}
