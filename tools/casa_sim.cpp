@@ -1,6 +1,7 @@
 // casa-sim: the engine on the command line, without a server.
 //
 //   casa-sim play  --game G --players N [--options JSON] [--seed S] [--deck JSON]
+//                  [--dealer D] [--challenge NAME] [--rounds R] [--no-views]
 //   casa-sim bench --game G --players N [--options JSON] --games N [--seed S]
 //
 // See docs/engine-cli.md.
@@ -31,6 +32,9 @@ struct Args {
   int players = 4;
   std::string options = "{}";
   std::string deck;
+  std::string challenge;
+  int dealer = -1;
+  int rounds = 0;
   std::uint64_t seed = 1;
   long games = 1000;
   bool views = true;
@@ -39,7 +43,7 @@ struct Args {
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "casa-sim: " << why << "\n"
             << "usage: casa-sim play  --game G --players N [--options JSON] [--seed S] "
-               "[--deck JSON] [--no-views]\n"
+               "[--deck JSON] [--dealer D] [--challenge NAME] [--rounds R] [--no-views]\n"
             << "       casa-sim bench --game G --players N [--options JSON] --games N "
                "[--seed S]\n";
   std::exit(2);
@@ -60,6 +64,9 @@ Args parse_args(int argc, char** argv) {
       else if (flag == "--players") a.players = std::stoi(next());
       else if (flag == "--options") a.options = next();
       else if (flag == "--deck") a.deck = next();
+      else if (flag == "--dealer") a.dealer = std::stoi(next());
+      else if (flag == "--challenge") a.challenge = next();
+      else if (flag == "--rounds") a.rounds = std::stoi(next());
       else if (flag == "--seed") a.seed = std::stoull(next());
       else if (flag == "--games") a.games = std::stol(next());
       else if (flag == "--no-views") a.views = false;
@@ -79,6 +86,10 @@ Value parse_options(const Args& a) {
     if (deck.is_discarded() || !deck.is_array()) usage("--deck must be a JSON list of card ids");
     opts["deck"] = deck;
   }
+  // Shorthands for the testing options every game accepts.
+  if (a.dealer >= 0) opts["dealer"] = a.dealer;
+  if (!a.challenge.empty()) opts["challenge"] = a.challenge;
+  if (a.rounds > 0) opts["rounds"] = a.rounds;
   return casa::from_json(opts);
 }
 

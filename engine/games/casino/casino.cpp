@@ -2,6 +2,7 @@
 // the public form of actions, and determinization. The plays themselves are in
 // plays.cpp.
 #include "engine/games/casino/casino.h"
+#include "engine/teams.h"
 
 #include <algorithm>
 #include <string>
@@ -21,7 +22,13 @@ Value card_list(std::uint64_t cards) {
   return list;
 }
 
-std::string build_id(int number) { return "B" + std::to_string(number); }
+std::string build_id(int number) {
+  // Written by hand: GCC 12 at -O3 warns falsely (-Wrestrict) on "B" + to_string.
+  std::string id = "B";
+  if (number >= 10) id += static_cast<char>('0' + number / 10);
+  id += static_cast<char>('0' + number % 10);
+  return id;
+}
 
 // "B12" -> 12; 0 when the text names no possible build.
 int parse_build(std::string_view id) {
@@ -560,6 +567,8 @@ Value CasinoGame::common_view() const {
 Value CasinoGame::view(Seat seat) const {
   Value v = common_view();
   v.set("seat", seat);
+  v.set("teams", teams_value(players_, options_.partners ? 2 : players_,
+                             [this](Seat s) { return side_of(s); }));
   // CA-9.2 a player sees only their own hand, never a partner's.
   if (seat >= 0 && seat < players_) v.set("hand", card_list(hands_[seat]));
   return v;

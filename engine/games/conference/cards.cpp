@@ -2,16 +2,22 @@
 
 namespace casa::conference {
 
-std::string card_id(int c) {
-  if (c == kGood) return "GOOD";
-  if (c == kEvil) return "EVIL";
-  if (c == kFool) return "FOOL";
-  if (is_trump(c)) return "T" + std::to_string(rank_of(c));
-  if (c < 0 || c >= kGood) return "?";
-  static constexpr const char* kRankIds[kSuitLength] = {"1", "2", "3", "4", "5", "6", "7",
-                                                        "8", "9", "10", "J", "C", "Q", "K"};
-  return std::string(1, kSuitLetters[suit_of(c)]) + kRankIds[rank_of(c)];
-}
+namespace {
+
+// Every id by card index (see the layout in cards.h).
+constexpr const char* kIds[kCardCount] = {
+    "E1", "E2", "E3", "E4", "E5", "E6", "E7", "E8", "E9", "E10", "EJ", "EC", "EQ", "EK",
+    "A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "AJ", "AC", "AQ", "AK",
+    "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9", "F10", "FJ", "FC", "FQ", "FK",
+    "W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "W10", "WJ", "WC", "WQ", "WK",
+    "GOOD", "EVIL",
+    "T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8", "T9", "T10", "T11", "T12", "T13", "T14",
+    "T15", "T16", "T17", "T18", "T19", "T20", "T21",
+    "FOOL"};
+
+}  // namespace
+
+std::string card_id(int c) { return c >= 0 && c < kCardCount ? kIds[c] : "?"; }
 
 std::optional<int> parse_card(std::string_view id) {
   if (id == "GOOD") return kGood;

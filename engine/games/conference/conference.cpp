@@ -1,6 +1,7 @@
 // Conference: creation, dealing, the legal actions and their effects, scoring.
 // Rule ids refer to shared/rules/conference.md.
 #include "engine/games/conference/conference.h"
+#include "engine/teams.h"
 
 #include <algorithm>
 #include <string>
@@ -779,6 +780,7 @@ Value ConferenceGame::public_table() const {
 Value ConferenceGame::view(Seat seat) const {
   Value v = public_table();
   v.set("seat", seat);
+  v.set("teams", teams_value(kPlayers, 2, [](Seat s) { return side_of(s); }));
   if (seat >= 0 && seat < kPlayers) {
     v.set("side", side_of(seat));
     v.set("partner", partner_of(seat));

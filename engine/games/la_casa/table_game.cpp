@@ -22,6 +22,11 @@ void shuffled_deck(std::uint64_t seed, std::uint64_t n, std::int8_t* deck) {
   rng.shuffle(deck, kDeckSize);
 }
 
+bool at_least_two(CardSet cards) {
+  const std::uint64_t b = cards.bits();
+  return (b & (b - 1)) != 0;
+}
+
 bool plain(const Action& a) { return a.card == 0 && a.arg == 0 && a.set == 0 && a.set2 == 0; }
 bool plain_card(const Action& a) {
   return a.card < kDeckSize && a.arg == 0 && a.set == 0 && a.set2 == 0;
@@ -496,7 +501,7 @@ void TableGame::after_play(Seat s, std::vector<Event>* events) {
     return;
   }
   // LC-7.14 / LC-11.9 Pass the Buck: with two or more cards left, pass one left.
-  if (challenge_ == kPassTheBuck && hand_[s].size() >= 2) {
+  if (challenge_ == kPassTheBuck && at_least_two(hand_[s])) {
     phase_ = Phase::kPassCard;
     actor_ = s;
     return;
@@ -804,13 +809,11 @@ SeatMask TableGame::to_act() const {
 void TableGame::legal_actions(Seat seat, std::vector<Action>& out) const {
   out.clear();
   if (seat < 0 || seat >= players_ || !(to_act() & seat_bit(seat))) return;
-  auto push = [&out](std::uint16_t kind, int card = 0, int arg = 0, std::uint64_t set = 0) {
-    Action a;
-    a.kind = kind;
-    a.card = static_cast<std::uint16_t>(card);
-    a.arg = arg;
-    a.set = set;
-    out.push_back(a);
+  // Built in a fixed buffer and copied once: no per-action growth checks.
+  std::array<Action, 64> buffer;
+  int n = 0;
+  auto push = [&buffer, &n](std::uint16_t kind, int card = 0, int arg = 0, std::uint64_t set = 0) {
+    buffer[n++] = Action{kind, static_cast<std::uint16_t>(card), arg, set, 0};
   };
   switch (phase_) {
     case Phase::kChooseChallenge: {
@@ -881,6 +884,7 @@ void TableGame::legal_actions(Seat seat, std::vector<Action>& out) const {
       break;
     case Phase::kGameOver: break;
   }
+  out.assign(buffer.begin(), buffer.begin() + n);
 }
 
 // Validates `a` for `seat` without changing anything (apply() must leave the state

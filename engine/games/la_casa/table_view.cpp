@@ -4,6 +4,7 @@
 #include <string>
 
 #include "engine/games/la_casa/table_game.h"
+#include "engine/teams.h"
 #include "engine/rng.h"
 
 namespace casa::la_casa {
@@ -53,6 +54,8 @@ Value TableGame::view(Seat seat) const {
   v.set("game", "la-casa");
   v.set("seat", player ? seat : -1);
   v.set("players", players_);
+  // LC-3.1 partners sit opposite: seats 0+2 against 1+3; two players are a side each.
+  v.set("teams", teams_value(players_, 2, [this](Seat s) { return side_of(s); }));
   v.set("format", format_ == Format::kClassic      ? "classic"
                   : format_ == Format::kChallenges ? "challenges"
                                                    : "sticky");

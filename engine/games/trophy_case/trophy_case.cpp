@@ -1,4 +1,5 @@
 #include "engine/games/trophy_case/trophy_case.h"
+#include "engine/teams.h"
 
 #include <algorithm>
 #include <bit>
@@ -459,6 +460,8 @@ Value TrophyCaseGame::trick_value(const Trick& trick) const {
 
 Value TrophyCaseGame::view(Seat seat) const {
   Value v = Value::obj({{"game", "trophy-case"}, {"seat", seat}});
+  // Every player plays for themselves.
+  v.set("teams", teams_value(players_, players_, [](Seat s) { return s; }));
   v.set("to_act", seat_list(to_act()));
   v.set("phase", over_ ? "over" : "play");
   Value sc = Value::array();

@@ -12,6 +12,17 @@
 //
 // Public information lives in the trick records, scores and counters; private
 // information in hands_, discarded_ (minus shown_) and the stock.
+//
+// View (TC-8): "game", "seat", "to_act", "phase" ("play"/"over"), "scores",
+// "target", "dealer", "hand_number", "hands_left_before_reshuffle", "stock_size",
+// "hand_sizes", "turn", "tricks_played", "set_aside" (cards of finished tricks since
+// the reshuffle), "discarded_count", "shown" ({seat, cards} of a TC-3.2 hand or
+// null), "trick" ({leader, led_suit, led_colour, suit_order, in, folded, plays:
+// [{seat, card} | {seat, mud: true}]}), "last_trick" ({winner, points, reason,
+// trick}), "winners", and for a seat its "hand".
+// Events, all public except "hand": "deal", "hand" (a seat's new cards, to that
+// seat only), "play", "mud", "fold", "trick" (winner, points, reason, cards,
+// scores), "redeal" (the shown hand), "hand_end", "game_over".
 #pragma once
 
 #include <array>
@@ -119,8 +130,6 @@ class TrophyCaseGame final : public Game {
   int trick_points(bool with_trump) const;
 
  private:
-  struct Emitter;
-
   void reshuffle();
   void deal_hand(std::vector<Event>* events);
   void begin_trick(int leader, std::vector<Event>* events);

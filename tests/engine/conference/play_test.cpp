@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/engine/conference/helpers.h"
+#include "engine/bots.h"
 #include "tests/engine/support/properties.h"
 
 using namespace conference_test;
@@ -293,4 +294,23 @@ TEST_CASE("CO-11.1 CO-11.2 each seat sees its own hand, the dealer the discard, 
   CHECK(last->find("fool")->get_int("owner", -1) == 0);
   CHECK(last->find("hand_points")->size() == 2);
   CHECK(spectator.find("tricks")->size() == 19);
+}
+
+TEST_CASE("the robot plays whole games legally with every option") {
+  for (const Value& options :
+       {Value::obj({{"hands", 1}}),
+        Value::obj({{"hands", 1}, {"good_evil", "allegiance"}, {"gallowglass", true}}),
+        Value::obj({{"hands", 1}, {"good_evil", "trumps"}, {"attack_defence", true}})}) {
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      Table t(options, seed);
+      casa::Rng rng(seed);
+      int steps = 0;
+      while (!t.game->is_over() && steps++ < 2000) {
+        const Seat s = t.actor();
+        const Action a = casa::choose_bot_action(*t.game, s, "robot", rng);
+        REQUIRE_FALSE(t.game->apply(s, a, nullptr));
+      }
+      CHECK(t.game->is_over());
+    }
+  }
 }

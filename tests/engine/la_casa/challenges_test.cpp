@@ -2,6 +2,8 @@
 // points (LC-11), each on a stacked deck through the public interface.
 #include <doctest/doctest.h>
 
+#include "engine/bots.h"
+#include "engine/rng.h"
 #include "tests/engine/la_casa/table_support.h"
 
 using namespace casa;
@@ -427,4 +429,18 @@ TEST_CASE("LC-7.16 LC-11.10 Slap-Down: hidden simultaneous commits, shown only a
   Table u(4, Value::obj({{"challenge", "slap_down"}, {"dealer", 3}, {"deck", deck}}));
   u.play(0, "MC");
   CHECK(u.view(2).get_string("lead_family", "") == "guns");
+}
+
+TEST_CASE("the robot plays the Robot's rules of LC-8.4 with a hand") {
+  Table t(4, Value::obj({{"format", "classic"}, {"dealer", 3}, {"deck", four_hands()}}));
+  Rng rng(1);
+  auto robot = [&](Seat s) {
+    return t.game->encode_action(choose_bot_action(*t.game, s, "robot", rng)).debug_string();
+  };
+  CHECK(robot(0) == R"({"type":"play","card":"K9"})");  // leads its highest card
+  t.play(0, "K9");
+  t.play(1, "K2");
+  CHECK(robot(2) == R"({"type":"play","card":"G2"})");  // cannot follow: its highest Gun
+  t.play(2, "G2");
+  CHECK(robot(3) == R"({"type":"play","card":"K3"})");  // K5 would not win: its lowest Knife
 }

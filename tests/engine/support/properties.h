@@ -93,16 +93,20 @@ inline void check_views(const Game& game) {
   }
 }
 
-// Plays opts.games random games and checks every invariant on the way.
+// Makes the game for one seed; lets a test drive a mode's own create function.
+using GameFactory = std::function<CreateResult(std::uint64_t seed)>;
+
+// Plays opts.games random games made by `factory` (opts.game, opts.players and
+// opts.options are then unused) and checks every invariant on the way.
 // Returns the number of actions applied, so callers can assert coverage.
-inline long check_random_games(const PropertyOptions& opts) {
+inline long check_random_games(const PropertyOptions& opts, const GameFactory& factory) {
   long total = 0;
   Rng rng(opts.seed);
   std::vector<Action> legal;
   std::vector<Event> events;
   for (int g = 0; g < opts.games; ++g) {
     const std::uint64_t seed = opts.seed * 1000003ULL + static_cast<std::uint64_t>(g);
-    auto created = create_game(opts.game, opts.players, opts.options, seed);
+    auto created = factory(seed);
     REQUIRE_MESSAGE(created.game, (created.error ? created.error->message : ""));
     Game& game = *created.game;
     std::vector<LoggedAction> log;
@@ -168,7 +172,7 @@ inline long check_random_games(const PropertyOptions& opts) {
     total += steps;
 
     if (opts.check_replay) {
-      auto again = create_game(opts.game, opts.players, opts.options, seed);
+      auto again = factory(seed);
       REQUIRE(again.game);
       for (const auto& entry : log) {
         REQUIRE_FALSE(again.game->apply(entry.seat, entry.action, nullptr).has_value());
@@ -178,6 +182,14 @@ inline long check_random_games(const PropertyOptions& opts) {
     }
   }
   return total;
+}
+
+// Plays opts.games random games of opts.game and checks every invariant on the way.
+// Returns the number of actions applied, so callers can assert coverage.
+inline long check_random_games(const PropertyOptions& opts) {
+  return check_random_games(opts, [&opts](std::uint64_t seed) {
+    return create_game(opts.game, opts.players, opts.options, seed);
+  });
 }
 
 }  // namespace casa::testing

@@ -62,6 +62,17 @@ TEST_CASE("TC-1.1 TC-1.2 ids: 15 suits of 0-9 and X, 9 trumps, 174 cards") {
   CHECK_FALSE(tc::parse_card("MAZ10").has_value());
   CHECK_FALSE(tc::parse_card("T-FOO").has_value());
   CHECK(tc::card_of(14, tc::kInfinity) == 164);
+  // The 174-card set works across its three words.
+  tc::DeckSet set;
+  for (int c : {0, 63, 64, 127, 128, 173}) set.add(c);
+  std::vector<int> visited;
+  for (int c : set) visited.push_back(c);
+  CHECK(visited == std::vector<int>{0, 63, 64, 127, 128, 173});
+  CHECK(set.size() == 6);
+  CHECK(tc::kAllCards.size() == 174);
+  CHECK((tc::kAllCards - tc::kSuitedSet) == tc::kTrumpSet);
+  CHECK(tc::colour_cards(4).size() == 33);
+  CHECK(tc::suit_cards(5).lowest() == 55);
   // Through the interface: a stacked deck must name all 174 ids once.
   Value deck = Stack{}.deck();
   CHECK(casa::create_game("trophy-case", 4, Value::obj({{"deck", deck}}), 1).game);
@@ -159,6 +170,17 @@ TEST_CASE("TC-1.4 TC-4.5 TC-4.6 seats out of cards play Mud automatically and st
   CHECK(as_set(t.hand(1)) == as_set(slice(deck, 42, 14)));
   CHECK(as_set(t.hand(2)) == as_set(slice(deck, 56, 14)));
   CHECK(as_set(t.hand(0)) == as_set(slice(deck, 70, 14)));
+  // TC-8.2: each new hand goes privately to its seat only.
+  int private_hands = 0;
+  for (const auto& e : t.last) {
+    if (e.body.get_string("type", "") != "hand") continue;
+    ++private_hands;
+    const int seat = static_cast<int>(e.body.get_int("seat", -1));
+    CHECK(e.seats == casa::seat_bit(seat));
+    CHECK_FALSE(e.spectators);
+    CHECK(as_set(strings(*e.body.find("cards"))) == as_set(t.hand(seat)));
+  }
+  CHECK(private_hands == 3);
   // TC-2.3: the winner's left leads, although new hands were dealt (the new dealer's
   // left would be seat 1).
   CHECK(t.turn() == 0);

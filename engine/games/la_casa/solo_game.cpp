@@ -1,0 +1,663 @@
+#include "engine/games/la_casa/solo_game.h"
+
+#include <string>
+#include <utility>
+
+#include "engine/games/la_casa/robot.h"
+#include "engine/games/la_casa/solo.h"
+#include "engine/games/la_casa/trick.h"
+#include "engine/rng.h"
+
+namespace casa::la_casa {
+
+namespace {
+
+constexpr std::array<std::string_view, kSoloChallenges + 1> kChallengeNames{
+    "none", "betrayal", "capitano", "carita", "cousins", "minions", "revenge"};
+// LC-8.1 Column lengths, column 1 (nearest the Casa) first.
+constexpr std::array<int, SoloGame::kColumns> kColumnLength{3, 4, 5, 6};
+constexpr int kRobotCards = 18;
+
+Value card_value_or_null(int card) { return card < 0 ? Value() : Value(card_id(card)); }
+Value family_or_null(int family) {
+  return family == kNoFamily ? Value() : Value(family_name(family));
+}
+const char* player_name(int player) { return player == 0 ? "human" : "robot"; }
+
+Value card_list(CardSet cards) {
+  Value list = Value::array();
+  for (int card : cards) list.push(card_id(card));
+  return list;
+}
+
+// Each deal after the fixed first one comes from its own generator, so a deal
+// depends only on the game's deal seed, the round and the re-deal count.
+std::array<int, kDeckSize> shuffled_deck(std::uint64_t deal_seed, int round, int redeal) {
+  std::array<int, kDeckSize> deck{};
+  for (int i = 0; i < kDeckSize; ++i) deck[i] = i;
+  Rng rng(deal_seed + 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(round * 64 + redeal + 1));
+  rng.shuffle(deck.data(), deck.size());
+  return deck;
+}
+
+void emit(std::vector<Event>* events, Value body, bool to_human = true, bool to_spectators = true) {
+  if (!events) return;
+  events->push_back(Event{to_human ? seat_bit(0) : SeatMask{0}, to_spectators, std::move(body)});
+}
+
+}  // namespace
+
+std::string_view solo_challenge_name(SoloChallenge c) {
+  return kChallengeNames[static_cast<int>(c)];
+}
+
+std::optional<SoloChallenge> parse_solo_challenge(std::string_view name) {
+  for (int i = 1; i <= kSoloChallenges; ++i) {
+    if (kChallengeNames[i] == name) return static_cast<SoloChallenge>(i);
+  }
+  return std::nullopt;
+}
+
+SoloGame::SoloGame(const SoloSetup& setup) : setup_(setup) {
+  Rng rng(setup.seed);
+  deal_seed_ = rng.next();
+  if (setup_.challenges) {
+    // LC-8.3 One of each Solo challenge, in random order (the first may be fixed).
+    int n = 0;
+    if (setup_.first_challenge) order_[n++] = *setup_.first_challenge;
+    for (int i = 1; i <= kSoloChallenges; ++i) {
+      const auto c = static_cast<SoloChallenge>(i);
+      if (!setup_.first_challenge || c != *setup_.first_challenge) order_[n++] = c;
+    }
+    const int fixed = setup_.first_challenge ? 1 : 0;
+    rng.shuffle(order_.data() + fixed, static_cast<std::size_t>(kSoloChallenges - fixed));
+  } else {
+    order_.fill(SoloChallenge::kNone);
+  }
+  start_round(nullptr);
+}
+
+// ---------------------------------------------------------------------------
+// Dealing
+
+void SoloGame::start_round(std::vector<Event>* events) {
+  challenge_ = order_[round_];
+  redeals_ = 0;
+  std::array<int, kDeckSize> deck =
+      round_ == 0 && setup_.deck ? *setup_.deck : shuffled_deck(deal_seed_, round_, 0);
+  // LC-8.5 Minions / LC-4.9: a Mangia-Cake in the Casa means a re-deal, not a round.
+  while (!deal(deck)) {
+    ++redeals_;
+    deck = shuffled_deck(deal_seed_, round_, redeals_);
+  }
+  cousins_ = kNoFamily;
+  trick_len_ = 0;
+  lead_ = kNoFamily;
+  leader_ = 0;  // LC-8.2 the human leads the first trick
+  tricks_played_ = 0;
+  tricks_won_ = {};
+  valid_tricks_ = {};
+  captured_ = {};
+  last_trick_ = {-1, -1};
+  last_winner_ = -1;
+  phase_ = challenge_ == SoloChallenge::kCousins ? kNameCousins : kPlay;
+
+  if (events) {
+    Value start = Value::obj({{"type", "round_start"},
+                              {"round", round_ + 1},
+                              {"challenge", solo_challenge_name(challenge_)},
+                              {"redeals", redeals_},
+                              {"ruling", family_or_null(ruling_)}});
+    start.set("casa", casa_up_ ? Value(card_id(casa_)) : Value());
+    if (human_reference_ >= 0) start.set("human_reference", card_id(human_reference_));
+    Value feet = Value::array();
+    for (int c = 0; c < kColumns; ++c) feet.push(card_id(column_[c][column_len_[c] - 1]));
+    start.set("robot_face_up", std::move(feet));
+    emit(events, std::move(start));
+    emit(events, Value::obj({{"type", "hand"}, {"cards", card_list(hand_)}}), true, false);
+  }
+}
+
+// LC-4.8 Solo deal order. Returns false when LC-8.5 Minions calls for a re-deal.
+bool SoloGame::deal(const std::array<int, kDeckSize>& deck) {
+  std::array<int, kDeckSize> rest{};
+  int n = 0;
+  human_reference_ = -1;
+  casa_ = -1;
+  const bool betrayal = challenge_ == SoloChallenge::kBetrayal;
+  for (int card : deck) {
+    // LC-8.5 Betrayal: the first 1 is the Casa's reference, the second the human's.
+    if (betrayal && card_value(card) == 1 && human_reference_ < 0 && card != kMangiaCake) {
+      if (casa_ < 0) {
+        casa_ = card;
+      } else {
+        human_reference_ = card;
+      }
+      continue;
+    }
+    rest[n++] = card;
+  }
+  int next = 0;
+  for (int c = 0; c < kColumns; ++c) {
+    column_len_[c] = static_cast<std::int8_t>(kColumnLength[c]);
+    foot_up_[c] = true;  // LC-8.1 only the foot is face up
+    for (int i = 0; i < kColumnLength[c]; ++i) {
+      const int card = rest[next++];
+      column_[c][i] = static_cast<std::int8_t>(card);
+      nearness_[card] = static_cast<std::int8_t>(c);
+    }
+  }
+  if (!betrayal) casa_ = rest[next++];
+  hand_ = CardSet();
+  for (int i = 0; i < kHandSize; ++i) hand_.add(rest[next++]);
+  pile_len_ = n - next;
+  pile_next_ = 0;
+  for (int i = 0; i < pile_len_; ++i) pile_[i] = static_cast<std::int8_t>(rest[next + i]);
+
+  switch (challenge_) {
+    case SoloChallenge::kBetrayal:
+      // LC-8.5 The Casa's 1 is a reference only: no Ruling Family.
+      casa_up_ = true;
+      ruling_ = kNoFamily;
+      break;
+    case SoloChallenge::kCapitano:
+      // LC-8.5 No Selection: the Casa card stays face down.
+      casa_up_ = false;
+      ruling_ = kNoFamily;
+      break;
+    default:
+      if (challenge_ == SoloChallenge::kMinions && casa_ == kMangiaCake) return false;
+      // LC-8.1 / LC-4.5 Selection: the Casa card's family rules (none for the Mangia-Cake).
+      casa_up_ = true;
+      ruling_ = printed_family(casa_);
+      break;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Play
+
+CardSet SoloGame::robot_face_up() const {
+  CardSet up;
+  for (int c = 0; c < kColumns; ++c) {
+    if (column_len_[c] > 0 && foot_up_[c]) up.add(column_[c][column_len_[c] - 1]);
+  }
+  return up;
+}
+
+CardSet SoloGame::legal_cards() const {
+  return trick::playable(hand_, trick_len_ == 0 ? kNoFamily : lead_, ruling_);
+}
+
+void SoloGame::play_card(int player, int card, std::vector<Event>* events) {
+  int column = -1;
+  if (player == 0) {
+    hand_.remove(card);
+  } else {
+    column = nearness_[card];
+    --column_len_[column];
+    foot_up_[column] = false;  // the card beneath turns up after the trick (LC-8.2)
+  }
+  const int ruling_before = ruling_;
+  ruling_ = trick::ruling_after(card, ruling_, is_capitano());
+  lead_ = trick::lead_after(card, trick_len_ == 0 ? kNoFamily : lead_, ruling_);
+  trick_[trick_len_] = card;
+  trick_player_[trick_len_] = player;
+  ++trick_len_;
+  if (events) {
+    Value body = Value::obj({{"type", "play"}, {"player", player_name(player)}});
+    if (player == 0) body.set("seat", 0);
+    body.set("card", card_id(card));
+    if (column >= 0) body.set("column", column + 1);
+    if (ruling_ != ruling_before) body.set("ruling", family_or_null(ruling_));
+    emit(events, std::move(body));
+  }
+}
+
+void SoloGame::robot_plays(std::vector<Event>* events) {
+  RobotSituation s;
+  s.playable = robot_face_up();
+  s.trick = trick_.data();
+  s.trick_len = trick_len_;
+  s.lead = lead_;
+  s.ruling = ruling_;
+  s.cousins = cousins_;
+  s.capitano = is_capitano();
+  s.nearness = nearness_.data();
+  play_card(kRobot, robot_choose(s), events);
+}
+
+void SoloGame::finish_trick(std::vector<Event>* events) {
+  const int pos = trick::winner(trick_.data(), trick_len_, lead_, ruling_, cousins_);
+  const int winner = trick_player_[pos];
+  CardSet cards;
+  for (int i = 0; i < trick_len_; ++i) cards.add(trick_[i]);
+  captured_[winner] |= cards;
+  ++tricks_won_[winner];
+  bool valid = true;
+  if (challenge_ == SoloChallenge::kBetrayal) {
+    // LC-8.5 / LC-11.5 A card of either reference family voids the trick; the
+    // Mangia-Cake (no printed family) never does.
+    const CardSet voiding = family_cards(printed_family(casa_)) |
+                            family_cards(printed_family(human_reference_));
+    valid = (cards & voiding).empty();
+    if (valid) ++valid_tricks_[winner];
+  }
+  ++tricks_played_;
+  last_trick_ = {trick_[0], trick_[1]};
+  last_trick_player_ = {trick_player_[0], trick_player_[1]};
+  last_winner_ = winner;
+  if (events) {
+    Value played = Value::array();
+    for (int i = 0; i < trick_len_; ++i) played.push(card_id(trick_[i]));
+    Value body = Value::obj({{"type", "trick"},
+                             {"winner", player_name(winner)},
+                             {"cards", std::move(played)},
+                             {"number", tricks_played_}});
+    if (challenge_ == SoloChallenge::kBetrayal) body.set("valid", valid);
+    emit(events, std::move(body));
+  }
+  trick_len_ = 0;
+  lead_ = kNoFamily;
+
+  // LC-8.2 Face-down feet turn up, then the human draws while the pile lasts.
+  for (int c = 0; c < kColumns; ++c) {
+    if (column_len_[c] == 0 || foot_up_[c]) continue;
+    foot_up_[c] = true;
+    if (events) {
+      emit(events, Value::obj({{"type", "turn_up"},
+                               {"column", c + 1},
+                               {"card", card_id(column_[c][column_len_[c] - 1])}}));
+    }
+  }
+  if (pile_next_ < pile_len_) {
+    const int card = pile_[pile_next_++];
+    hand_.add(card);
+    if (events) {
+      emit(events, Value::obj({{"type", "draw"}, {"seat", 0}, {"card", card_id(card)}}), true,
+           false);
+      emit(events, Value::obj({{"type", "draw"}, {"seat", 0}, {"pile", pile_len_ - pile_next_}}),
+           false, true);
+    }
+  }
+
+  // LC-8.2 / LC-8.5 The round ends when the human has played every card (17 in
+  // Betrayal, when the Robot keeps its last card).
+  if (hand_.empty()) {
+    finish_round(events);
+    return;
+  }
+  leader_ = winner;
+  if (leader_ == kRobot) robot_plays(events);
+}
+
+// LC-8.3, LC-8.5, LC-11.14 What the human scores this round (the Robot never scores).
+int SoloGame::round_points() const {
+  const bool human_has_mangia_cake = captured_[0].has(kMangiaCake);
+  // LC-5.2 A tie goes to whoever captured the Mangia-Cake.
+  auto decide = [&](int human, int robot, bool more_wins) {
+    if (human == robot) return human_has_mangia_cake ? 1 : 0;
+    return (more_wins ? human > robot : human < robot) ? 1 : 0;
+  };
+  switch (challenge_) {
+    case SoloChallenge::kNone:
+    case SoloChallenge::kCousins:
+      return tricks_won_[0] >= kGoalTricks ? 1 : 0;
+    case SoloChallenge::kBetrayal:
+      return decide(valid_tricks_[0], valid_tricks_[1], true);
+    case SoloChallenge::kCapitano:
+      return decide(tricks_won_[0], tricks_won_[1], true);
+    case SoloChallenge::kCarita:
+      return decide(tricks_won_[0], tricks_won_[1], false);
+    case SoloChallenge::kMinions: {
+      const CardSet minions = kBrutos | kMangiaCakeSet;
+      return decide((captured_[0] & minions).size(), (captured_[1] & minions).size(), true);
+    }
+    case SoloChallenge::kRevenge: {
+      const CardSet zii = value_cards(4);
+      return decide((captured_[0] & zii).size(), (captured_[1] & zii).size(), false);
+    }
+  }
+  return 0;
+}
+
+void SoloGame::finish_round(std::vector<Event>* events) {
+  const int points = round_points();
+  points_ += points;
+  round_points_[round_] = static_cast<std::int8_t>(points);
+  if (events) {
+    Value body = Value::obj({{"type", "round_end"},
+                             {"round", round_ + 1},
+                             {"challenge", solo_challenge_name(challenge_)},
+                             {"points", points},
+                             {"total", points_},
+                             {"tricks", Value::obj({{"human", tricks_won_[0]},
+                                                    {"robot", tricks_won_[1]}})}});
+    if (challenge_ == SoloChallenge::kBetrayal) {
+      body.set("valid_tricks",
+               Value::obj({{"human", valid_tricks_[0]}, {"robot", valid_tricks_[1]}}));
+    }
+    emit(events, std::move(body));
+  }
+  if (round_ + 1 >= setup_.rounds) {
+    phase_ = kOver;
+    if (events) {
+      emit(events, Value::obj({{"type", "game_over"},
+                               {"points", points_},
+                               {"winner", points_ >= kWinningPoints ? "human" : "robot"}}));
+    }
+    return;
+  }
+  // The finished round stays on the table until the human asks for the next deal.
+  phase_ = kRoundOver;
+}
+
+// ---------------------------------------------------------------------------
+// The Game interface
+
+void SoloGame::legal_actions(Seat seat, std::vector<Action>& out) const {
+  out.clear();
+  if (seat != 0 || phase_ == kOver) return;
+  if (phase_ == kRoundOver) {
+    out.push_back(Action{kDeal, 0, 0, 0, 0});
+    return;
+  }
+  if (phase_ == kNameCousins) {
+    // LC-8.5 / LC-11.11 Any non-ruling family (any of the four with none ruling).
+    for (int f = 0; f < kFamilies; ++f) {
+      if (f != ruling_) out.push_back(Action{kNameFamily, 0, f, 0, 0});
+    }
+    return;
+  }
+  for (int card : legal_cards()) {
+    out.push_back(Action{kPlayCard, static_cast<std::uint16_t>(card), 0, 0, 0});
+  }
+}
+
+std::optional<Error> SoloGame::apply(Seat seat, const Action& action,
+                                     std::vector<Event>* events) {
+  if (phase_ == kOver) return Error{"game_over", "The game is over."};
+  if (seat != 0) return Error{"not_your_turn", "Only seat 0 plays La Casa Solo."};
+  switch (action.kind) {
+    case kNameFamily: {
+      if (phase_ != kNameCousins) {
+        return Error{"illegal_action", "The Cousins are named only before the first trick of a "
+                                       "Cousins round."};
+      }
+      const int family = action.arg;
+      if (family < 0 || family >= kFamilies) {
+        return Error{"illegal_action", "That is not a family."};
+      }
+      if (family == ruling_) {
+        return Error{"illegal_action", "The Cousins cannot be the Ruling Family."};
+      }
+      cousins_ = family;
+      phase_ = kPlay;
+      if (events) {
+        emit(events,
+             Value::obj({{"type", "cousins"}, {"seat", 0}, {"family", family_name(family)}}));
+      }
+      return std::nullopt;
+    }
+    case kDeal:
+      if (phase_ != kRoundOver) {
+        return Error{"illegal_action", "The next round is dealt only once this one is over."};
+      }
+      ++round_;
+      start_round(events);
+      return std::nullopt;
+    case kPlayCard: {
+      if (phase_ == kRoundOver) return Error{"illegal_action", "Deal the next round first."};
+      if (phase_ != kPlay) return Error{"illegal_action", "Name the Cousins first."};
+      const int card = action.card;
+      if (card >= kDeckSize || !hand_.has(card)) {
+        return Error{"illegal_action", "That card is not in your hand."};
+      }
+      if (!legal_cards().has(card)) {
+        return Error{"illegal_action",
+                     "You must follow " + std::string(family_name(lead_)) + "."};
+      }
+      play_card(0, card, events);
+      if (trick_len_ == 1) robot_plays(events);
+      finish_trick(events);
+      return std::nullopt;
+    }
+    default:
+      return Error{"illegal_action", "La Casa Solo has no such action."};
+  }
+}
+
+std::vector<Seat> SoloGame::winners() const {
+  if (phase_ != kOver) return {};
+  return {points_ >= kWinningPoints ? Seat{0} : kRobotWinner};
+}
+
+// Cards that exist but are face down to the human (and, for spectators, the hand).
+CardSet SoloGame::hidden_cards(bool include_hand) const {
+  CardSet hidden;
+  for (int c = 0; c < kColumns; ++c) {
+    const int visible_from = foot_up_[c] ? column_len_[c] - 1 : column_len_[c];
+    for (int i = 0; i < visible_from; ++i) hidden.add(column_[c][i]);
+  }
+  if (!casa_up_ && casa_ >= 0) hidden.add(casa_);
+  for (int i = pile_next_; i < pile_len_; ++i) hidden.add(pile_[i]);
+  if (include_hand) hidden |= hand_;
+  return hidden;
+}
+
+std::vector<std::string> SoloGame::secret_cards(Seat seat) const {
+  std::vector<std::string> out;
+  for (int card : hidden_cards(seat != 0)) out.push_back(card_id(card));
+  return out;
+}
+
+Value SoloGame::table_view(bool with_hand) const {
+  static constexpr std::array<const char*, 4> kPhaseNames{"name_cousins", "play", "round_over",
+                                                          "over"};
+  Value v = Value::obj({{"game", "la-casa"},
+                        {"mode", "solo"},
+                        {"seat", with_hand ? 0 : -1},
+                        {"teams", Value(Value::Array{Value(Value::Array{0})})},
+                        {"phase", kPhaseNames[phase_]},
+                        {"to_act", phase_ == kOver ? Value::array() : Value(Value::Array{0})},
+                        {"round", round_ + 1},
+                        {"rounds", setup_.rounds},
+                        {"challenge", challenge_ == SoloChallenge::kNone
+                                          ? Value()
+                                          : Value(solo_challenge_name(challenge_))},
+                        {"ruling", family_or_null(ruling_)},
+                        {"cousins", family_or_null(cousins_)}});
+  Value columns = Value::array();
+  int robot_cards = 0;
+  for (int c = 0; c < kColumns; ++c) {
+    const int len = column_len_[c];
+    const bool up = len > 0 && foot_up_[c];
+    robot_cards += len;
+    columns.push(Value::obj({{"column", c + 1},
+                             {"face_up", up ? Value(card_id(column_[c][len - 1])) : Value()},
+                             {"face_down", up ? len - 1 : len}}));
+  }
+  v.set("robot", Value::obj({{"columns", std::move(columns)}, {"cards", robot_cards}}));
+  if (casa_up_) {
+    v.set("casa", Value::obj({{"card", card_id(casa_)}, {"face_down", 0}}));
+  } else {
+    v.set("casa", Value::obj({{"card", Value()}, {"face_down", 1}}));
+  }
+  if (challenge_ == SoloChallenge::kBetrayal) {
+    v.set("references",
+          Value::obj({{"casa", card_id(casa_)}, {"human", card_id(human_reference_)}}));
+  }
+  if (with_hand) v.set("hand", card_list(hand_));
+  v.set("hand_size", hand_.size());
+  v.set("pile", pile_len_ - pile_next_);
+  v.set("leader", player_name(leader_));
+  Value trick = Value::array();
+  for (int i = 0; i < trick_len_; ++i) {
+    trick.push(Value::obj({{"player", player_name(trick_player_[i])}, {"card", card_id(trick_[i])}}));
+  }
+  v.set("trick", std::move(trick));
+  v.set("lead", family_or_null(lead_));
+  if (last_winner_ >= 0) {
+    v.set("last_trick",
+          Value::obj({{"cards", Value::Array{card_id(last_trick_[0]), card_id(last_trick_[1])}},
+                      {"winner", player_name(last_winner_)}}));
+  } else {
+    v.set("last_trick", Value());
+  }
+  v.set("tricks_played", tricks_played_);
+  v.set("tricks", Value::obj({{"human", tricks_won_[0]}, {"robot", tricks_won_[1]}}));
+  if (challenge_ == SoloChallenge::kBetrayal) {
+    v.set("valid_tricks", Value::obj({{"human", valid_tricks_[0]}, {"robot", valid_tricks_[1]}}));
+  }
+  // Captured cards were all seen played, so these counts are public.
+  if (challenge_ == SoloChallenge::kMinions) {
+    const CardSet minions = kBrutos | kMangiaCakeSet;
+    v.set("minions", Value::obj({{"human", (captured_[0] & minions).size()},
+                                 {"robot", (captured_[1] & minions).size()}}));
+  }
+  if (challenge_ == SoloChallenge::kRevenge) {
+    const CardSet zii = value_cards(4);
+    v.set("zii", Value::obj({{"human", (captured_[0] & zii).size()},
+                             {"robot", (captured_[1] & zii).size()}}));
+  }
+  const int mc_owner = captured_[0].has(kMangiaCake) ? 0 : captured_[1].has(kMangiaCake) ? 1 : -1;
+  v.set("mangia_cake_captured_by", mc_owner < 0 ? Value() : Value(player_name(mc_owner)));
+  Value history = Value::array();
+  const int finished = phase_ == kOver || phase_ == kRoundOver ? round_ + 1 : round_;
+  for (int r = 0; r < finished; ++r) history.push(round_points_[r]);
+  v.set("round_points", std::move(history));
+  v.set("points", points_);
+  v.set("scores", Value::Array{points_});
+  if (phase_ == kOver) {
+    v.set("winner", points_ >= kWinningPoints ? "human" : "robot");
+  }
+  return v;
+}
+
+Value SoloGame::view(Seat seat) const { return table_view(seat == 0); }
+
+Value SoloGame::full_state() const {
+  Value order = Value::array();
+  for (auto c : order_) order.push(solo_challenge_name(c));
+  Value columns = Value::array();
+  for (int c = 0; c < kColumns; ++c) {
+    Value cards = Value::array();
+    for (int i = 0; i < column_len_[c]; ++i) cards.push(card_id(column_[c][i]));
+    columns.push(Value::obj({{"cards", std::move(cards)}, {"foot_up", foot_up_[c]}}));
+  }
+  Value pile = Value::array();
+  for (int i = pile_next_; i < pile_len_; ++i) pile.push(card_id(pile_[i]));
+  Value trick = Value::array();
+  for (int i = 0; i < trick_len_; ++i) {
+    trick.push(Value::obj({{"player", trick_player_[i]}, {"card", card_id(trick_[i])}}));
+  }
+  Value round_points = Value::array();
+  for (auto p : round_points_) round_points.push(p);
+  return Value::obj({
+      {"phase", static_cast<int>(phase_)},
+      {"challenges", setup_.challenges},
+      {"rounds", setup_.rounds},
+      {"order", std::move(order)},
+      {"deal_seed", static_cast<long long>(deal_seed_)},
+      {"round", round_},
+      {"points", points_},
+      {"round_points", std::move(round_points)},
+      {"challenge", solo_challenge_name(challenge_)},
+      {"redeals", redeals_},
+      {"columns", std::move(columns)},
+      {"casa", card_value_or_null(casa_)},
+      {"casa_up", casa_up_},
+      {"human_reference", card_value_or_null(human_reference_)},
+      {"hand", card_list(hand_)},
+      {"pile", std::move(pile)},
+      {"ruling", ruling_},
+      {"cousins", cousins_},
+      {"trick", std::move(trick)},
+      {"lead", lead_},
+      {"leader", leader_},
+      {"tricks_played", tricks_played_},
+      {"tricks_won", Value::Array{tricks_won_[0], tricks_won_[1]}},
+      {"valid_tricks", Value::Array{valid_tricks_[0], valid_tricks_[1]}},
+      {"captured", Value::Array{card_list(captured_[0]), card_list(captured_[1])}},
+      {"last_trick", Value::Array{card_value_or_null(last_trick_[0]),
+                                  card_value_or_null(last_trick_[1])}},
+      {"last_trick_players", Value::Array{last_trick_player_[0], last_trick_player_[1]}},
+      {"last_winner", last_winner_},
+  });
+}
+
+Value SoloGame::encode_action(const Action& action) const {
+  switch (action.kind) {
+    case kPlayCard:
+      if (action.card < kDeckSize) return Value::obj({{"type", "play"}, {"card", card_id(action.card)}});
+      break;
+    case kNameFamily:
+      if (action.arg >= 0 && action.arg < kFamilies) {
+        return Value::obj({{"type", "name_family"}, {"family", family_name(action.arg)}});
+      }
+      break;
+    case kDeal:
+      return Value::obj({{"type", "deal"}});
+    default:
+      break;
+  }
+  return Value::obj({{"type", "unknown"}});
+}
+
+std::optional<Error> SoloGame::decode_action(const Value& value, Action& out) const {
+  const std::string type = value.get_string("type", "");
+  if (type == "play") {
+    const auto card = parse_card(value.get_string("card", ""));
+    if (!card) return Error{"malformed_action", "A play needs a card id such as \"G5\"."};
+    out = Action{kPlayCard, static_cast<std::uint16_t>(*card), 0, 0, 0};
+    return std::nullopt;
+  }
+  if (type == "name_family") {
+    const auto family = parse_family(value.get_string("family", ""));
+    if (!family) {
+      return Error{"malformed_action", "Name one of guns, knives, masks or fists."};
+    }
+    out = Action{kNameFamily, 0, *family, 0, 0};
+    return std::nullopt;
+  }
+  if (type == "deal") {
+    out = Action{kDeal, 0, 0, 0, 0};
+    return std::nullopt;
+  }
+  return Error{"malformed_action", "La Casa Solo knows the actions play, name_family and deal."};
+}
+
+std::unique_ptr<Game> SoloGame::determinize(Seat seat, std::uint64_t seed) const {
+  auto sample = std::make_unique<SoloGame>(*this);
+  Rng rng(seed);
+  // The cards the seat cannot see trade places at random; every visible card stays.
+  const CardSet hidden = hidden_cards(seat != 0);
+  std::array<int, kDeckSize> cards{};
+  int n = 0;
+  for (int card : hidden) cards[n++] = card;
+  rng.shuffle(cards.data(), static_cast<std::size_t>(n));
+  int next = 0;
+  SoloGame& g = *sample;
+  for (int c = 0; c < kColumns; ++c) {
+    const int visible_from = foot_up_[c] ? column_len_[c] - 1 : column_len_[c];
+    for (int i = 0; i < visible_from; ++i) {
+      g.column_[c][i] = static_cast<std::int8_t>(cards[next++]);
+      g.nearness_[g.column_[c][i]] = static_cast<std::int8_t>(c);
+    }
+  }
+  if (!casa_up_ && casa_ >= 0) g.casa_ = cards[next++];
+  for (int i = pile_next_; i < pile_len_; ++i) g.pile_[i] = static_cast<std::int8_t>(cards[next++]);
+  if (seat != 0) {
+    g.hand_ = CardSet();
+    for (int i = 0; i < hand_.size(); ++i) g.hand_.add(cards[next++]);
+  }
+  // Later deals and the order of the challenges still to come are unknown too.
+  g.deal_seed_ = rng.next();
+  if (setup_.challenges && round_ + 1 < kSoloChallenges) {
+    rng.shuffle(g.order_.data() + round_ + 1, static_cast<std::size_t>(kSoloChallenges - round_ - 1));
+  }
+  return sample;
+}
+
+}  // namespace casa::la_casa

@@ -1,0 +1,25 @@
+// The "teams" field every view carries: an array of arrays of seats, one per
+// side. The server reads it for team chat and table listings, so it needs no
+// rule of any game to know who plays with whom.
+#pragma once
+
+#include "engine/game.h"
+#include "engine/value.h"
+
+namespace casa {
+
+// Seats grouped by side_of(seat), sides numbered 0..sides-1.
+template <typename SideOf>
+Value teams_value(int players, int sides, SideOf side_of) {
+  Value teams = Value::array();
+  for (int side = 0; side < sides; ++side) {
+    Value members = Value::array();
+    for (Seat s = 0; s < players; ++s) {
+      if (side_of(s) == side) members.push(s);
+    }
+    teams.push(std::move(members));
+  }
+  return teams;
+}
+
+}  // namespace casa

@@ -1,0 +1,62 @@
+// Protocol v1 (docs/protocol.md): parsing of client frames and the builders of
+// every server message. The only place (with value_json.h) where engine Values
+// become JSON. Client frames are checked against the same JSON Schemas that
+// document them (protocol/schemas/), so the schemas cannot drift from the code.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/game.h"
+
+namespace casa::protocol {
+
+inline constexpr int kVersion = 1;
+
+using nlohmann::json;
+
+// A refused frame or request: a machine-readable code and a sentence.
+struct Refusal {
+  std::string code;
+  std::string message;
+};
+
+// One client message, already checked against its schema.
+struct Incoming {
+  std::string type;
+  json body;               // the whole object
+  std::optional<json> id;  // the request id, echoed in the reply
+};
+
+// Parses a text frame: malformed_json, unknown_type or bad_field on failure.
+// `id` is filled in when the frame is an object with a usable id, even when
+// refused, so that the error can carry it.
+std::optional<Refusal> parse_client(std::string_view text, Incoming& out);
+
+bool is_client_type(std::string_view type);
+
+// ---- builders: each returns the serialised frame ----------------------------
+
+std::string error(const Refusal& refusal, const std::optional<json>& id,
+                  const std::string& table = {}, std::optional<std::int64_t> seq = {});
+// A direct reply: `body` gets "type" and the request id.
+std::string reply(std::string_view type, json body, const std::optional<json>& id);
+// A message that is not a reply.
+std::string message(std::string_view type, json body);
+
+std::string request(const std::string& table, std::int64_t seq, Seat seat,
+                    const std::vector<Value>& legal, const Value& view,
+                    std::optional<std::int64_t> deadline_ms);
+std::string event(const std::string& table, std::int64_t seq, const Value& event);
+std::string game_over(const std::string& table, std::int64_t seq, const std::vector<int>& scores,
+                      const std::vector<Seat>& winners);
+
+// Engine values in JSON form (views, actions, options).
+json value_to_json(const Value& value);
+Value json_to_value(const json& value);
+
+}  // namespace casa::protocol

@@ -1,0 +1,203 @@
+#include "protocol/schema.h"
+
+#include <cmath>
+#include <vector>
+
+namespace casa::protocol {
+
+using nlohmann::json;
+
+namespace {
+
+std::string type_of(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned: return "integer";
+    case json::value_t::number_float: return "number";
+    case json::value_t::string: return "string";
+    case json::value_t::array: return "array";
+    case json::value_t::object: return "object";
+    default: return "unknown";
+  }
+}
+
+bool has_type(const json& v, const std::string& want) {
+  const std::string got = type_of(v);
+  if (want == got) return true;
+  if (want == "number") return got == "integer";
+  if (want == "integer" && got == "number") {
+    const double d = v.get<double>();
+    return std::floor(d) == d;
+  }
+  return false;
+}
+
+// Joins a relative reference onto the directory of `base`, folding "..".
+std::string join_path(const std::string& base, const std::string& relative) {
+  std::vector<std::string> parts;
+  const auto slash = base.rfind('/');
+  std::string dir = slash == std::string::npos ? "" : base.substr(0, slash);
+  std::string full = dir.empty() ? relative : dir + "/" + relative;
+  std::string part;
+  for (std::size_t i = 0; i <= full.size(); ++i) {
+    if (i == full.size() || full[i] == '/') {
+      if (part == "..") {
+        if (!parts.empty()) parts.pop_back();
+      } else if (!part.empty() && part != ".") {
+        parts.push_back(part);
+      }
+      part.clear();
+    } else {
+      part += full[i];
+    }
+  }
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : "/") + p;
+  return out;
+}
+
+}  // namespace
+
+void SchemaSet::add(const std::string& id, json schema) {
+  std::string key = id;
+  if (schema.is_object() && schema.contains("$id") && schema["$id"].is_string()) {
+    key = schema["$id"].get<std::string>();
+  }
+  documents_[key] = std::move(schema);
+}
+
+std::pair<std::string, const json*> SchemaSet::resolve(const std::string& base,
+                                                       const std::string& ref) const {
+  const auto hash = ref.find('#');
+  const std::string file = ref.substr(0, hash);
+  const std::string pointer = hash == std::string::npos ? "" : ref.substr(hash + 1);
+  const std::string doc_id = file.empty() ? base : join_path(base, file);
+  const auto it = documents_.find(doc_id);
+  if (it == documents_.end()) return {doc_id, nullptr};
+  const json* node = &it->second;
+  if (!pointer.empty()) {
+    try {
+      node = &it->second.at(json::json_pointer(pointer));
+    } catch (const std::exception&) {
+      return {doc_id, nullptr};
+    }
+  }
+  return {doc_id, node};
+}
+
+std::optional<std::string> SchemaSet::validate(const std::string& id, const json& document) const {
+  const auto it = documents_.find(id);
+  if (it == documents_.end()) return "no schema " + id;
+  return check(it->second, id, document, "");
+}
+
+std::optional<std::string> SchemaSet::check(const json& schema, const std::string& base,
+                                            const json& value, const std::string& path) const {
+  const std::string where = path.empty() ? "/" : path;
+  if (schema.is_boolean()) {
+    if (schema.get<bool>()) return std::nullopt;
+    return where + ": not allowed";
+  }
+  if (!schema.is_object()) return std::nullopt;
+
+  if (const auto ref = schema.find("$ref"); ref != schema.end()) {
+    const auto [doc, node] = resolve(base, ref->get<std::string>());
+    if (node == nullptr) return where + ": unresolved $ref " + ref->get<std::string>();
+    if (auto err = check(*node, doc, value, path)) return err;
+  }
+  if (const auto t = schema.find("type"); t != schema.end()) {
+    bool ok = false;
+    if (t->is_string()) {
+      ok = has_type(value, t->get<std::string>());
+    } else {
+      for (const auto& one : *t) ok = ok || has_type(value, one.get<std::string>());
+    }
+    if (!ok) return where + ": expected " + t->dump() + ", got " + type_of(value);
+  }
+  if (const auto c = schema.find("const"); c != schema.end() && *c != value) {
+    return where + ": must be " + c->dump();
+  }
+  if (const auto e = schema.find("enum"); e != schema.end()) {
+    bool found = false;
+    for (const auto& one : *e) found = found || one == value;
+    if (!found) return where + ": must be one of " + e->dump();
+  }
+  if (value.is_number()) {
+    const double d = value.get<double>();
+    if (const auto m = schema.find("minimum"); m != schema.end() && d < m->get<double>()) {
+      return where + ": below minimum " + m->dump();
+    }
+    if (const auto m = schema.find("maximum"); m != schema.end() && d > m->get<double>()) {
+      return where + ": above maximum " + m->dump();
+    }
+  }
+  if (value.is_string()) {
+    // Length in code points, as the standard counts it.
+    std::size_t length = 0;
+    for (const unsigned char ch : value.get_ref<const std::string&>()) length += (ch & 0xC0) != 0x80;
+    if (const auto m = schema.find("minLength"); m != schema.end() && length < m->get<std::size_t>()) {
+      return where + ": shorter than " + m->dump();
+    }
+    if (const auto m = schema.find("maxLength"); m != schema.end() && length > m->get<std::size_t>()) {
+      return where + ": longer than " + m->dump();
+    }
+  }
+  if (value.is_array()) {
+    if (const auto m = schema.find("minItems"); m != schema.end() && value.size() < m->get<std::size_t>()) {
+      return where + ": fewer items than " + m->dump();
+    }
+    if (const auto m = schema.find("maxItems"); m != schema.end() && value.size() > m->get<std::size_t>()) {
+      return where + ": more items than " + m->dump();
+    }
+    if (const auto items = schema.find("items"); items != schema.end()) {
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        if (auto err = check(*items, base, value[i], path + "/" + std::to_string(i))) return err;
+      }
+    }
+  }
+  if (value.is_object()) {
+    if (const auto req = schema.find("required"); req != schema.end()) {
+      for (const auto& name : *req) {
+        if (!value.contains(name.get<std::string>())) {
+          return where + ": missing " + name.get<std::string>();
+        }
+      }
+    }
+    const auto props = schema.find("properties");
+    const auto extra = schema.find("additionalProperties");
+    for (const auto& [key, member] : value.items()) {
+      const std::string sub = path + "/" + key;
+      if (props != schema.end() && props->contains(key)) {
+        if (auto err = check((*props)[key], base, member, sub)) return err;
+      } else if (extra != schema.end()) {
+        if (extra->is_boolean() && !extra->get<bool>()) return sub + ": unknown field";
+        if (auto err = check(*extra, base, member, sub)) return err;
+      }
+    }
+  }
+  if (const auto one = schema.find("oneOf"); one != schema.end()) {
+    int matches = 0;
+    std::string last;
+    for (const auto& branch : *one) {
+      if (auto err = check(branch, base, value, path)) {
+        last = *err;
+      } else {
+        ++matches;
+      }
+    }
+    if (matches != 1) {
+      return where + ": matches " + std::to_string(matches) + " of oneOf" +
+             (matches == 0 ? " (e.g. " + last + ")" : "");
+    }
+  }
+  if (const auto any = schema.find("anyOf"); any != schema.end()) {
+    bool matched = false;
+    for (const auto& branch : *any) matched = matched || !check(branch, base, value, path);
+    if (!matched) return where + ": matches none of anyOf";
+  }
+  return std::nullopt;
+}
+
+}  // namespace casa::protocol

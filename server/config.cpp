@@ -1,0 +1,120 @@
+#include "server/config.h"
+
+#include <cstdlib>
+#include <functional>
+#include <stdexcept>
+
+namespace casa::server {
+
+namespace {
+
+struct Flag {
+  const char* name;  // without "--"
+  const char* help;
+  std::function<void(Config&, const std::string&)> set;
+};
+
+int to_int(const std::string& s) {
+  std::size_t used = 0;
+  const int v = std::stoi(s, &used);
+  if (used != s.size()) throw std::invalid_argument(s);
+  return v;
+}
+
+const std::vector<Flag>& flags() {
+  static const std::vector<Flag> all = {
+      {"address", "listen address (0.0.0.0)", [](Config& c, const std::string& v) { c.address = v; }},
+      {"port", "listen port, 0 for any (8080)", [](Config& c, const std::string& v) { c.port = to_int(v); }},
+      {"db", "SQLite database path (./casa.db)", [](Config& c, const std::string& v) { c.db = v; }},
+      {"log-level", "trace|debug|info|warn|error (info)", [](Config& c, const std::string& v) { c.log_level = v; }},
+      {"tls-cert", "PEM certificate chain: serve TLS only", [](Config& c, const std::string& v) { c.tls_cert = v; }},
+      {"tls-key", "PEM private key", [](Config& c, const std::string& v) { c.tls_key = v; }},
+      {"threads", "network threads (2)", [](Config& c, const std::string& v) { c.threads = to_int(v); }},
+      {"max-frame-bytes", "largest WebSocket message (65536)",
+       [](Config& c, const std::string& v) { c.max_frame_bytes = static_cast<std::size_t>(to_int(v)); }},
+      {"rate-per-second", "messages per second per connection (20)",
+       [](Config& c, const std::string& v) { c.rate_per_second = std::stod(v); }},
+      {"rate-burst", "message burst per connection (40)",
+       [](Config& c, const std::string& v) { c.rate_burst = std::stod(v); }},
+      {"max-write-queue", "queued outgoing messages before a slow reader is dropped (1024)",
+       [](Config& c, const std::string& v) { c.max_write_queue = static_cast<std::size_t>(to_int(v)); }},
+      {"idle-timeout-seconds", "close silent connections after (300)",
+       [](Config& c, const std::string& v) { c.idle_timeout_seconds = to_int(v); }},
+      {"handshake-timeout-seconds", "time allowed for the upgrade and hello (10)",
+       [](Config& c, const std::string& v) { c.handshake_timeout_seconds = to_int(v); }},
+      {"max-connections-per-address", "open connections per client address (64)",
+       [](Config& c, const std::string& v) { c.max_connections_per_address = to_int(v); }},
+      {"max-tables-per-player", "unfinished tables one player may create (8)",
+       [](Config& c, const std::string& v) { c.max_tables_per_player = to_int(v); }},
+      {"finished-table-ttl-seconds", "keep finished tables in memory for rematch (600)",
+       [](Config& c, const std::string& v) { c.finished_table_ttl_seconds = to_int(v); }},
+      {"testing", "accept stacked decks and fixed seeds (true|false)",
+       [](Config& c, const std::string& v) { c.testing = v == "1" || v == "true" || v.empty(); }},
+  };
+  return all;
+}
+
+std::string env_name(const std::string& flag) {
+  std::string out = "CASA_";
+  for (char ch : flag) out += ch == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+}  // namespace
+
+std::string config_usage() {
+  std::string out = "usage: casa-server [--flag value]...\n";
+  for (const auto& f : flags()) {
+    out += "  --" + std::string(f.name) + "  " + f.help + "  [" + env_name(f.name) + "]\n";
+  }
+  return out;
+}
+
+std::optional<std::string> parse_config(int argc, char** argv, Config& config, bool& help) {
+  help = false;
+  try {
+    for (const auto& f : flags()) {
+      if (const char* v = std::getenv(env_name(f.name).c_str())) f.set(config, v);
+    }
+  } catch (const std::exception&) {
+    return "bad value in the environment";
+  }
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      help = true;
+      return std::nullopt;
+    }
+    if (arg.rfind("--", 0) != 0) return "unexpected argument " + arg;
+    std::string name = arg.substr(2);
+    std::optional<std::string> value;
+    if (const auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    }
+    const Flag* flag = nullptr;
+    for (const auto& f : flags()) {
+      if (name == f.name) flag = &f;
+    }
+    if (!flag) return "unknown flag --" + name;
+    if (!value) {
+      if (name == "testing") {
+        value = "true";
+      } else if (i + 1 < argc) {
+        value = argv[++i];
+      } else {
+        return "--" + name + " needs a value";
+      }
+    }
+    try {
+      flag->set(config, *value);
+    } catch (const std::exception&) {
+      return "bad value for --" + name + ": " + *value;
+    }
+  }
+  if (config.tls_cert.empty() != config.tls_key.empty()) return "--tls-cert and --tls-key go together";
+  if (config.threads < 1) config.threads = 1;
+  return std::nullopt;
+}
+
+}  // namespace casa::server

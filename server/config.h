@@ -1,0 +1,41 @@
+// Server settings: every flag has an environment variable (CASA_<FLAG> in upper
+// case with '_' for '-', e.g. --max-frame-bytes / CASA_MAX_FRAME_BYTES). Flags win
+// over the environment, which wins over the defaults below.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace casa::server {
+
+struct Config {
+  std::string address = "0.0.0.0";
+  int port = 8080;  // 0: any free port (tests)
+  std::string db = "./casa.db";
+  std::string log_level = "info";
+  std::string tls_cert;  // both set: serve wss:// and https:// only
+  std::string tls_key;
+  int threads = 2;
+
+  // Limits.
+  std::size_t max_frame_bytes = 64 * 1024;
+  double rate_per_second = 20;  // token bucket refill
+  double rate_burst = 40;       // token bucket size
+  std::size_t max_write_queue = 1024;  // queued outgoing messages per connection
+  int idle_timeout_seconds = 300;
+  int handshake_timeout_seconds = 10;
+  int max_connections_per_address = 64;
+  int max_tables_per_player = 8;
+  int finished_table_ttl_seconds = 600;  // finished tables kept in memory for rematch
+
+  bool testing = false;  // accept the engine's `deck` option and a `seed` on create_table
+};
+
+// Parses argv (after the environment). Returns an error sentence, or nullopt.
+// Sets `help` when --help was given.
+std::optional<std::string> parse_config(int argc, char** argv, Config& config, bool& help);
+std::string config_usage();
+
+}  // namespace casa::server

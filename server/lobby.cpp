@@ -1,0 +1,538 @@
+#include "server/lobby.h"
+
+#include <boost/asio/post.hpp>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+#include <spdlog/spdlog.h>
+
+#include <stdexcept>
+
+#include "engine/bots.h"
+#include "protocol/protocol.h"
+#include "server/table.h"
+
+namespace casa::server {
+
+namespace asio = boost::asio;
+using nlohmann::json;
+using protocol::Refusal;
+
+namespace {
+
+void random_bytes(unsigned char* out, int n) {
+  if (RAND_bytes(out, n) != 1) throw std::runtime_error("no randomness available");
+}
+
+std::string to_hex(const unsigned char* p, std::size_t n) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  out.reserve(n * 2);
+  for (std::size_t i = 0; i < n; ++i) {
+    out += digits[p[i] >> 4];
+    out += digits[p[i] & 15];
+  }
+  return out;
+}
+
+// Letters and digits that cannot be mistaken for each other when read aloud.
+std::string random_code(const char* alphabet, std::size_t alphabet_size, std::size_t length) {
+  unsigned char bytes[32];
+  random_bytes(bytes, static_cast<int>(length));
+  std::string out;
+  for (std::size_t i = 0; i < length; ++i) out += alphabet[bytes[i] % alphabet_size];
+  return out;
+}
+
+std::uint64_t random_seed() {
+  unsigned char b[8];
+  random_bytes(b, 8);
+  std::uint64_t seed = 0;
+  for (unsigned char c : b) seed = (seed << 8) | c;
+  return seed;
+}
+
+}  // namespace
+
+std::string random_token() {
+  unsigned char b[32];
+  random_bytes(b, 32);
+  return to_hex(b, 32);
+}
+
+std::string sha256_hex(std::string_view text) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(), nullptr);
+  return to_hex(digest, length);
+}
+
+Lobby::Lobby(asio::io_context& io, Store& store, const Config& config, GameFactory factory,
+             std::vector<std::string> games)
+    : io_(io), store_(store), config_(config), factory_(std::move(factory)), games_(std::move(games)) {}
+
+Lobby::~Lobby() = default;
+
+Store::Done Lobby::on_io(std::function<void(bool)> f) {
+  return [this, f = std::move(f)](bool ok) { asio::post(io_, [f, ok] { f(ok); }); };
+}
+
+CreateResult Lobby::make_game(const TableSetup& setup) const {
+  return factory_(setup.game, setup.players, protocol::json_to_value(setup.options), setup.seed);
+}
+
+// ---- recovery ------------------------------------------------------------------
+
+void Lobby::recover() {
+  std::size_t players = 0;
+  for (auto& p : store_.load_players()) {
+    std::lock_guard lock(mutex_);
+    by_token_[p.token_hash] = p.id;
+    players_[p.id] = Player{p.id, p.name, p.token_hash, {}, {}, 0};
+    ++players;
+  }
+  std::size_t tables = 0;
+  for (const auto& stored : store_.load_unfinished_tables()) {
+    TableSetup setup;
+    setup.id = stored.id;
+    setup.game = stored.game;
+    setup.players = stored.players;
+    setup.options = json::parse(stored.options, nullptr, false);
+    if (setup.options.is_discarded()) setup.options = json::object();
+    setup.seed = stored.seed;
+    setup.is_private = stored.is_private;
+    setup.invite = stored.invite;
+    setup.creator = stored.creator;
+    setup.move_timeout_seconds = stored.move_timeout_seconds;
+    auto created = make_game(setup);
+    if (!created.game) {
+      spdlog::error("table {} cannot be rebuilt: {}", stored.id, created.error ? created.error->message : "?");
+      continue;
+    }
+    auto table = register_table(setup, std::move(created.game));
+    if (auto why = table->restore(stored)) {
+      spdlog::error("table {} does not replay: {}", stored.id, *why);
+      forget_table(stored.id);
+      continue;
+    }
+    std::lock_guard lock(mutex_);
+    for (const auto& seat : stored.seats) {
+      if (auto it = players_.find(seat.player_id); it != players_.end()) it->second.tables.insert(stored.id);
+    }
+    if (auto it = players_.find(setup.creator); it != players_.end()) ++it->second.open_created;
+    ++tables;
+  }
+  spdlog::info("recovered {} players and {} unfinished tables", players, tables);
+}
+
+// ---- dispatch --------------------------------------------------------------------
+
+void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text, std::function<void()> resume) {
+  protocol::Incoming in;
+  if (auto refusal = protocol::parse_client(text, in)) {
+    client->send(protocol::error(*refusal, in.id));
+    resume();
+    return;
+  }
+  const json& body = in.body;
+  const auto& id = in.id;
+  if (client->player_id.empty()) {
+    if (in.type != "hello") {
+      client->send(protocol::error({"hello_required", "Say hello first."}, id));
+      resume();
+      return;
+    }
+    hello(client, body, id, std::move(resume));
+    return;
+  }
+  if (in.type == "hello") {
+    client->send(protocol::error({"already_welcomed", "This connection already said hello."}, id));
+  } else if (in.type == "ping") {
+    client->send(protocol::reply("pong", json::object(), id));
+  } else if (in.type == "create_table") {
+    create_table(client, body, id);
+  } else if (in.type == "list_tables") {
+    list_tables(client, body, id);
+  } else {
+    auto table = find_table(body);
+    if (!table) {
+      client->send(protocol::error({"no_such_table", "There is no such table."}, id));
+    } else if (in.type == "join") {
+      std::optional<int> seat;
+      if (body.contains("seat")) seat = body["seat"].get<int>();
+      table->join(client, seat, id);
+    } else if (in.type == "spectate") {
+      table->spectate(client, id);
+    } else if (in.type == "leave") {
+      table->leave(client, id);
+    } else if (in.type == "add_bot") {
+      table->add_bot(client, body["seat"].get<int>(), body["bot"].get<std::string>(), id);
+    } else if (in.type == "action") {
+      table->act(client, body["seq"].get<std::int64_t>(), body["action"], id);
+    } else if (in.type == "chat") {
+      table->chat(client, body["text"].get<std::string>(), body.value("team", false), id);
+    } else if (in.type == "rematch") {
+      table->rematch(client, id);
+    } else if (in.type == "resync") {
+      table->resync(client, id);
+    }
+  }
+  resume();
+}
+
+std::shared_ptr<Table> Lobby::find_table(const json& body) {
+  std::lock_guard lock(mutex_);
+  std::string id;
+  if (auto t = body.find("table"); t != body.end()) {
+    id = t->get<std::string>();
+  } else if (auto inv = body.find("invite"); inv != body.end()) {
+    auto it = by_invite_.find(inv->get<std::string>());
+    if (it == by_invite_.end()) return nullptr;
+    id = it->second;
+  }
+  auto it = tables_.find(id);
+  return it == tables_.end() ? nullptr : it->second;
+}
+
+void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id,
+                  std::function<void()> resume) {
+  if (body["version"].get<int>() != protocol::kVersion) {
+    client->send(protocol::error({"bad_version", "This server speaks protocol version 1."}, id));
+    resume();
+    return;
+  }
+  auto welcome = [this, id](const Player& p, const std::string& token, bool resumed) {
+    return protocol::reply("welcome",
+                           {{"player_id", p.id}, {"token", token}, {"name", p.name},
+                            {"version", protocol::kVersion}, {"resumed", resumed}, {"games", games_},
+                            {"bots", bot_names()}},
+                           id);
+  };
+  if (auto token = body.find("token"); token != body.end()) {
+    const std::string hash = sha256_hex(token->get<std::string>());
+    std::shared_ptr<Client> previous;
+    std::vector<std::shared_ptr<Table>> seated;
+    std::string frame;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = by_token_.find(hash);
+      if (it == by_token_.end()) {
+        frame = protocol::error({"bad_token", "This token is unknown."}, id);
+      } else {
+        Player& p = players_[it->second];
+        previous = p.connection.lock();
+        p.connection = client;
+        client->player_id = p.id;
+        frame = welcome(p, token->get<std::string>(), true);
+        for (const auto& t : p.tables) {
+          if (auto tt = tables_.find(t); tt != tables_.end()) seated.push_back(tt->second);
+        }
+      }
+    }
+    if (previous && previous != client) {
+      previous->send(protocol::error({"replaced", "A newer connection took over this player."}, std::nullopt));
+      previous->close();
+    }
+    client->send(frame);
+    if (!client->player_id.empty()) {
+      spdlog::info("player {} resumed from {}", client->player_id, client->address());
+      for (auto& t : seated) t->player_connection(client->player_id, true);
+    }
+    resume();
+    return;
+  }
+  Player p;
+  p.id = "p" + random_token().substr(0, 10);
+  const std::string token = random_token();
+  p.token_hash = sha256_hex(token);
+  p.name = body.contains("name") ? body["name"].get<std::string>() : "player-" + p.id.substr(1, 4);
+  store_.save_player({p.id, p.name, p.token_hash},
+                     on_io([this, client, p, token, welcome, id, resume = std::move(resume)](bool ok) mutable {
+                       if (!ok) {
+                         client->send(protocol::error({"storage_unavailable", "Cannot register now."}, id));
+                         resume();
+                         return;
+                       }
+                       {
+                         std::lock_guard lock(mutex_);
+                         p.connection = client;
+                         by_token_[p.token_hash] = p.id;
+                         players_[p.id] = p;
+                       }
+                       client->player_id = p.id;
+                       spdlog::info("player {} ({}) joined from {}", p.id, p.name, client->address());
+                       client->send(welcome(p, token, false));
+                       resume();
+                     }));
+}
+
+void Lobby::disconnected(const std::shared_ptr<Client>& client) {
+  if (client->player_id.empty()) return;
+  std::vector<std::shared_ptr<Table>> seated;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = players_.find(client->player_id);
+    if (it == players_.end() || it->second.connection.lock() != client) return;
+    it->second.connection.reset();
+    for (const auto& t : it->second.tables) {
+      if (auto tt = tables_.find(t); tt != tables_.end()) seated.push_back(tt->second);
+    }
+  }
+  for (auto& t : seated) t->player_connection(client->player_id, false);
+}
+
+// ---- tables ------------------------------------------------------------------------
+
+std::string Lobby::unique_table_id() {
+  for (;;) {
+    std::string id = "t" + random_code("abcdefghijkmnpqrstuvwxyz23456789", 32, 9);
+    if (!tables_.count(id)) return id;
+  }
+}
+
+std::string Lobby::unique_invite() {
+  for (;;) {
+    std::string code = random_code("ABCDEFGHJKLMNPQRSTUVWXYZ23456789", 32, 6);
+    if (!by_invite_.count(code)) return code;
+  }
+}
+
+std::shared_ptr<Table> Lobby::register_table(TableSetup setup, std::unique_ptr<Game> game) {
+  std::lock_guard lock(mutex_);
+  if (setup.id.empty()) setup.id = unique_table_id();
+  if (setup.invite.empty()) setup.invite = unique_invite();
+  auto table = std::make_shared<Table>(*this, io_, setup, std::move(game));
+  tables_[setup.id] = table;
+  by_invite_[setup.invite] = setup.id;
+  return table;
+}
+
+void Lobby::forget_table(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  auto it = tables_.find(id);
+  if (it == tables_.end()) return;
+  by_invite_.erase(it->second->setup().invite);
+  tables_.erase(it);
+}
+
+void Lobby::create_table(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id) {
+  auto refuse = [&](std::string code, std::string message) {
+    client->send(protocol::error({std::move(code), std::move(message)}, id));
+  };
+  TableSetup setup;
+  setup.game = body["game"].get<std::string>();
+  setup.players = body["players"].get<int>();
+  setup.options = body.value("options", json::object());
+  setup.is_private = body.value("private", false);
+  setup.creator = client->player_id;
+  setup.move_timeout_seconds = body.value("move_timeout_seconds", 0);
+  if (auto t = setup.options.find("move_timeout_seconds"); t != setup.options.end()) {
+    if (!t->is_number_integer() || t->get<int>() < 0 || t->get<int>() > 3600) {
+      return refuse("bad_option", "move_timeout_seconds must be 0..3600.");
+    }
+    setup.move_timeout_seconds = t->get<int>();
+    setup.options.erase(t);
+  }
+  if (std::find(games_.begin(), games_.end(), setup.game) == games_.end()) {
+    return refuse("no_such_game", "This server does not run '" + setup.game + "'.");
+  }
+  if (!config_.testing && setup.options.contains("deck")) {
+    return refuse("bad_option", "Stacked decks are for test servers only.");
+  }
+  if (body.contains("seed")) {
+    if (!config_.testing) return refuse("bad_field", "A fixed seed is for test servers only.");
+    setup.seed = body["seed"].get<std::uint64_t>();
+  } else {
+    setup.seed = random_seed();
+  }
+  const int seat = body.value("seat", 0);
+  if (seat >= setup.players) return refuse("bad_seat", "There is no such seat at this table.");
+  {
+    std::lock_guard lock(mutex_);
+    if (players_[client->player_id].open_created >= config_.max_tables_per_player) {
+      return refuse("too_many_tables", "You have too many unfinished tables.");
+    }
+  }
+  auto created = make_game(setup);
+  if (!created.game) {
+    const std::string code = created.error ? created.error->code : "bad_option";
+    const std::string message = created.error ? created.error->message : "The engine refused the table.";
+    return refuse(code == "unknown_game" ? "no_such_game" : (code == "bad_players" ? code : "bad_option"), message);
+  }
+  std::vector<StoredSeat> seats(static_cast<std::size_t>(setup.players));
+  if (seat >= 0) seats[static_cast<std::size_t>(seat)].player_id = client->player_id;
+  auto table = register_table(std::move(setup), std::move(created.game));
+  {
+    std::lock_guard lock(mutex_);
+    ++players_[client->player_id].open_created;
+  }
+  // table_created goes out from `after`, before the creator's table_state.
+  table->open(std::move(seats), seat >= 0 ? client : nullptr,
+              [this, client, table, seat, id](bool ok) {
+                if (!ok) {
+                  std::lock_guard lock(mutex_);
+                  --players_[client->player_id].open_created;
+                  client->send(protocol::error({"storage_unavailable", "The table could not be stored."}, id));
+                  return;
+                }
+                client->send(protocol::reply(
+                    "table_created", {{"table", table->id()}, {"invite", table->setup().invite}, {"seat", seat}}, id));
+              });
+}
+
+void Lobby::create_rematch(const TableSetup& old, const std::string& by, std::vector<StoredSeat> seats,
+                           std::function<void(std::shared_ptr<Table>)> done) {
+  TableSetup setup = old;
+  setup.id.clear();
+  setup.invite.clear();
+  setup.creator = by;
+  setup.seed = random_seed();
+  auto created = make_game(setup);
+  if (!created.game) {
+    done(nullptr);
+    return;
+  }
+  auto table = register_table(std::move(setup), std::move(created.game));
+  {
+    std::lock_guard lock(mutex_);
+    ++players_[by].open_created;
+  }
+  table->open(std::move(seats), nullptr, [this, table, by, done](bool ok) {
+    if (!ok) {
+      std::lock_guard lock(mutex_);
+      --players_[by].open_created;
+    }
+    done(ok ? table : nullptr);
+  });
+}
+
+void Lobby::list_tables(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id) {
+  const std::string game = body.value("game", "");
+  std::vector<std::shared_ptr<Table>> all;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [tid, t] : tables_) all.push_back(t);
+  }
+  json list = json::array();
+  for (auto& t : all) {
+    if (!t->listed() || (!game.empty() && t->setup().game != game)) continue;
+    list.push_back(t->summary());
+    if (list.size() >= 200) break;
+  }
+  client->send(protocol::reply("tables", {{"tables", std::move(list)}}, id));
+}
+
+void Lobby::table_finished(const std::shared_ptr<Table>& table) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = players_.find(table->setup().creator); it != players_.end() && it->second.open_created > 0) {
+      --it->second.open_created;
+    }
+  }
+  // Kept a while for rematch and late spectators, then dropped from memory.
+  auto timer = std::make_shared<asio::steady_timer>(io_, std::chrono::seconds(config_.finished_table_ttl_seconds));
+  timer->async_wait([this, timer, id = table->id()](const boost::system::error_code& ec) {
+    if (!ec) forget_table(id);
+  });
+}
+
+// ---- for tables ----------------------------------------------------------------------
+
+void Lobby::send_to_player(const std::string& player_id, const std::string& frame) {
+  std::shared_ptr<Client> c;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = players_.find(player_id);
+    if (it != players_.end()) c = it->second.connection.lock();
+  }
+  if (c) c->send(frame);
+}
+
+bool Lobby::is_connected(const std::string& player_id) {
+  std::lock_guard lock(mutex_);
+  auto it = players_.find(player_id);
+  return it != players_.end() && !it->second.connection.expired();
+}
+
+std::string Lobby::name_of(const std::string& player_id) {
+  std::lock_guard lock(mutex_);
+  auto it = players_.find(player_id);
+  return it == players_.end() ? player_id : it->second.name;
+}
+
+void Lobby::seat_changed(const std::string& player_id, const std::string& table, bool seated) {
+  std::lock_guard lock(mutex_);
+  auto it = players_.find(player_id);
+  if (it == players_.end()) return;
+  if (seated) {
+    it->second.tables.insert(table);
+  } else {
+    it->second.tables.erase(table);
+  }
+}
+
+std::size_t Lobby::table_count() {
+  std::lock_guard lock(mutex_);
+  return tables_.size();
+}
+
+// ---- HTTP ----------------------------------------------------------------------------
+
+json Lobby::replay(const std::string& table, int& status) {
+  auto stored = store_.load_table(table);
+  if (!stored) {
+    status = 404;
+    return {{"error", "no_such_table"}};
+  }
+  if (stored->status != "over") {
+    status = 403;
+    return {{"error", "not_over"}};
+  }
+  TableSetup setup;
+  setup.game = stored->game;
+  setup.players = stored->players;
+  setup.options = json::parse(stored->options, nullptr, false);
+  setup.seed = stored->seed;
+  auto created = make_game(setup);
+  json log = json::array();
+  for (const auto& a : stored->actions) {
+    json action = json::parse(a.action, nullptr, false);
+    if (created.game) {
+      Action decoded;
+      if (!created.game->decode_action(protocol::json_to_value(action), decoded)) {
+        created.game->apply(a.seat, decoded, nullptr);
+      }
+    }
+    log.push_back({{"seq", a.seq}, {"seat", a.seat}, {"action", std::move(action)}});
+  }
+  json seats = json::array();
+  for (std::size_t s = 0; s < stored->seats.size(); ++s) {
+    json info = {{"seat", s}};
+    if (!stored->seats[s].player_id.empty()) {
+      info["player_id"] = stored->seats[s].player_id;
+      info["name"] = name_of(stored->seats[s].player_id);
+    }
+    if (!stored->seats[s].bot.empty()) info["bot"] = stored->seats[s].bot;
+    seats.push_back(std::move(info));
+  }
+  status = 200;
+  return {{"table", stored->id},
+          {"game", stored->game},
+          {"players", stored->players},
+          {"options", setup.options},
+          {"seed", stored->seed},
+          {"seats", std::move(seats)},
+          {"scores", json::parse(stored->scores, nullptr, false)},
+          {"winners", json::parse(stored->winners, nullptr, false)},
+          {"log", std::move(log)},
+          {"final_state", created.game ? protocol::value_to_json(created.game->full_state()) : json()}};
+}
+
+json Lobby::leaderboard(const std::string& game) {
+  json rows = json::array();
+  for (const auto& s : store_.leaderboard(game, 100)) {
+    rows.push_back({{"player_id", s.player_id}, {"name", s.name}, {"games", s.games}, {"wins", s.wins}});
+  }
+  return {{"game", game.empty() ? json() : json(game)}, {"players", std::move(rows)}};
+}
+
+}  // namespace casa::server

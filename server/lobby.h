@@ -1,0 +1,109 @@
+// The lobby: players (by id and by token hash), the open tables (by id and by
+// invite code), and the dispatch of every client message. Its maps are guarded
+// by one mutex held only for lookups and inserts, never across I/O or a table's
+// work. Everything game-related is posted to the table concerned.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/game.h"
+#include "server/client.h"
+#include "server/config.h"
+#include "server/store.h"
+
+namespace casa::server {
+
+class Table;
+struct TableSetup;
+
+using GameFactory =
+    std::function<CreateResult(std::string_view game, int players, const Value& options, std::uint64_t seed)>;
+
+class Lobby {
+ public:
+  Lobby(boost::asio::io_context& io, Store& store, const Config& config, GameFactory factory,
+        std::vector<std::string> games);
+  ~Lobby();
+
+  // Loads players and rebuilds every unfinished table from its log.
+  void recover();
+
+  // One text frame from `client`. `resume` is called (from any thread) when the
+  // connection may read its next frame.
+  void handle(const std::shared_ptr<Client>& client, std::string_view text, std::function<void()> resume);
+  void disconnected(const std::shared_ptr<Client>& client);
+
+  // ---- for tables ----
+  void send_to_player(const std::string& player_id, const std::string& frame);
+  bool is_connected(const std::string& player_id);
+  std::string name_of(const std::string& player_id);
+  void seat_changed(const std::string& player_id, const std::string& table, bool seated);
+  void table_finished(const std::shared_ptr<Table>& table);
+  void forget_table(const std::string& table);
+  // A rematch: a new table like `old`, with `seats` pre-filled. Calls `done`
+  // with the new table (null on failure) once stored.
+  void create_rematch(const TableSetup& old, const std::string& by, std::vector<StoredSeat> seats,
+                      std::function<void(std::shared_ptr<Table>)> done);
+  CreateResult make_game(const TableSetup& setup) const;
+  Store& store() { return store_; }
+  const Config& config() const { return config_; }
+  boost::asio::io_context& io() { return io_; }
+  // Runs `f(ok)` on the io_context after a store write.
+  Store::Done on_io(std::function<void(bool)> f);
+
+  // ---- for HTTP ----
+  // A finished game's replay; status 200, 403 (not over) or 404.
+  nlohmann::json replay(const std::string& table, int& status);
+  nlohmann::json leaderboard(const std::string& game);
+  std::size_t table_count();
+
+ private:
+  struct Player {
+    std::string id;
+    std::string name;
+    std::string token_hash;
+    std::weak_ptr<Client> connection;
+    std::set<std::string> tables;  // unfinished tables where they sit
+    int open_created = 0;          // unfinished tables they created
+  };
+
+  void hello(const std::shared_ptr<Client>& client, const nlohmann::json& body,
+             const std::optional<nlohmann::json>& id, std::function<void()> resume);
+  void create_table(const std::shared_ptr<Client>& client, const nlohmann::json& body,
+                    const std::optional<nlohmann::json>& id);
+  void list_tables(const std::shared_ptr<Client>& client, const nlohmann::json& body,
+                   const std::optional<nlohmann::json>& id);
+  std::shared_ptr<Table> find_table(const nlohmann::json& body);
+  std::shared_ptr<Table> register_table(TableSetup setup, std::unique_ptr<Game> game);
+  std::string unique_table_id();
+  std::string unique_invite();
+
+  boost::asio::io_context& io_;
+  Store& store_;
+  Config config_;
+  GameFactory factory_;
+  std::vector<std::string> games_;
+
+  std::mutex mutex_;
+  std::map<std::string, Player> players_;              // by id
+  std::map<std::string, std::string> by_token_;        // token hash -> id
+  std::map<std::string, std::shared_ptr<Table>> tables_;  // by id
+  std::map<std::string, std::string> by_invite_;       // invite -> id
+};
+
+// 64 hex characters from the system's cryptographic generator.
+std::string random_token();
+std::string sha256_hex(std::string_view text);
+
+}  // namespace casa::server

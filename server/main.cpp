@@ -1,0 +1,33 @@
+// casa-server: the table server. See docs/protocol.md and `casa-server --help`.
+#include <csignal>
+#include <cstdio>
+#include <exception>
+
+#include <spdlog/spdlog.h>
+
+#include "server/server.h"
+
+int main(int argc, char** argv) {
+  casa::server::Config config;
+  bool help = false;
+  if (auto err = casa::server::parse_config(argc, argv, config, help)) {
+    std::fprintf(stderr, "casa-server: %s\n%s", err->c_str(), casa::server::config_usage().c_str());
+    return 2;
+  }
+  if (help) {
+    std::fputs(casa::server::config_usage().c_str(), stdout);
+    return 0;
+  }
+  spdlog::set_level(spdlog::level::from_str(config.log_level));
+  try {
+    casa::server::Server server(config);
+    server.start();
+    spdlog::info("casa-server listening on port {} (database {})", server.port(), config.db);
+    server.wait();
+    spdlog::info("casa-server stopped");
+  } catch (const std::exception& e) {
+    spdlog::critical("casa-server: {}", e.what());
+    return 1;
+  }
+  return 0;
+}

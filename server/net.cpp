@@ -1,0 +1,470 @@
+// The network side: listener, HTTP requests, WebSocket sessions, and the Server
+// that runs them. Modelled on Boost.Beast's advanced server example: one session
+// object per connection kept alive by shared_from_this, one outstanding write
+// with a bounded queue behind it, a timeout on every read.
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "engine/game.h"
+#include "protocol/protocol.h"
+#include "server/server.h"
+
+namespace casa::server {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace ssl = asio::ssl;
+using tcp = asio::ip::tcp;
+using nlohmann::json;
+
+namespace {
+
+using PlainStream = beast::tcp_stream;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+
+// Counts open connections per address; a Slot gives its place back when the
+// last session holding it goes.
+class AddressLimiter {
+ public:
+  explicit AddressLimiter(int limit) : limit_(limit) {}
+  struct Slot {
+    AddressLimiter* owner;
+    std::string address;
+    ~Slot() { owner->release(address); }
+  };
+  std::shared_ptr<Slot> acquire(const std::string& address) {
+    std::lock_guard lock(mutex_);
+    int& n = open_[address];
+    if (n >= limit_) return nullptr;
+    ++n;
+    return std::make_shared<Slot>(Slot{this, address});
+  }
+
+ private:
+  void release(const std::string& address) {
+    std::lock_guard lock(mutex_);
+    if (--open_[address] <= 0) open_.erase(address);
+  }
+  int limit_;
+  std::mutex mutex_;
+  std::map<std::string, int> open_;
+};
+
+struct Shared {
+  Config config;
+  Lobby* lobby = nullptr;
+  Store* store = nullptr;
+  AddressLimiter* limiter = nullptr;
+};
+
+// ---- WebSocket session ---------------------------------------------------------
+
+template <class Stream>
+class WsSession : public Client, public std::enable_shared_from_this<WsSession<Stream>> {
+ public:
+  WsSession(Stream&& stream, const Shared& shared, std::shared_ptr<AddressLimiter::Slot> slot)
+      : ws_(std::move(stream)),
+        shared_(shared),
+        slot_(std::move(slot)),
+        hello_timer_(ws_.get_executor()),
+        address_(slot_ ? slot_->address : "?"),
+        tokens_(shared.config.rate_burst),
+        last_refill_(std::chrono::steady_clock::now()) {}
+
+  void run(http::request<http::string_body> req) {
+    beast::get_lowest_layer(ws_).expires_never();
+    websocket::stream_base::timeout timeouts{};
+    timeouts.handshake_timeout = std::chrono::seconds(shared_.config.handshake_timeout_seconds);
+    timeouts.idle_timeout = std::chrono::seconds(shared_.config.idle_timeout_seconds);
+    timeouts.keep_alive_pings = true;
+    ws_.set_option(timeouts);
+    ws_.read_message_max(shared_.config.max_frame_bytes);
+    ws_.set_option(websocket::stream_base::decorator(
+        [](websocket::response_type& res) { res.set(http::field::server, "casa-server"); }));
+    ws_.async_accept(req, beast::bind_front_handler(&WsSession::on_accept, this->shared_from_this()));
+  }
+
+  void send(std::string frame) override {
+    asio::post(ws_.get_executor(), [self = this->shared_from_this(), frame = std::move(frame)]() mutable {
+      self->enqueue(std::move(frame));
+    });
+  }
+
+  void close() override {
+    asio::post(ws_.get_executor(), [self = this->shared_from_this()] {
+      self->close_after_writes_ = true;
+      if (!self->writing_) self->start_close();
+    });
+  }
+
+  std::string address() const override { return address_; }
+
+ private:
+  void on_accept(beast::error_code ec) {
+    if (ec) return;
+    spdlog::info("connection from {}", address_);
+    hello_timer_.expires_after(std::chrono::seconds(shared_.config.handshake_timeout_seconds));
+    hello_timer_.async_wait([self = this->shared_from_this()](beast::error_code e) {
+      if (!e && self->player_id.empty()) {
+        spdlog::info("connection from {}: no hello in time", self->address_);
+        self->hard_close();
+      }
+    });
+    do_read();
+  }
+
+  void do_read() {
+    if (closed_) return;
+    ws_.async_read(buffer_, beast::bind_front_handler(&WsSession::on_read, this->shared_from_this()));
+  }
+
+  bool take_token() {
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - last_refill_).count();
+    last_refill_ = now;
+    tokens_ = std::min(shared_.config.rate_burst, tokens_ + seconds * shared_.config.rate_per_second);
+    if (tokens_ < 1.0) return false;
+    tokens_ -= 1.0;
+    return true;
+  }
+
+  void on_read(beast::error_code ec, std::size_t) {
+    if (ec) {
+      if (ec == websocket::error::message_too_big) {
+        spdlog::info("connection from {}: frame over {} bytes, closed", address_, shared_.config.max_frame_bytes);
+      }
+      finish(ec);
+      return;
+    }
+    if (!ws_.got_text()) {
+      buffer_.consume(buffer_.size());
+      enqueue(protocol::error({"malformed_json", "Send JSON in text frames."}, std::nullopt));
+      do_read();
+      return;
+    }
+    if (!take_token()) {
+      buffer_.consume(buffer_.size());
+      if (++over_budget_ > 10 * shared_.config.rate_burst) {
+        spdlog::warn("connection from {} flooded; closed", address_);
+        hard_close();
+        return;
+      }
+      enqueue(protocol::error({"rate_limited", "Too many messages; slow down."}, std::nullopt));
+      do_read();
+      return;
+    }
+    std::string text = beast::buffers_to_string(buffer_.data());
+    buffer_.consume(buffer_.size());
+    auto self = this->shared_from_this();
+    shared_.lobby->handle(self, text, [self] { asio::post(self->ws_.get_executor(), [self] { self->do_read(); }); });
+  }
+
+  void enqueue(std::string frame) {
+    if (closed_ || close_after_writes_) return;
+    if (queue_.size() >= shared_.config.max_write_queue) {
+      spdlog::warn("connection from {} reads too slowly; closed", address_);
+      hard_close();
+      return;
+    }
+    queue_.push_back(std::move(frame));
+    if (!writing_) do_write();
+  }
+
+  void do_write() {
+    writing_ = true;
+    ws_.text(true);
+    ws_.async_write(asio::buffer(queue_.front()),
+                    beast::bind_front_handler(&WsSession::on_write, this->shared_from_this()));
+  }
+
+  void on_write(beast::error_code ec, std::size_t) {
+    writing_ = false;
+    if (ec) {
+      finish(ec);
+      return;
+    }
+    queue_.pop_front();
+    if (closed_) return;
+    if (!queue_.empty()) {
+      do_write();
+    } else if (close_after_writes_) {
+      start_close();
+    }
+  }
+
+  void start_close() {
+    if (closed_) return;
+    closed_ = true;
+    ws_.async_close(websocket::close_code::normal,
+                    [self = this->shared_from_this()](beast::error_code) { self->finish({}); });
+  }
+
+  void hard_close() {
+    closed_ = true;
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ignored);
+    beast::get_lowest_layer(ws_).close();
+  }
+
+  void finish(beast::error_code) {
+    hello_timer_.cancel();
+    if (finished_) return;
+    finished_ = true;
+    closed_ = true;
+    spdlog::info("connection from {} closed{}{}", address_, player_id.empty() ? "" : " (player ",
+                 player_id.empty() ? "" : player_id + ")");
+    shared_.lobby->disconnected(this->shared_from_this());
+  }
+
+  websocket::stream<Stream> ws_;
+  const Shared& shared_;
+  std::shared_ptr<AddressLimiter::Slot> slot_;
+  asio::steady_timer hello_timer_;
+  std::string address_;
+  beast::flat_buffer buffer_;
+  std::deque<std::string> queue_;
+  bool writing_ = false;
+  bool close_after_writes_ = false;
+  bool closed_ = false;
+  bool finished_ = false;
+  double tokens_;
+  std::chrono::steady_clock::time_point last_refill_;
+  double over_budget_ = 0;
+};
+
+// ---- HTTP ----------------------------------------------------------------------
+
+http::response<http::string_body> answer(const Shared& shared, const http::request<http::string_body>& req) {
+  auto respond = [&](http::status status, const json& body) {
+    http::response<http::string_body> res{status, req.version()};
+    res.set(http::field::server, "casa-server");
+    res.set(http::field::content_type, "application/json");
+    res.keep_alive(req.keep_alive());
+    res.body() = body.dump();
+    res.prepare_payload();
+    return res;
+  };
+  if (req.method() != http::verb::get) return respond(http::status::method_not_allowed, {{"error", "get_only"}});
+  std::string target(req.target());
+  std::string query;
+  if (auto q = target.find('?'); q != std::string::npos) {
+    query = target.substr(q + 1);
+    target = target.substr(0, q);
+  }
+  if (target == "/healthz") {
+    return respond(http::status::ok,
+                   {{"status", "ok"}, {"storage", shared.store->healthy() ? "ok" : "unavailable"}});
+  }
+  const std::string games_prefix = "/api/games/";
+  if (target.rfind(games_prefix, 0) == 0 && target.size() > games_prefix.size() &&
+      target.size() - games_prefix.size() <= 32) {
+    int status = 404;
+    json body = shared.lobby->replay(target.substr(games_prefix.size()), status);
+    return respond(static_cast<http::status>(status), body);
+  }
+  if (target == "/api/leaderboard") {
+    std::string game;
+    if (query.rfind("game=", 0) == 0) game = query.substr(5, 32);
+    return respond(http::status::ok, shared.lobby->leaderboard(game));
+  }
+  return respond(http::status::not_found, {{"error", "not_found"}});
+}
+
+template <class Stream>
+class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
+ public:
+  HttpSession(Stream&& stream, const Shared& shared, std::shared_ptr<AddressLimiter::Slot> slot)
+      : stream_(std::move(stream)), shared_(shared), slot_(std::move(slot)) {}
+
+  void run() {
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
+      beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(shared_.config.handshake_timeout_seconds));
+      stream_.async_handshake(ssl::stream_base::server,
+                              [self = this->shared_from_this()](beast::error_code ec) {
+                                if (!ec) self->do_read();
+                              });
+    } else {
+      do_read();
+    }
+  }
+
+ private:
+  void do_read() {
+    parser_.emplace();
+    parser_->body_limit(8 * 1024);
+    parser_->header_limit(8 * 1024);
+    beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(shared_.config.handshake_timeout_seconds));
+    http::async_read(stream_, buffer_, *parser_,
+                     beast::bind_front_handler(&HttpSession::on_read, this->shared_from_this()));
+  }
+
+  void on_read(beast::error_code ec, std::size_t) {
+    if (ec) return;  // closed, timed out or garbage: drop the connection
+    auto req = parser_->release();
+    if (websocket::is_upgrade(req)) {
+      if (req.target() != "/ws") {
+        write(http::response<http::string_body>{http::status::not_found, req.version()}, false);
+        return;
+      }
+      std::make_shared<WsSession<Stream>>(std::move(stream_), shared_, slot_)->run(std::move(req));
+      return;
+    }
+    auto res = answer(shared_, req);
+    const bool keep = res.keep_alive();
+    write(std::move(res), keep);
+  }
+
+  void write(http::response<http::string_body> res, bool keep) {
+    auto sp = std::make_shared<http::response<http::string_body>>(std::move(res));
+    sp->prepare_payload();
+    http::async_write(stream_, *sp, [self = this->shared_from_this(), sp, keep](beast::error_code ec, std::size_t) {
+      if (ec) return;
+      if (keep) {
+        self->do_read();
+      } else {
+        beast::error_code ignored;
+        beast::get_lowest_layer(self->stream_).socket().shutdown(tcp::socket::shutdown_send, ignored);
+      }
+    });
+  }
+
+  Stream stream_;
+  const Shared& shared_;
+  std::shared_ptr<AddressLimiter::Slot> slot_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+};
+
+}  // namespace
+
+// ---- Server ----------------------------------------------------------------------
+
+struct Server::Impl {
+  Config config;
+  GameFactory factory;
+  std::vector<std::string> games;
+  // Sessions still queued in the io_context hold address slots: the limiter
+  // must outlive the io_context.
+  std::unique_ptr<AddressLimiter> limiter;
+  asio::io_context io;
+  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
+  std::unique_ptr<Store> store;
+  std::unique_ptr<Lobby> lobby;
+  std::unique_ptr<ssl::context> tls;
+  std::optional<tcp::acceptor> acceptor;
+  Shared shared;
+  std::vector<std::thread> threads;
+  std::mutex stop_mutex;
+  std::condition_variable stopped_cv;
+  bool stopped = false;
+  unsigned short port = 0;
+
+  void accept() {
+    acceptor->async_accept(asio::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
+      if (ec) {
+        if (ec != asio::error::operation_aborted) accept();
+        return;
+      }
+      boost::system::error_code ignored;
+      const auto ep = socket.remote_endpoint(ignored);
+      auto slot = limiter->acquire(ignored ? "?" : ep.address().to_string());
+      if (!slot) {
+        spdlog::warn("refused a connection from {}: too many open", ep.address().to_string());
+        socket.close(ignored);
+      } else if (tls) {
+        std::make_shared<HttpSession<TlsStream>>(TlsStream(beast::tcp_stream(std::move(socket)), *tls), shared,
+                                                 std::move(slot))
+            ->run();
+      } else {
+        std::make_shared<HttpSession<PlainStream>>(PlainStream(std::move(socket)), shared, std::move(slot))->run();
+      }
+      accept();
+    });
+  }
+};
+
+Server::Server(Config config, GameFactory factory, std::vector<std::string> games) : impl_(std::make_unique<Impl>()) {
+  impl_->config = std::move(config);
+  impl_->factory = factory ? std::move(factory) : GameFactory(&create_game);
+  impl_->games = games.empty() ? game_names() : std::move(games);
+}
+
+Server::~Server() {
+  stop();
+  for (auto& t : impl_->threads) t.join();
+  impl_->threads.clear();
+  // The store first: its thread may still post completions to the io_context.
+  impl_->store.reset();
+  impl_->lobby.reset();
+}
+
+void Server::start() {
+  auto& m = *impl_;
+  m.store = std::make_unique<Store>(m.config.db);
+  m.lobby = std::make_unique<Lobby>(m.io, *m.store, m.config, m.factory, m.games);
+  m.limiter = std::make_unique<AddressLimiter>(m.config.max_connections_per_address);
+  m.shared = Shared{m.config, m.lobby.get(), m.store.get(), m.limiter.get()};
+  if (!m.config.tls_cert.empty()) {
+    m.tls = std::make_unique<ssl::context>(ssl::context::tls_server);
+    m.tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                       ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+    m.tls->use_certificate_chain_file(m.config.tls_cert);
+    m.tls->use_private_key_file(m.config.tls_key, ssl::context::pem);
+  }
+  m.lobby->recover();
+  const auto address = asio::ip::make_address(m.config.address);
+  m.acceptor.emplace(m.io);
+  tcp::endpoint endpoint(address, static_cast<unsigned short>(m.config.port));
+  m.acceptor->open(endpoint.protocol());
+  m.acceptor->set_option(asio::socket_base::reuse_address(true));
+  m.acceptor->bind(endpoint);
+  m.acceptor->listen(asio::socket_base::max_listen_connections);
+  m.port = m.acceptor->local_endpoint().port();
+  m.work.emplace(m.io.get_executor());
+  m.accept();
+  for (int i = 0; i < m.config.threads; ++i) m.threads.emplace_back([&m] { m.io.run(); });
+}
+
+unsigned short Server::port() const { return impl_->port; }
+
+void Server::wait() {
+  asio::signal_set signals(impl_->io, SIGINT, SIGTERM);
+  signals.async_wait([this](beast::error_code ec, int) {
+    if (!ec) stop();
+  });
+  std::unique_lock lock(impl_->stop_mutex);
+  impl_->stopped_cv.wait(lock, [&] { return impl_->stopped; });
+  signals.cancel();
+}
+
+void Server::stop() {
+  {
+    std::lock_guard lock(impl_->stop_mutex);
+    if (impl_->stopped) return;
+    impl_->stopped = true;
+  }
+  impl_->work.reset();
+  impl_->io.stop();
+  impl_->stopped_cv.notify_all();
+}
+
+Store& Server::store() { return *impl_->store; }
+Lobby& Server::lobby() { return *impl_->lobby; }
+
+}  // namespace casa::server

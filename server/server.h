@@ -1,0 +1,37 @@
+// casa-server as a library: the listener (HTTP + WebSocket, optionally TLS), the
+// lobby, the tables and the store, run on a pool of threads. main.cpp and the
+// in-process tests both drive it through this class.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "server/config.h"
+#include "server/lobby.h"
+
+namespace casa::server {
+
+class Server {
+ public:
+  // `factory` and `games` default to the engine's registry; tests add games.
+  explicit Server(Config config, GameFactory factory = {}, std::vector<std::string> games = {});
+  ~Server();
+
+  // Opens the database, recovers unfinished tables, binds and starts serving.
+  // Throws std::runtime_error on failure.
+  void start();
+  unsigned short port() const;
+  // Blocks until stop() (or a signal, when installed by main).
+  void wait();
+  void stop();
+
+  Store& store();
+  Lobby& lobby();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace casa::server

@@ -1,0 +1,422 @@
+#include "server/store.h"
+
+#include <sqlite3.h>
+
+#include <ctime>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace casa::server {
+
+// Generated from migrations/*.sql (see server/CMakeLists.txt).
+struct Migration {
+  int version;
+  const char* name;
+  const char* sql;
+};
+const std::vector<Migration>& embedded_migrations();
+
+namespace {
+
+std::int64_t now_seconds() { return static_cast<std::int64_t>(std::time(nullptr)); }
+
+[[noreturn]] void fail(sqlite3* db, const std::string& what) {
+  throw std::runtime_error(what + ": " + (db ? sqlite3_errmsg(db) : "no database"));
+}
+
+}  // namespace
+
+// ---- Db ---------------------------------------------------------------------
+
+Db::Db(const std::string& path, bool read_only) {
+  const int flags = read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  if (sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+    const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw std::runtime_error("cannot open database " + path + ": " + msg);
+  }
+  sqlite3_busy_timeout(db_, 5000);
+}
+
+Db::~Db() {
+  cache_.clear();
+  sqlite3_close(db_);
+}
+
+void Db::exec(const std::string& sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    throw std::runtime_error("sql failed: " + msg);
+  }
+}
+
+Db::Stmt& Db::prepare(const std::string& sql) {
+  for (auto& [text, stmt] : cache_) {
+    if (text == sql) {
+      sqlite3_reset(stmt->s_);
+      sqlite3_clear_bindings(stmt->s_);
+      return *stmt;
+    }
+  }
+  sqlite3_stmt* s = nullptr;
+  if (sqlite3_prepare_v3(db_, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &s, nullptr) != SQLITE_OK) {
+    fail(db_, "prepare " + sql);
+  }
+  cache_.emplace_back(sql, std::unique_ptr<Stmt>(new Stmt(db_, s)));
+  return *cache_.back().second;
+}
+
+Db::Stmt::~Stmt() { sqlite3_finalize(s_); }
+
+Db::Stmt& Db::Stmt::bind(int index, std::int64_t v) {
+  sqlite3_bind_int64(s_, index, v);
+  return *this;
+}
+
+Db::Stmt& Db::Stmt::bind(int index, const std::string& v) {
+  if (v.empty()) {
+    sqlite3_bind_null(s_, index);
+  } else {
+    sqlite3_bind_text(s_, index, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  }
+  return *this;
+}
+
+Db::Stmt& Db::Stmt::bind_text(int index, const std::string& v) {
+  sqlite3_bind_text(s_, index, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+
+bool Db::Stmt::step() {
+  const int rc = sqlite3_step(s_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  const std::string msg = sqlite3_errmsg(db_);
+  sqlite3_reset(s_);
+  throw std::runtime_error("sql step failed: " + msg);
+}
+
+void Db::Stmt::run() {
+  while (step()) {
+  }
+  sqlite3_reset(s_);
+}
+
+std::int64_t Db::Stmt::int_at(int col) const { return sqlite3_column_int64(s_, col); }
+
+std::string Db::Stmt::text_at(int col) const {
+  const auto* p = sqlite3_column_text(s_, col);
+  return p ? std::string(reinterpret_cast<const char*>(p)) : std::string();
+}
+
+bool Db::Stmt::null_at(int col) const { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
+
+// ---- Store ------------------------------------------------------------------
+
+Store::Store(const std::string& path) {
+  writer_ = std::make_unique<Db>(path, false);
+  writer_->exec("PRAGMA journal_mode=WAL");
+  writer_->exec("PRAGMA synchronous=NORMAL");
+  writer_->exec("PRAGMA foreign_keys=ON");
+  writer_->exec(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT "
+      "NULL, applied_at INTEGER NOT NULL)");
+  for (const auto& m : embedded_migrations()) {
+    auto& q = writer_->prepare("SELECT 1 FROM schema_migrations WHERE version = ?");
+    q.bind(1, std::int64_t{m.version});
+    const bool applied = q.step();
+    q.run();
+    if (applied) continue;
+    writer_->exec("BEGIN");
+    try {
+      writer_->exec(m.sql);
+      writer_->prepare("INSERT INTO schema_migrations VALUES (?, ?, ?)")
+          .bind(1, std::int64_t{m.version})
+          .bind(2, std::string(m.name))
+          .bind(3, now_seconds())
+          .run();
+      writer_->exec("COMMIT");
+    } catch (...) {
+      writer_->exec("ROLLBACK");
+      throw;
+    }
+  }
+  reader_ = std::make_unique<Db>(path, true);
+  thread_ = std::thread([this] { run(); });
+}
+
+Store::~Store() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void Store::write(Job job, Done done) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.emplace_back(std::move(job), std::move(done));
+  }
+  wake_.notify_one();
+}
+
+void Store::run() {
+  std::deque<std::pair<Job, Done>> batch;
+  std::vector<bool> ok;
+  for (;;) {
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || !queue_.empty() || query_only_change_ >= 0; });
+      if (query_only_change_ >= 0) {
+        writer_->exec(query_only_change_ ? "PRAGMA query_only = 1" : "PRAGMA query_only = 0");
+        query_only_change_ = -1;
+      }
+      if (queue_.empty() && stopping_) return;
+      if (queue_.empty()) continue;
+      batch.swap(queue_);
+    }
+    ok.assign(batch.size(), false);
+    bool committed = false;
+    try {
+      writer_->exec("BEGIN IMMEDIATE");
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        writer_->exec("SAVEPOINT job");
+        try {
+          batch[i].first(*writer_);
+          writer_->exec("RELEASE job");
+          ok[i] = true;
+        } catch (const std::exception&) {
+          try {
+            writer_->exec("ROLLBACK TO job");
+            writer_->exec("RELEASE job");
+          } catch (const std::exception&) {
+          }
+        }
+      }
+      writer_->exec("COMMIT");
+      committed = true;
+      ++commits_;
+    } catch (const std::exception&) {
+      try {
+        writer_->exec("ROLLBACK");
+      } catch (const std::exception&) {
+      }
+    }
+    bool any_failed = false;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      const bool good = committed && ok[i];
+      any_failed = any_failed || !good;
+      if (batch[i].second) batch[i].second(good);
+    }
+    healthy_ = !any_failed;
+    batch.clear();
+  }
+}
+
+void Store::set_query_only(bool on) {
+  // Outside any transaction: query_only cannot change inside one.
+  std::lock_guard lock(mutex_);
+  query_only_change_ = on ? 1 : 0;
+  wake_.notify_one();
+}
+
+void Store::save_player(const StoredPlayer& p, Done done) {
+  write(
+      [p](Db& db) {
+        db.prepare("INSERT INTO players (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)")
+            .bind(1, p.id)
+            .bind_text(2, p.name)
+            .bind(3, p.token_hash)
+            .bind(4, now_seconds())
+            .run();
+      },
+      std::move(done));
+}
+
+namespace {
+void write_seat(Db& db, const std::string& table, int seat, const StoredSeat& who) {
+  db.prepare("INSERT OR REPLACE INTO seats (table_id, seat, player_id, bot) VALUES (?, ?, ?, ?)")
+      .bind(1, table)
+      .bind(2, std::int64_t{seat})
+      .bind(3, who.player_id)
+      .bind(4, who.bot)
+      .run();
+}
+}  // namespace
+
+void Store::save_table(const StoredTable& t, Done done) {
+  write(
+      [t](Db& db) {
+        db.prepare(
+              "INSERT INTO tables (id, game, players, options, seed, private, invite, creator, "
+              "move_timeout_seconds, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            .bind(1, t.id)
+            .bind(2, t.game)
+            .bind(3, std::int64_t{t.players})
+            .bind_text(4, t.options)
+            .bind(5, static_cast<std::int64_t>(t.seed))
+            .bind(6, std::int64_t{t.is_private})
+            .bind(7, t.invite)
+            .bind_text(8, t.creator)
+            .bind(9, std::int64_t{t.move_timeout_seconds})
+            .bind(10, t.status)
+            .bind(11, now_seconds())
+            .run();
+        for (std::size_t s = 0; s < t.seats.size(); ++s) {
+          if (!t.seats[s].player_id.empty() || !t.seats[s].bot.empty()) {
+            write_seat(db, t.id, static_cast<int>(s), t.seats[s]);
+          }
+        }
+      },
+      std::move(done));
+}
+
+void Store::save_seat(const std::string& table, int seat, const StoredSeat& who, Done done) {
+  write(
+      [table, seat, who](Db& db) {
+        if (who.player_id.empty() && who.bot.empty()) {
+          db.prepare("DELETE FROM seats WHERE table_id = ? AND seat = ?")
+              .bind(1, table)
+              .bind(2, std::int64_t{seat})
+              .run();
+        } else {
+          write_seat(db, table, seat, who);
+        }
+      },
+      std::move(done));
+}
+
+void Store::delete_table(const std::string& table, Done done) {
+  write([table](Db& db) { db.prepare("DELETE FROM tables WHERE id = ?").bind(1, table).run(); },
+        std::move(done));
+}
+
+void Store::append_action(const std::string& table, const StoredAction& a,
+                          std::optional<StoredResult> result, Done done) {
+  write(
+      [table, a, result = std::move(result)](Db& db) {
+        db.prepare("INSERT INTO actions (table_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)")
+            .bind(1, table)
+            .bind(2, a.seq)
+            .bind(3, std::int64_t{a.seat})
+            .bind_text(4, a.action)
+            .bind(5, now_seconds())
+            .run();
+        if (a.seq == 1) {
+          db.prepare("UPDATE tables SET status = 'playing' WHERE id = ?").bind(1, table).run();
+        }
+        if (!result) return;
+        db.prepare(
+              "UPDATE tables SET status = 'over', scores = ?, winners = ?, finished_at = ? WHERE "
+              "id = ?")
+            .bind_text(1, nlohmann::json(result->scores).dump())
+            .bind_text(2, nlohmann::json(result->winners).dump())
+            .bind(3, now_seconds())
+            .bind(4, table)
+            .run();
+        for (std::size_t s = 0; s < result->seats.size(); ++s) {
+          bool won = false;
+          for (int w : result->winners) won = won || w == static_cast<int>(s);
+          db.prepare(
+                "INSERT OR REPLACE INTO results (table_id, seat, player_id, bot, score, winner) "
+                "VALUES (?, ?, ?, ?, ?, ?)")
+              .bind(1, table)
+              .bind(2, static_cast<std::int64_t>(s))
+              .bind(3, result->seats[s].player_id)
+              .bind(4, result->seats[s].bot)
+              .bind(5, std::int64_t{s < result->scores.size() ? result->scores[s] : 0})
+              .bind(6, std::int64_t{won})
+              .run();
+        }
+      },
+      std::move(done));
+}
+
+std::vector<StoredPlayer> Store::load_players() {
+  std::lock_guard lock(read_mutex_);
+  std::vector<StoredPlayer> out;
+  auto& q = reader_->prepare("SELECT id, name, token_hash FROM players");
+  while (q.step()) out.push_back({q.text_at(0), q.text_at(1), q.text_at(2)});
+  return out;
+}
+
+void Store::fill_table(Db& db, StoredTable& t) {
+  t.seats.assign(static_cast<std::size_t>(t.players), {});
+  auto& seats = db.prepare("SELECT seat, player_id, bot FROM seats WHERE table_id = ?");
+  seats.bind(1, t.id);
+  while (seats.step()) {
+    const auto s = seats.int_at(0);
+    if (s >= 0 && s < t.players) t.seats[static_cast<std::size_t>(s)] = {seats.text_at(1), seats.text_at(2)};
+  }
+  auto& log = db.prepare("SELECT seq, seat, action FROM actions WHERE table_id = ? ORDER BY seq");
+  log.bind(1, t.id);
+  while (log.step()) {
+    t.actions.push_back({log.int_at(0), static_cast<int>(log.int_at(1)), log.text_at(2)});
+  }
+}
+
+namespace {
+constexpr const char* kTableColumns =
+    "SELECT id, game, players, options, seed, private, invite, creator, move_timeout_seconds, "
+    "status, scores, winners FROM tables ";
+
+StoredTable table_from_row(const Db::Stmt& q) {
+  StoredTable t;
+  t.id = q.text_at(0);
+  t.game = q.text_at(1);
+  t.players = static_cast<int>(q.int_at(2));
+  t.options = q.text_at(3);
+  t.seed = static_cast<std::uint64_t>(q.int_at(4));
+  t.is_private = q.int_at(5) != 0;
+  t.invite = q.text_at(6);
+  t.creator = q.text_at(7);
+  t.move_timeout_seconds = static_cast<int>(q.int_at(8));
+  t.status = q.text_at(9);
+  t.scores = q.text_at(10);
+  t.winners = q.text_at(11);
+  return t;
+}
+}  // namespace
+
+std::vector<StoredTable> Store::load_unfinished_tables() {
+  std::lock_guard lock(read_mutex_);
+  std::vector<StoredTable> out;
+  auto& q = reader_->prepare(std::string(kTableColumns) + "WHERE status != 'over' ORDER BY created_at");
+  while (q.step()) out.push_back(table_from_row(q));
+  for (auto& t : out) fill_table(*reader_, t);
+  return out;
+}
+
+std::optional<StoredTable> Store::load_table(const std::string& id) {
+  std::lock_guard lock(read_mutex_);
+  auto& q = reader_->prepare(std::string(kTableColumns) + "WHERE id = ?");
+  q.bind(1, id);
+  if (!q.step()) return std::nullopt;
+  StoredTable t = table_from_row(q);
+  q.run();
+  fill_table(*reader_, t);
+  return t;
+}
+
+std::vector<Store::Standing> Store::leaderboard(const std::string& game, int limit) {
+  std::lock_guard lock(read_mutex_);
+  auto& q = reader_->prepare(
+      "SELECT r.player_id, p.name, COUNT(*) AS games, SUM(r.winner) AS wins FROM results r "
+      "JOIN players p ON p.id = r.player_id JOIN tables t ON t.id = r.table_id "
+      "WHERE r.player_id IS NOT NULL AND (?1 IS NULL OR t.game = ?1) "
+      "GROUP BY r.player_id ORDER BY wins DESC, games ASC, p.name ASC LIMIT ?2");
+  q.bind(1, game).bind(2, std::int64_t{limit});
+  std::vector<Standing> out;
+  while (q.step()) {
+    out.push_back({q.text_at(0), q.text_at(1), static_cast<int>(q.int_at(2)), static_cast<int>(q.int_at(3))});
+  }
+  return out;
+}
+
+}  // namespace casa::server

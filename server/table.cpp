@@ -1,0 +1,729 @@
+#include "server/table.h"
+
+#include <boost/asio/post.hpp>
+#include <algorithm>
+#include <set>
+#include <spdlog/spdlog.h>
+
+#include "engine/bots.h"
+#include "protocol/protocol.h"
+#include "server/lobby.h"
+
+namespace casa::server {
+
+namespace asio = boost::asio;
+using nlohmann::json;
+using protocol::Refusal;
+
+namespace {
+constexpr std::size_t kMaxDeferred = 256;
+constexpr auto kStorageRetry = std::chrono::seconds(1);
+
+// Teams as the engine's view tells them ("teams": [[0,2],[1,3]]), else each
+// seat alone.
+std::vector<std::vector<int>> teams_of(const Game& game) {
+  std::vector<std::vector<int>> teams;
+  const Value view = game.view(0);
+  if (const Value* t = view.find("teams"); t && t->is_array()) {
+    for (const auto& team : t->as_array()) {
+      if (!team.is_array()) return {};
+      std::vector<int> seats;
+      for (const auto& s : team.as_array()) {
+        if (!s.is_int() || s.as_int() < 0 || s.as_int() >= game.players()) return {};
+        seats.push_back(static_cast<int>(s.as_int()));
+      }
+      teams.push_back(std::move(seats));
+    }
+  }
+  if (teams.empty()) {
+    for (int s = 0; s < game.players(); ++s) teams.push_back({s});
+  }
+  return teams;
+}
+}  // namespace
+
+Table::Table(Lobby& lobby, asio::io_context& io, TableSetup setup, std::unique_ptr<Game> game)
+    : lobby_(lobby),
+      io_(io),
+      strand_(asio::make_strand(io)),
+      move_timer_(strand_),
+      setup_(std::move(setup)),
+      game_(std::move(game)),
+      seats_(static_cast<std::size_t>(setup_.players)),
+      pending_(static_cast<std::size_t>(setup_.players)),
+      teams_(teams_of(*game_)),
+      bot_rng_(setup_.seed ^ 0x5bd1e9955bd1e995ULL) {
+  refresh_summary();
+}
+
+template <class F>
+void Table::on_strand(F&& f) {
+  asio::post(strand_, [self = shared_from_this(), f = std::forward<F>(f)]() mutable { f(); });
+}
+
+void Table::when_idle(std::function<void()> f) {
+  if (!committing_) {
+    f();
+  } else if (deferred_.size() < kMaxDeferred) {
+    deferred_.push_back(std::move(f));
+  }
+}
+
+// ---- sending -----------------------------------------------------------------
+
+void Table::send_to_seat(Seat seat, const std::string& frame) {
+  const auto& s = seats_[static_cast<std::size_t>(seat)];
+  if (!s.player_id.empty()) lobby_.send_to_player(s.player_id, frame);
+}
+
+void Table::send_to_all(const std::string& frame) {
+  for (Seat s = 0; s < setup_.players; ++s) send_to_seat(s, frame);
+  for (auto it = spectators_.begin(); it != spectators_.end();) {
+    if (auto c = it->second.lock()) {
+      c->send(frame);
+      ++it;
+    } else {
+      it = spectators_.erase(it);
+    }
+  }
+}
+
+const char* Table::status_name() const {
+  switch (status_) {
+    case Status::waiting: return "waiting";
+    case Status::playing: return "playing";
+    case Status::over: return "over";
+  }
+  return "waiting";
+}
+
+json Table::seats_json() const {
+  json out = json::array();
+  for (std::size_t s = 0; s < seats_.size(); ++s) {
+    json info = {{"seat", s}};
+    if (!seats_[s].player_id.empty()) {
+      info["kind"] = "player";
+      info["player_id"] = seats_[s].player_id;
+      info["name"] = lobby_.name_of(seats_[s].player_id);
+      info["connected"] = lobby_.is_connected(seats_[s].player_id);
+    } else if (!seats_[s].bot.empty()) {
+      info["kind"] = "bot";
+      info["bot"] = seats_[s].bot;
+      info["name"] = seats_[s].bot;
+    } else {
+      info["kind"] = "empty";
+    }
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+json Table::table_state(Seat seat) const {
+  json state = {{"type", "table_state"},
+                {"table", setup_.id},
+                {"game", setup_.game},
+                {"players", setup_.players},
+                {"status", status_name()},
+                {"seq", seq_},
+                {"seat", seat},
+                {"seats", seats_json()},
+                {"teams", teams_},
+                {"options", setup_.options},
+                {"private", setup_.is_private},
+                {"move_timeout_seconds", setup_.move_timeout_seconds},
+                {"view", nullptr}};
+  if (seat >= 0) state["invite"] = setup_.invite;
+  if (status_ != Status::waiting) state["view"] = protocol::value_to_json(game_->view(seat));
+  return state;
+}
+
+void Table::send_state(const std::shared_ptr<Client>& client, Seat seat) {
+  client->send(table_state(seat).dump());
+  if (seat >= 0 && status_ == Status::playing && pending_[static_cast<std::size_t>(seat)].seq >= 0 &&
+      !seats_[static_cast<std::size_t>(seat)].player_id.empty()) {
+    send_request(seat);
+  }
+}
+
+void Table::send_request(Seat seat) {
+  const auto& p = pending_[static_cast<std::size_t>(seat)];
+  std::optional<std::int64_t> deadline;
+  if (setup_.move_timeout_seconds > 0) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        move_deadline_ - std::chrono::steady_clock::now());
+    deadline = std::max<std::int64_t>(0, left.count());
+  }
+  send_to_seat(seat, protocol::request(setup_.id, p.seq, seat, p.legal, game_->view(seat), deadline));
+}
+
+void Table::refresh_summary() {
+  json s = {{"table", setup_.id},
+            {"game", setup_.game},
+            {"players", setup_.players},
+            {"private", setup_.is_private},
+            {"status", status_name()},
+            {"seats", seats_json()},
+            {"options", setup_.options},
+            {"move_timeout_seconds", setup_.move_timeout_seconds}};
+  std::lock_guard lock(summary_mutex_);
+  summary_ = std::move(s);
+  listed_ = !setup_.is_private && status_ == Status::waiting;
+}
+
+json Table::summary() const {
+  std::lock_guard lock(summary_mutex_);
+  return summary_;
+}
+
+bool Table::listed() const {
+  std::lock_guard lock(summary_mutex_);
+  return listed_;
+}
+
+void Table::broadcast_update() {
+  refresh_summary();
+  send_to_all(protocol::message("table_update", {{"table", setup_.id}, {"status", status_name()},
+                                                 {"seats", seats_json()}}));
+}
+
+Seat Table::seat_of(const std::string& player_id) const {
+  for (std::size_t s = 0; s < seats_.size(); ++s) {
+    if (seats_[s].player_id == player_id) return static_cast<Seat>(s);
+  }
+  return kSpectator;
+}
+
+bool Table::all_seated() const {
+  for (const auto& s : seats_) {
+    if (s.empty()) return false;
+  }
+  return true;
+}
+
+StoredSeat Table::stored_seat(Seat s) const {
+  return {seats_[static_cast<std::size_t>(s)].player_id, seats_[static_cast<std::size_t>(s)].bot};
+}
+
+// ---- lifecycle ---------------------------------------------------------------
+
+void Table::open(std::vector<StoredSeat> seats, std::shared_ptr<Client> creator,
+                 std::function<void(bool)> after) {
+  on_strand([this, seats = std::move(seats), creator = std::move(creator), after = std::move(after)] {
+    StoredTable row;
+    row.id = setup_.id;
+    row.game = setup_.game;
+    row.players = setup_.players;
+    row.options = setup_.options.dump();
+    row.seed = setup_.seed;
+    row.is_private = setup_.is_private;
+    row.invite = setup_.invite;
+    row.creator = setup_.creator;
+    row.move_timeout_seconds = setup_.move_timeout_seconds;
+    row.seats = seats;
+    for (std::size_t s = 0; s < seats.size() && s < seats_.size(); ++s) {
+      seats_[s] = {seats[s].player_id, seats[s].bot};
+    }
+    committing_ = true;
+    lobby_.store().save_table(row, [self = shared_from_this(), creator, after](bool ok) {
+      asio::post(self->strand_, [self, ok, creator, after] {
+        self->committing_ = false;
+        if (!ok) {
+          self->lobby_.forget_table(self->setup_.id);
+          after(false);
+          return;
+        }
+        for (const auto& s : self->seats_) {
+          if (!s.player_id.empty()) self->lobby_.seat_changed(s.player_id, self->setup_.id, true);
+        }
+        after(true);
+        self->refresh_summary();
+        if (creator) self->send_state(creator, self->seat_of(creator->player_id));
+        if (self->all_seated()) self->start();
+        self->drain_deferred();
+      });
+    });
+  });
+}
+
+void Table::drain_deferred() {
+  while (!committing_ && !deferred_.empty()) {
+    auto f = std::move(deferred_.front());
+    deferred_.pop_front();
+    f();
+  }
+}
+
+std::optional<std::string> Table::restore(const StoredTable& stored) {
+  for (std::size_t s = 0; s < seats_.size() && s < stored.seats.size(); ++s) {
+    seats_[s] = {stored.seats[s].player_id, stored.seats[s].bot};
+  }
+  for (const auto& a : stored.actions) {
+    if (a.seq != seq_ + 1) return "gap in the log at seq " + std::to_string(a.seq);
+    json parsed = json::parse(a.action, nullptr, false);
+    Action action;
+    if (parsed.is_discarded()) return "unreadable action at seq " + std::to_string(a.seq);
+    if (auto err = game_->decode_action(protocol::json_to_value(parsed), action)) {
+      return "seq " + std::to_string(a.seq) + ": " + err->message;
+    }
+    if (auto err = game_->apply(a.seat, action, nullptr)) {
+      return "seq " + std::to_string(a.seq) + ": " + err->message;
+    }
+    log_.push_back({a.seat, action});
+    ++seq_;
+  }
+  if (all_seated()) {
+    status_ = game_->is_over() ? Status::over : Status::playing;
+  }
+  refresh_summary();
+  if (status_ == Status::playing) {
+    on_strand([this] {
+      issue_requests();
+    });
+  }
+  return std::nullopt;
+}
+
+void Table::start() {
+  status_ = Status::playing;
+  spdlog::info("table {} starts: {} for {} (seed {})", setup_.id, setup_.game, setup_.players, setup_.seed);
+  refresh_summary();
+  for (Seat s = 0; s < setup_.players; ++s) {
+    const auto& seat = seats_[static_cast<std::size_t>(s)];
+    if (!seat.player_id.empty()) lobby_.send_to_player(seat.player_id, table_state(s).dump());
+  }
+  for (auto& [pid, weak] : spectators_) {
+    if (auto c = weak.lock()) c->send(table_state(kSpectator).dump());
+  }
+  issue_requests();
+}
+
+// Sends a request to each seat to act whose legal actions changed (a request
+// whose choices are the same stays valid, so simultaneous deciders are not
+// disturbed by each other's moves), then lets bots and the move timer act.
+void Table::issue_requests() {
+  const SeatMask to_act = game_->to_act();
+  for (Seat s = 0; s < setup_.players; ++s) {
+    auto& p = pending_[static_cast<std::size_t>(s)];
+    if (!(to_act & seat_bit(s))) {
+      p.seq = -1;
+      p.legal.clear();
+      continue;
+    }
+    game_->legal_actions(s, legal_buffer_);
+    std::vector<Value> legal;
+    legal.reserve(legal_buffer_.size());
+    for (const auto& a : legal_buffer_) legal.push_back(game_->encode_action(a));
+    if (p.seq >= 0 && legal == p.legal) continue;
+    p.seq = seq_;
+    p.legal = std::move(legal);
+    if (seats_[static_cast<std::size_t>(s)].bot.empty()) send_request(s);
+  }
+  arm_timer();
+  schedule_bots();
+}
+
+void Table::schedule_bots() {
+  const SeatMask to_act = game_->to_act();
+  for (Seat s = 0; s < setup_.players; ++s) {
+    if (!(to_act & seat_bit(s)) || seats_[static_cast<std::size_t>(s)].bot.empty()) continue;
+    const std::int64_t at = seq_;
+    on_strand([this, s, at] {
+      when_idle([this, s, at] {
+        if (seq_ != at || status_ != Status::playing || !(game_->to_act() & seat_bit(s))) return;
+        const auto& bot = seats_[static_cast<std::size_t>(s)].bot;
+        if (bot.empty()) return;
+        const Action action = choose_bot_action(*game_, s, bot, bot_rng_);
+        submit(s, action, nullptr, std::nullopt);
+      });
+    });
+  }
+}
+
+void Table::arm_timer() {
+  ++timer_generation_;
+  move_timer_.cancel();
+  if (setup_.move_timeout_seconds <= 0 || status_ != Status::playing) return;
+  bool human_to_act = false;
+  const SeatMask to_act = game_->to_act();
+  for (Seat s = 0; s < setup_.players; ++s) {
+    human_to_act = human_to_act || ((to_act & seat_bit(s)) && seats_[static_cast<std::size_t>(s)].bot.empty());
+  }
+  if (!human_to_act) return;
+  move_deadline_ = std::chrono::steady_clock::now() + std::chrono::seconds(setup_.move_timeout_seconds);
+  move_timer_.expires_at(move_deadline_);
+  const auto generation = timer_generation_;
+  move_timer_.async_wait([self = shared_from_this(), generation](const boost::system::error_code& ec) {
+    if (ec || generation != self->timer_generation_) return;
+    self->when_idle([self, generation] {
+      if (generation != self->timer_generation_ || self->status_ != Status::playing) return;
+      const SeatMask to_act = self->game_->to_act();
+      for (Seat s = 0; s < self->setup_.players; ++s) {
+        if ((to_act & seat_bit(s)) && self->seats_[static_cast<std::size_t>(s)].bot.empty()) {
+          spdlog::info("table {}: seat {} ran out of time; the robot plays for it", self->setup_.id, s);
+          const Action action = choose_bot_action(*self->game_, s, "robot", self->bot_rng_);
+          self->submit(s, action, nullptr, std::nullopt);
+          return;
+        }
+      }
+    });
+  });
+}
+
+// ---- actions -----------------------------------------------------------------
+
+void Table::act(std::shared_ptr<Client> client, std::int64_t seq, json action_json, Reply id) {
+  on_strand([this, client = std::move(client), seq, action_json = std::move(action_json), id] {
+    when_idle([this, client, seq, action_json, id] {
+      auto refuse = [&](std::string code, std::string message, std::optional<std::int64_t> at = {}) {
+        client->send(protocol::error({std::move(code), std::move(message)}, id, setup_.id, at));
+      };
+      const Seat seat = seat_of(client->player_id);
+      if (seat == kSpectator) return refuse("not_seated", "You do not sit at this table.");
+      if (status_ == Status::waiting) return refuse("not_started", "The game has not started yet.");
+      if (status_ == Status::over) return refuse("game_over", "The game is over.");
+      auto& p = pending_[static_cast<std::size_t>(seat)];
+      if (!(game_->to_act() & seat_bit(seat)) || p.seq < 0) {
+        return refuse("not_your_turn", "Your seat has nothing to decide now.");
+      }
+      if (seq != p.seq) {
+        return refuse("stale_seq", "Answer your latest request (seq " + std::to_string(p.seq) + ").", seq_);
+      }
+      Action action;
+      if (auto err = game_->decode_action(protocol::json_to_value(action_json), action)) {
+        return refuse(err->code.empty() ? "malformed_action" : err->code, err->message);
+      }
+      submit(seat, action, client, id);
+    });
+  });
+}
+
+void Table::submit(Seat seat, const Action& action, std::shared_ptr<Client> actor, Reply id) {
+  std::vector<Event> events;
+  if (auto err = game_->apply(seat, action, &events)) {
+    if (actor) {
+      static const std::set<std::string> known = {"not_your_turn", "illegal_action", "malformed_action",
+                                                  "game_over"};
+      const std::string code = known.count(err->code) ? err->code : "illegal_action";
+      actor->send(protocol::error({code, err->message}, id, setup_.id));
+    } else {
+      spdlog::error("table {}: a bot's action was refused: {}", setup_.id, err->message);
+    }
+    return;
+  }
+  ++seq_;
+  StoredAction row{seq_, seat, protocol::value_to_json(game_->encode_action(action)).dump()};
+  std::optional<StoredResult> result;
+  if (game_->is_over()) {
+    result.emplace();
+    result->scores = game_->scores();
+    for (Seat w : game_->winners()) result->winners.push_back(w);
+    for (Seat s = 0; s < setup_.players; ++s) result->seats.push_back(stored_seat(s));
+  }
+  committing_ = true;
+  lobby_.store().append_action(
+      setup_.id, row, std::move(result),
+      [self = shared_from_this(), seat, action, events = std::move(events), actor, id](bool ok) mutable {
+        asio::post(self->strand_, [self, ok, seat, action, events = std::move(events), actor, id]() mutable {
+          self->committed(ok, seat, action, std::move(events), actor, id);
+        });
+      });
+}
+
+void Table::committed(bool ok, Seat seat, Action action, std::vector<Event> events,
+                      std::shared_ptr<Client> actor, Reply id) {
+  committing_ = false;
+  if (!ok) {
+    // Nothing was stored: forget the action as if it never came.
+    --seq_;
+    rebuild_game();
+    spdlog::error("table {}: could not store seq {}; move refused", setup_.id, seq_ + 1);
+    if (actor) {
+      actor->send(protocol::error({"storage_unavailable", "The move could not be stored; try again."}, id,
+                                  setup_.id));
+    } else {
+      // A bot or the move timer: try again later.
+      auto retry = std::make_shared<asio::steady_timer>(strand_, kStorageRetry);
+      retry->async_wait([self = shared_from_this(), retry](const boost::system::error_code& ec) {
+        if (!ec) self->schedule_bots();
+      });
+    }
+    drain_deferred();
+    return;
+  }
+  log_.push_back({seat, action});
+  if (actor) actor->send(protocol::reply("accepted", {{"table", setup_.id}, {"seq", seq_}}, id));
+  for (const auto& e : events) {
+    const std::string frame = protocol::event(setup_.id, seq_, e.body);
+    for (Seat s = 0; s < setup_.players; ++s) {
+      if (e.seats & seat_bit(s)) send_to_seat(s, frame);
+    }
+    if (e.spectators) {
+      for (auto& [pid, weak] : spectators_) {
+        if (auto c = weak.lock()) c->send(frame);
+      }
+    }
+  }
+  if (game_->is_over()) {
+    finish();
+  } else {
+    issue_requests();
+  }
+  drain_deferred();
+}
+
+void Table::rebuild_game() {
+  auto created = lobby_.make_game(setup_);
+  if (!created.game) {
+    spdlog::critical("table {}: cannot rebuild the game", setup_.id);
+    return;
+  }
+  for (const auto& a : log_) created.game->apply(a.seat, a.action, nullptr);
+  game_ = std::move(created.game);
+}
+
+void Table::finish() {
+  status_ = Status::over;
+  ++timer_generation_;
+  move_timer_.cancel();
+  for (auto& p : pending_) p = Pending{};
+  std::vector<Seat> winners = game_->winners();
+  spdlog::info("table {} ends after {} actions; winners {}", setup_.id, seq_, json(winners).dump());
+  send_to_all(protocol::game_over(setup_.id, seq_, game_->scores(), winners));
+  for (const auto& s : seats_) {
+    if (!s.player_id.empty()) lobby_.seat_changed(s.player_id, setup_.id, false);
+  }
+  refresh_summary();
+  lobby_.table_finished(shared_from_this());
+}
+
+// ---- lobby requests ------------------------------------------------------------
+
+void Table::join(std::shared_ptr<Client> client, std::optional<int> wanted, Reply id) {
+  on_strand([this, client = std::move(client), wanted, id] {
+    when_idle([this, client, wanted, id] {
+      auto refuse = [&](std::string code, std::string message) {
+        client->send(protocol::error({std::move(code), std::move(message)}, id, setup_.id));
+      };
+      if (status_ != Status::waiting) return refuse("already_started", "The table has started.");
+      if (seat_of(client->player_id) != kSpectator) return refuse("already_seated", "You already sit here.");
+      Seat seat = kSpectator;
+      if (wanted) {
+        if (*wanted >= setup_.players) return refuse("bad_seat", "There is no such seat at this table.");
+        if (!seats_[static_cast<std::size_t>(*wanted)].empty()) return refuse("seat_taken", "That seat is taken.");
+        seat = *wanted;
+      } else {
+        for (Seat s = 0; s < setup_.players && seat == kSpectator; ++s) {
+          if (seats_[static_cast<std::size_t>(s)].empty()) seat = s;
+        }
+        if (seat == kSpectator) return refuse("table_full", "Every seat is taken.");
+      }
+      seats_[static_cast<std::size_t>(seat)].player_id = client->player_id;
+      committing_ = true;
+      lobby_.store().save_seat(setup_.id, seat, stored_seat(seat), [self = shared_from_this(), client, seat, id](bool ok) {
+        asio::post(self->strand_, [self, client, seat, id, ok] {
+          self->committing_ = false;
+          if (!ok) {
+            self->seats_[static_cast<std::size_t>(seat)] = {};
+            client->send(protocol::error({"storage_unavailable", "The seat could not be stored."}, id, self->setup_.id));
+          } else {
+            // A spectator who sits down stops spectating.
+            std::erase_if(self->spectators_, [&](const auto& sp) { return sp.first == client->player_id; });
+            self->lobby_.seat_changed(client->player_id, self->setup_.id, true);
+            client->send(protocol::reply("joined", {{"table", self->setup_.id}, {"seat", seat}}, id));
+            self->broadcast_update();
+            self->send_state(client, seat);
+            if (self->all_seated()) self->start();
+          }
+          self->drain_deferred();
+        });
+      });
+    });
+  });
+}
+
+void Table::leave(std::shared_ptr<Client> client, Reply id) {
+  on_strand([this, client = std::move(client), id] {
+    when_idle([this, client, id] {
+      const Seat seat = seat_of(client->player_id);
+      const bool spectating = std::erase_if(spectators_, [&](const auto& sp) { return sp.first == client->player_id; }) > 0;
+      if (seat == kSpectator || status_ == Status::over) {
+        if (!spectating && seat == kSpectator) {
+          client->send(protocol::error({"not_seated", "You are not at this table."}, id, setup_.id));
+        } else {
+          client->send(protocol::reply("left", {{"table", setup_.id}}, id));
+        }
+        return;
+      }
+      const SeatState before = seats_[static_cast<std::size_t>(seat)];
+      if (status_ == Status::waiting) {
+        seats_[static_cast<std::size_t>(seat)] = {};
+      } else {
+        seats_[static_cast<std::size_t>(seat)] = {"", "robot"};  // the robot finishes the game
+      }
+      committing_ = true;
+      lobby_.store().save_seat(setup_.id, seat, stored_seat(seat), [self = shared_from_this(), client, seat, before, id](bool ok) {
+        asio::post(self->strand_, [self, client, seat, before, id, ok] {
+          self->committing_ = false;
+          if (!ok) {
+            self->seats_[static_cast<std::size_t>(seat)] = before;
+            client->send(protocol::error({"storage_unavailable", "Leaving could not be stored."}, id, self->setup_.id));
+            self->drain_deferred();
+            return;
+          }
+          self->lobby_.seat_changed(client->player_id, self->setup_.id, false);
+          client->send(protocol::reply("left", {{"table", self->setup_.id}}, id));
+          self->broadcast_update();
+          if (self->status_ == Status::playing) {
+            self->pending_[static_cast<std::size_t>(seat)] = Pending{};
+            self->issue_requests();
+          } else {
+            bool any_human = false;
+            for (const auto& s : self->seats_) any_human = any_human || !s.player_id.empty();
+            if (!any_human) {
+              self->lobby_.forget_table(self->setup_.id);
+              self->lobby_.store().delete_table(self->setup_.id, nullptr);
+            }
+          }
+          self->drain_deferred();
+        });
+      });
+    });
+  });
+}
+
+void Table::spectate(std::shared_ptr<Client> client, Reply id) {
+  on_strand([this, client = std::move(client), id] {
+    const Seat seat = seat_of(client->player_id);
+    if (seat != kSpectator) {
+      client->send(protocol::error({"already_seated", "You sit at this table."}, id, setup_.id));
+      return;
+    }
+    std::erase_if(spectators_, [&](const auto& sp) { return sp.first == client->player_id; });
+    spectators_.emplace_back(client->player_id, client);
+    client->send(protocol::reply("spectating", {{"table", setup_.id}}, id));
+    send_state(client, kSpectator);
+  });
+}
+
+void Table::add_bot(std::shared_ptr<Client> client, int seat, std::string bot, Reply id) {
+  on_strand([this, client = std::move(client), seat, bot = std::move(bot), id] {
+    when_idle([this, client, seat, bot, id] {
+      auto refuse = [&](std::string code, std::string message) {
+        client->send(protocol::error({std::move(code), std::move(message)}, id, setup_.id));
+      };
+      if (client->player_id != setup_.creator) return refuse("not_creator", "Only the table's creator adds bots.");
+      if (status_ != Status::waiting) return refuse("already_started", "The table has started.");
+      if (seat >= setup_.players) return refuse("bad_seat", "There is no such seat at this table.");
+      if (!seats_[static_cast<std::size_t>(seat)].empty()) return refuse("seat_taken", "That seat is taken.");
+      if (!is_bot_name(bot)) return refuse("bad_field", "No such bot.");
+      seats_[static_cast<std::size_t>(seat)].bot = bot;
+      committing_ = true;
+      lobby_.store().save_seat(setup_.id, seat, stored_seat(seat), [self = shared_from_this(), client, seat, bot, id](bool ok) {
+        asio::post(self->strand_, [self, client, seat, bot, id, ok] {
+          self->committing_ = false;
+          if (!ok) {
+            self->seats_[static_cast<std::size_t>(seat)] = {};
+            client->send(protocol::error({"storage_unavailable", "The bot could not be stored."}, id, self->setup_.id));
+          } else {
+            client->send(protocol::reply("bot_added", {{"table", self->setup_.id}, {"seat", seat}, {"bot", bot}}, id));
+            self->broadcast_update();
+            if (self->all_seated()) self->start();
+          }
+          self->drain_deferred();
+        });
+      });
+    });
+  });
+}
+
+void Table::chat(std::shared_ptr<Client> client, std::string text, bool team, Reply id) {
+  on_strand([this, client = std::move(client), text = std::move(text), team, id] {
+    const Seat seat = seat_of(client->player_id);
+    bool spectating = false;
+    for (const auto& sp : spectators_) spectating = spectating || sp.first == client->player_id;
+    if (seat == kSpectator && (team || !spectating)) {
+      client->send(protocol::error({"not_seated", "You do not sit at this table."}, id, setup_.id));
+      return;
+    }
+    const std::string frame = protocol::message(
+        "chat", {{"table", setup_.id}, {"from", client->player_id}, {"name", lobby_.name_of(client->player_id)},
+                 {"seat", seat}, {"team", team}, {"text", text}});
+    if (!team) {
+      send_to_all(frame);
+      return;
+    }
+    for (const auto& t : teams_) {
+      if (std::find(t.begin(), t.end(), seat) == t.end()) continue;
+      for (int s : t) send_to_seat(s, frame);
+    }
+  });
+}
+
+void Table::resync(std::shared_ptr<Client> client, Reply) {
+  on_strand([this, client = std::move(client)] { send_state(client, seat_of(client->player_id)); });
+}
+
+void Table::player_connection(std::string player_id, bool connected) {
+  on_strand([this, player_id = std::move(player_id), connected] {
+    const Seat seat = seat_of(player_id);
+    if (seat == kSpectator) return;
+    broadcast_update();
+    if (connected) {
+      // The reconnected player gets the full picture and their pending request.
+      lobby_.send_to_player(player_id, table_state(seat).dump());
+      if (status_ == Status::playing && pending_[static_cast<std::size_t>(seat)].seq >= 0) send_request(seat);
+    }
+  });
+}
+
+void Table::rematch(std::shared_ptr<Client> client, Reply id) {
+  on_strand([this, client = std::move(client), id] { when_idle([this, client, id] {
+    const Seat seat = seat_of(client->player_id);
+    if (seat == kSpectator) {
+      client->send(protocol::error({"not_seated", "You did not sit at this table."}, id, setup_.id));
+      return;
+    }
+    if (status_ != Status::over) {
+      client->send(protocol::error({"not_over", "The game is not over."}, id, setup_.id));
+      return;
+    }
+    if (!rematch_table_.empty()) {
+      client->send(protocol::reply(
+          "rematch_created", {{"table", setup_.id}, {"new_table", rematch_table_}, {"invite", rematch_invite_}}, id));
+      return;
+    }
+    std::vector<StoredSeat> seats(seats_.size());
+    for (std::size_t s = 0; s < seats_.size(); ++s) {
+      if (!seats_[s].bot.empty() && seats_[s].player_id.empty()) seats[s].bot = seats_[s].bot;
+    }
+    seats[static_cast<std::size_t>(seat)].player_id = client->player_id;
+    seats[static_cast<std::size_t>(seat)].bot.clear();
+    committing_ = true;  // later rematch requests wait for this one
+    lobby_.create_rematch(setup_, client->player_id, seats, [self = shared_from_this(), client, id](std::shared_ptr<Table> table) {
+      asio::post(self->strand_, [self, client, id, table] {
+        self->committing_ = false;
+        if (!table) {
+          client->send(protocol::error({"storage_unavailable", "The rematch could not be stored."}, id, self->setup_.id));
+          self->drain_deferred();
+          return;
+        }
+        self->rematch_table_ = table->id();
+        self->rematch_invite_ = table->setup().invite;
+        client->send(protocol::reply("rematch_created",
+                                     {{"table", self->setup_.id}, {"new_table", self->rematch_table_},
+                                      {"invite", self->rematch_invite_}},
+                                     id));
+        const std::string offer = protocol::message(
+            "rematch_offer", {{"table", self->setup_.id}, {"new_table", self->rematch_table_},
+                              {"invite", self->rematch_invite_}, {"by", client->player_id}});
+        for (const auto& s : self->seats_) {
+          if (!s.player_id.empty() && s.player_id != client->player_id) self->lobby_.send_to_player(s.player_id, offer);
+        }
+        table->resync(client, std::nullopt);
+        self->drain_deferred();
+      });
+    });
+  }); });
+}
+
+}  // namespace casa::server

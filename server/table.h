@@ -1,0 +1,156 @@
+// One table: its seats, its game, its action log. A table is an actor: every
+// public method posts to the table's strand, so its state needs no lock (the
+// summary snapshot, read by list_tables from any thread, has its own mutex).
+//
+// Invariants:
+//  * seq_ == log_.size(); the engine state is the seed + options + log_.
+//  * An action is told to anyone (accepted, events, requests) only after the
+//    store committed it; while a commit is in flight, further work waits in
+//    deferred_ so actions stay strictly ordered.
+//  * An event goes only to the seats in its audience, and to spectators only
+//    when the engine marks it for them.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/game.h"
+#include "engine/rng.h"
+#include "server/client.h"
+#include "server/store.h"
+
+namespace casa::server {
+
+class Lobby;
+
+struct TableSetup {
+  std::string id;
+  std::string game;
+  int players = 0;
+  nlohmann::json options = nlohmann::json::object();  // as given to the engine
+  std::uint64_t seed = 0;
+  bool is_private = false;
+  std::string invite;
+  std::string creator;  // player id
+  int move_timeout_seconds = 0;
+};
+
+class Table : public std::enable_shared_from_this<Table> {
+ public:
+  using Reply = std::optional<nlohmann::json>;  // a request id to echo
+
+  Table(Lobby& lobby, boost::asio::io_context& io, TableSetup setup, std::unique_ptr<Game> game);
+
+  const std::string& id() const { return setup_.id; }
+  const TableSetup& setup() const { return setup_; }
+
+  // Before first use of a new table: seats it, stores it, then calls `after` on
+  // the strand (ok = stored), and sends the creator its table_state.
+  void open(std::vector<StoredSeat> seats, std::shared_ptr<Client> creator,
+            std::function<void(bool ok)> after);
+  // Before first use of a recovered table (not on the strand: nothing else runs
+  // yet). Returns why the log does not replay, or nullopt.
+  std::optional<std::string> restore(const StoredTable& stored);
+
+  void join(std::shared_ptr<Client> client, std::optional<int> seat, Reply id);
+  void leave(std::shared_ptr<Client> client, Reply id);
+  void spectate(std::shared_ptr<Client> client, Reply id);
+  void add_bot(std::shared_ptr<Client> client, int seat, std::string bot, Reply id);
+  void act(std::shared_ptr<Client> client, std::int64_t seq, nlohmann::json action, Reply id);
+  void chat(std::shared_ptr<Client> client, std::string text, bool team, Reply id);
+  void resync(std::shared_ptr<Client> client, Reply id);
+  void rematch(std::shared_ptr<Client> client, Reply id);
+  // A seated player (re)connected or dropped.
+  void player_connection(std::string player_id, bool connected);
+
+  // {table, game, players, private, status, seats, options, move_timeout_seconds}.
+  nlohmann::json summary() const;
+  bool listed() const;  // public and waiting
+
+ private:
+  enum class Status { waiting, playing, over };
+  struct SeatState {
+    std::string player_id;  // human
+    std::string bot;        // or bot
+    bool empty() const { return player_id.empty() && bot.empty(); }
+  };
+  struct Pending {  // the latest request of a seat
+    std::int64_t seq = -1;
+    std::vector<Value> legal;
+  };
+  struct LoggedAction {
+    Seat seat;
+    Action action;
+  };
+
+  template <class F>
+  void on_strand(F&& f);
+  // Runs f now, or after the commit in flight.
+  void when_idle(std::function<void()> f);
+  void drain_deferred();
+
+  void send_to_seat(Seat seat, const std::string& frame);
+  void send_to_all(const std::string& frame);  // seated humans and spectators
+  void send_state(const std::shared_ptr<Client>& client, Seat seat);
+  void send_request(Seat seat);
+  void broadcast_update();
+  void refresh_summary();
+
+  nlohmann::json seats_json() const;
+  nlohmann::json table_state(Seat seat) const;
+  Seat seat_of(const std::string& player_id) const;
+  bool all_seated() const;
+  const char* status_name() const;
+
+  void start();
+  void issue_requests();
+  void schedule_bots();
+  void arm_timer();
+  // Applies an action already validated by the engine; commits it; then tells.
+  void submit(Seat seat, const Action& action, std::shared_ptr<Client> actor, Reply id);
+  void committed(bool ok, Seat seat, Action action, std::vector<Event> events,
+                 std::shared_ptr<Client> actor, Reply id);
+  void finish();
+  void rebuild_game();
+  StoredSeat stored_seat(Seat s) const;
+
+  Lobby& lobby_;
+  boost::asio::io_context& io_;
+  boost::asio::strand<boost::asio::io_context::executor_type> strand_;
+  boost::asio::steady_timer move_timer_;
+  std::chrono::steady_clock::time_point move_deadline_{};
+  std::uint64_t timer_generation_ = 0;
+  TableSetup setup_;
+  std::unique_ptr<Game> game_;
+  Status status_ = Status::waiting;
+  std::vector<SeatState> seats_;
+  std::vector<Pending> pending_;
+  std::vector<LoggedAction> log_;
+  std::int64_t seq_ = 0;
+  std::vector<std::vector<int>> teams_;
+  std::vector<std::pair<std::string, std::weak_ptr<Client>>> spectators_;
+  bool committing_ = false;
+  std::deque<std::function<void()>> deferred_;
+  Rng bot_rng_;
+  std::vector<Action> legal_buffer_;
+  std::string rematch_table_;
+  std::string rematch_invite_;
+
+  mutable std::mutex summary_mutex_;
+  nlohmann::json summary_;
+  bool listed_ = false;
+};
+
+}  // namespace casa::server

@@ -1,0 +1,91 @@
+// The schema validator, the schemas themselves, and client frame parsing.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include "protocol/protocol.h"
+#include "protocol/schema.h"
+
+using casa::protocol::protocol_schemas;
+using casa::protocol::SchemaSet;
+using nlohmann::json;
+
+TEST_CASE("the validator covers the keywords the schemas use") {
+  SchemaSet set;
+  set.add("a.json", json::parse(R"({
+    "type": "object", "required": ["n"], "additionalProperties": false,
+    "properties": {
+      "n": {"type": "integer", "minimum": 1, "maximum": 3},
+      "s": {"type": "string", "minLength": 2, "maxLength": 3},
+      "e": {"enum": ["x", "y"]},
+      "c": {"const": 7},
+      "l": {"type": "array", "items": {"$ref": "b.json#/definitions/small"}, "maxItems": 2},
+      "o": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+      "u": {"type": ["string", "null"]}
+    }})"));
+  set.add("b.json", json::parse(R"({"definitions": {"small": {"type": "integer", "maximum": 9}}})"));
+  auto ok = [&](const char* text) { return !set.validate("a.json", json::parse(text)); };
+  CHECK(ok(R"({"n": 2})"));
+  CHECK_FALSE(ok(R"({})"));
+  CHECK_FALSE(ok(R"({"n": 0})"));
+  CHECK_FALSE(ok(R"({"n": 4})"));
+  CHECK_FALSE(ok(R"({"n": 2.5})"));
+  CHECK_FALSE(ok(R"({"n": "2"})"));
+  CHECK_FALSE(ok(R"({"n": 2, "z": 1})"));
+  CHECK(ok(R"({"n": 2, "s": "ab"})"));
+  CHECK_FALSE(ok(R"({"n": 2, "s": "a"})"));
+  CHECK_FALSE(ok(R"({"n": 2, "s": "abcd"})"));
+  CHECK(ok(R"({"n": 2, "s": "\u00e9\u00e9\u00e9"})"));  // code points, not bytes
+  CHECK_FALSE(ok(R"({"n": 2, "e": "z"})"));
+  CHECK_FALSE(ok(R"({"n": 2, "c": 8})"));
+  CHECK(ok(R"({"n": 2, "l": [1, 9]})"));
+  CHECK_FALSE(ok(R"({"n": 2, "l": [10]})"));
+  CHECK_FALSE(ok(R"({"n": 2, "l": [1, 2, 3]})"));
+  CHECK(ok(R"({"n": 2, "o": 5})"));
+  CHECK_FALSE(ok(R"({"n": 2, "o": true})"));
+  CHECK(ok(R"({"n": 2, "u": null})"));
+  CHECK_FALSE(ok(R"({"n": 2, "u": 1})"));
+}
+
+TEST_CASE("every schema resolves, and the envelopes pick exactly one message") {
+  const auto& s = protocol_schemas();
+  CHECK(s.has("client.json"));
+  CHECK(s.has("server.json"));
+  CHECK(s.has("common.json"));
+  CHECK_FALSE(s.validate("client.json", json::parse(R"({"type":"hello","version":1,"name":"ann"})")));
+  CHECK(s.validate("client.json", json::parse(R"({"type":"hello"})")));
+  CHECK_FALSE(s.validate("server.json", json::parse(
+      R"({"type":"request","table":"t1","seq":3,"seat":1,"legal":[{"type":"play","card":"G5"}],"view":{}})")));
+  CHECK(s.validate("server.json", json::parse(R"({"type":"request","table":"t1","seq":3,"seat":1,"legal":[],"view":{}})")));
+  CHECK_FALSE(s.validate("server.json", json::parse(R"({"type":"error","code":"stale_seq","message":"m","seq":4})")));
+  CHECK(s.validate("server.json", json::parse(R"({"type":"error","code":"whatever","message":"m"})")));
+  CHECK(s.validate("server.json", json::parse(R"({"type":"nonsense"})")));
+}
+
+TEST_CASE("client frames: malformed_json, unknown_type, bad_field, and the id survives") {
+  casa::protocol::Incoming in;
+  CHECK(casa::protocol::parse_client("{", in)->code == "malformed_json");
+  CHECK(casa::protocol::parse_client("3", in)->code == "malformed_json");
+  CHECK(casa::protocol::parse_client(std::string(100, '[') + std::string(100, ']'), in)->code == "malformed_json");
+  CHECK(casa::protocol::parse_client(R"({"id":7})", in)->code == "bad_field");
+  CHECK(in.id == json(7));
+  CHECK(casa::protocol::parse_client(R"({"type":"fly","id":"x"})", in)->code == "unknown_type");
+  CHECK(in.id == json("x"));
+  CHECK(casa::protocol::parse_client(R"({"type":"join","table":3})", in)->code == "bad_field");
+  CHECK(casa::protocol::parse_client(R"({"type":"action","table":"t","seq":-1,"action":{"type":"x"}})", in)->code ==
+        "bad_field");
+  CHECK_FALSE(casa::protocol::parse_client(R"({"type":"action","table":"t","seq":0,"action":{"type":"x"},"id":1})", in));
+  CHECK(in.type == "action");
+  CHECK(in.body["seq"] == 0);
+}
+
+TEST_CASE("builders produce messages that fit their schemas") {
+  using casa::Value;
+  const auto& s = protocol_schemas();
+  const std::string req = casa::protocol::request("t1", 2, 0, {Value::obj({{"type", "pass"}})},
+                                                  Value::obj({{"hand", Value::array()}}), 1500);
+  CHECK_FALSE(s.validate("server.json", json::parse(req)));
+  CHECK_FALSE(s.validate("server.json", json::parse(casa::protocol::event("t1", 2, Value::obj({{"type", "x"}})))));
+  CHECK_FALSE(s.validate("server.json", json::parse(casa::protocol::game_over("t1", 9, {3, 4}, {1}))));
+  CHECK_FALSE(s.validate("server.json", json::parse(casa::protocol::error({"stale_seq", "m"}, json("q"), "t1", 3))));
+  CHECK_FALSE(s.validate("server.json", json::parse(casa::protocol::reply("pong", json::object(), json(1)))));
+}

@@ -1,0 +1,152 @@
+// Shared pieces of the server tests: an in-process server on an ephemeral port
+// with a temporary database, a loop that plays a table out, and the scans every
+// test runs over what its clients received (schemas; no hidden card leaked).
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "protocol/protocol.h"
+#include "protocol/schema.h"
+#include "server/server.h"
+#include "tests/server/fake_game.h"
+#include "tests/server/ws_client.h"
+
+namespace casa::testing {
+
+inline std::filesystem::path temp_dir(const std::string& tag) {
+  static std::random_device rd;
+  auto dir = std::filesystem::temp_directory_path() / ("casa-test-" + tag + "-" + std::to_string(rd()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+struct TestServer {
+  std::filesystem::path dir;
+  server::Config config;
+  std::unique_ptr<server::Server> server;
+
+  explicit TestServer(const std::function<void(server::Config&)>& tweak = {},
+                      std::filesystem::path reuse = {}) {
+    dir = reuse.empty() ? temp_dir("srv") : reuse;
+    config.port = 0;
+    config.address = "127.0.0.1";
+    config.db = (dir / "casa.db").string();
+    config.testing = true;
+    config.log_level = "warn";
+    if (tweak) tweak(config);
+    start();
+  }
+  void start() {
+    server = std::make_unique<server::Server>(config, &create_test_game, test_game_names());
+    server->start();
+  }
+  void restart() {
+    server.reset();
+    config.port = 0;
+    start();
+  }
+  ~TestServer() {
+    server.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  unsigned short port() const { return server->port(); }
+};
+
+inline json first_legal(const json& request) { return request["legal"][0]; }
+
+// Answers requests until every client has seen game_over for `table`, or the
+// time runs out. `choose` picks the action of a request.
+inline std::vector<json> play_out(const std::vector<WsClient*>& clients, const std::string& table,
+                                  const std::function<json(const json&)>& choose = first_legal,
+                                  std::chrono::seconds limit = std::chrono::seconds(20)) {
+  std::vector<json> over(clients.size());
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  auto done = [&] {
+    for (const auto& o : over) {
+      if (o.is_null()) return false;
+    }
+    return true;
+  };
+  while (!done() && std::chrono::steady_clock::now() < deadline) {
+    for (std::size_t i = 0; i < clients.size(); ++i) {
+      auto m = clients[i]->recv(std::chrono::milliseconds(5));
+      if (!m) continue;
+      if ((*m)["type"] == "request" && (*m)["table"] == table) {
+        clients[i]->send({{"type", "action"}, {"table", table}, {"seq", (*m)["seq"]}, {"action", choose(*m)}});
+      } else if ((*m)["type"] == "game_over" && (*m)["table"] == table) {
+        over[i] = *m;
+      } else if ((*m)["type"] == "error") {
+        FAIL_CHECK("unexpected error while playing: " << m->dump());
+      }
+    }
+  }
+  REQUIRE_MESSAGE(done(), "the game did not finish in time");
+  return over;
+}
+
+// Every message a client received must satisfy server.json.
+inline void check_schemas(const WsClient& client) {
+  for (const auto& m : client.log) {
+    auto why = protocol::protocol_schemas().validate("server.json", m);
+    CHECK_MESSAGE(!why, m.dump() << " -> " << why.value_or(""));
+  }
+}
+
+inline void collect_strings(const json& v, std::vector<std::string>& out) {
+  if (v.is_string()) out.push_back(v.get<std::string>());
+  if (v.is_array() || v.is_object()) {
+    for (const auto& item : v) collect_strings(item, out);
+  }
+}
+
+// Replays a finished table's log (from GET /api/games/{table}) on a mirror and
+// checks that no message of `client`'s log about that table, at its seq, names
+// a card that `seat` could not see then. Returns how many messages it checked.
+inline int check_no_leak(const WsClient& client, int seat, const json& replay) {
+  const std::string table = replay["table"];
+  auto created = create_test_game(replay["game"].get<std::string>(), replay["players"].get<int>(),
+                                  protocol::json_to_value(replay["options"]), replay["seed"].get<std::uint64_t>());
+  REQUIRE(created.game);
+  std::vector<std::set<std::string>> secrets;  // by seq
+  auto note = [&] {
+    auto s = created.game->secret_cards(seat);
+    secrets.emplace_back(s.begin(), s.end());
+  };
+  note();
+  for (const auto& entry : replay["log"]) {
+    Action a;
+    REQUIRE_FALSE(created.game->decode_action(protocol::json_to_value(entry["action"]), a));
+    REQUIRE_FALSE(created.game->apply(entry["seat"].get<int>(), a, nullptr));
+    note();
+  }
+  int checked = 0;
+  for (const auto& m : client.log) {
+    if (!m.contains("table") || m["table"] != table || !m.contains("seq")) continue;
+    const auto seq = m["seq"].get<std::size_t>();
+    REQUIRE(seq < secrets.size());
+    std::vector<std::string> strings;
+    collect_strings(m, strings);
+    for (const auto& s : strings) {
+      CHECK_MESSAGE(!secrets[seq].count(s), "seat " << seat << " saw hidden " << s << " in " << m.dump());
+    }
+    ++checked;
+  }
+  return checked;
+}
+
+inline json get_json(unsigned short port, const std::string& target, int expect_status) {
+  auto [status, body] = http_get(port, target);
+  CHECK_MESSAGE(status == expect_status, target << " -> " << status << " " << body);
+  return json::parse(body, nullptr, false);
+}
+
+}  // namespace casa::testing
