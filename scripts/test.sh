@@ -8,8 +8,8 @@ scripts/deps.sh
 jobs=$(nproc)
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$jobs"
-ctest --test-dir build --output-on-failure
+ctest --test-dir build --output-on-failure --timeout 600
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASA_SANITIZE=ON \
   -DCASA_ENGINE_ONLY=ON >/dev/null
 cmake --build build-sanitize -j"$jobs" --target casa_engine_tests
-ctest --test-dir build-sanitize --output-on-failure
+ctest --test-dir build-sanitize --output-on-failure --timeout 900

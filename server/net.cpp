@@ -44,16 +44,19 @@ class AddressLimiter {
  public:
   explicit AddressLimiter(int limit) : limit_(limit) {}
   struct Slot {
+    Slot(AddressLimiter* o, std::string a) : owner(o), address(std::move(a)) {}
+    Slot(const Slot&) = delete;
+    Slot& operator=(const Slot&) = delete;
+    ~Slot() { owner->release(address); }
     AddressLimiter* owner;
     std::string address;
-    ~Slot() { owner->release(address); }
   };
   std::shared_ptr<Slot> acquire(const std::string& address) {
     std::lock_guard lock(mutex_);
     int& n = open_[address];
     if (n >= limit_) return nullptr;
     ++n;
-    return std::make_shared<Slot>(Slot{this, address});
+    return std::make_shared<Slot>(this, address);
   }
 
  private:

@@ -301,6 +301,7 @@ void Table::start() {
 // whose choices are the same stays valid, so simultaneous deciders are not
 // disturbed by each other's moves), then lets bots and the move timer act.
 void Table::issue_requests() {
+  arm_timer();  // first: requests carry the deadline
   const SeatMask to_act = game_->to_act();
   for (Seat s = 0; s < setup_.players; ++s) {
     auto& p = pending_[static_cast<std::size_t>(s)];
@@ -318,7 +319,6 @@ void Table::issue_requests() {
     p.legal = std::move(legal);
     if (seats_[static_cast<std::size_t>(s)].bot.empty()) send_request(s);
   }
-  arm_timer();
   schedule_bots();
 }
 
