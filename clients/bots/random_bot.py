@@ -17,7 +17,13 @@ import random
 import socket
 import struct
 import sys
+import time
 import urllib.parse
+
+# The server drops messages over its budget (by default 20 a second, bursts of 40)
+# with the error rate_limited; a bot that answers at once would get there.
+SEND_PER_SECOND = 15
+SEND_BURST = 20
 
 
 class WebSocket:
@@ -37,6 +43,7 @@ class WebSocket:
         )
         self.sock.sendall(request.encode())
         self.buffer = b""
+        self.tokens, self.refilled = SEND_BURST, time.monotonic()
         while b"\r\n\r\n" not in self.buffer:
             self._fill()
         head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
@@ -71,6 +78,14 @@ class WebSocket:
         self.sock.sendall(header + mask + masked)
 
     def send(self, message):
+        # A token bucket below the server's: wait rather than be dropped.
+        now = time.monotonic()
+        self.tokens = min(SEND_BURST, self.tokens + (now - self.refilled) * SEND_PER_SECOND)
+        self.refilled = now
+        if self.tokens < 1:
+            time.sleep((1 - self.tokens) / SEND_PER_SECOND)
+            self.tokens, self.refilled = 1, time.monotonic()
+        self.tokens -= 1
         self._send_frame(0x1, json.dumps(message).encode())
 
     def receive(self):
@@ -136,7 +151,12 @@ def play(args):
             return
         elif kind == "error":
             # A stale seq only means a newer request is on its way.
-            if m["code"] in ("stale_seq", "rate_limited"):
+            if m["code"] == "stale_seq":
+                continue
+            # A message was dropped (the error does not say which) or a move went
+            # wrong: ask for the table again; the pending request comes with it.
+            if m["code"] in ("rate_limited", "not_your_turn", "illegal_action") and table:
+                ws.send({"type": "resync", "table": table})
                 continue
             sys.exit(f"bot: server error {m['code']}: {m['message']}")
 

@@ -10,10 +10,12 @@
 // transport (Boost.Beast, ws:// and wss://); the protocol itself is client.cpp.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
@@ -44,6 +46,11 @@ using casa::cli::Command;
 using casa::cli::Json;
 
 constexpr int kReconnectAttempts = 5;
+// The server answers messages over its budget (by default 20 a second, bursts of
+// 40) with rate_limited and drops them; a bot answering at once would get there.
+// Sending at most this many a second keeps well inside it.
+constexpr double kSendPerSecond = 15;
+constexpr double kSendBurst = 20;
 
 struct Url {
   bool tls = false;
@@ -211,7 +218,8 @@ void save_token(const std::string& path, const std::string& token) {
 template <class Ws>
 class Connection {
  public:
-  Connection(Ws& ws, Client& client, const Args& args) : ws_(ws), client_(client), args_(args) {}
+  Connection(Ws& ws, Client& client, const Args& args)
+      : ws_(ws), client_(client), args_(args), pace_timer_(ws.get_executor()) {}
 
   void start() {
     queue_.push_back(client_.hello().dump());
@@ -261,6 +269,17 @@ class Connection {
       if (client_.done()) close();
       return;
     }
+    if (!take_send_token()) {
+      // Wait until the budget has one message again.
+      writing_ = true;
+      pace_timer_.expires_after(
+          std::chrono::milliseconds(static_cast<int>(1000 * (1 - tokens_) / kSendPerSecond) + 1));
+      pace_timer_.async_wait([this](beast::error_code ec) {
+        writing_ = false;
+        if (!ec) write_next();
+      });
+      return;
+    }
     writing_ = true;
     ws_.text(true);
     ws_.async_write(net::buffer(queue_.front()), [this](beast::error_code ec, std::size_t) {
@@ -269,6 +288,16 @@ class Connection {
       queue_.pop_front();
       write_next();
     });
+  }
+
+  bool take_send_token() {
+    const auto now = std::chrono::steady_clock::now();
+    const std::chrono::duration<double> elapsed = now - last_refill_;
+    last_refill_ = now;
+    tokens_ = std::min(kSendBurst, tokens_ + elapsed.count() * kSendPerSecond);
+    if (tokens_ < 1) return false;
+    tokens_ -= 1;
+    return true;
   }
 
   void close() {
@@ -280,6 +309,7 @@ class Connection {
   // so none outlives this object.
   void stop() {
     closing_ = true;
+    pace_timer_.cancel();
     beast::error_code ignored;
     beast::get_lowest_layer(ws_).socket().close(ignored);
   }
@@ -292,6 +322,9 @@ class Connection {
   bool writing_ = false;
   bool closing_ = false;
   bool welcomed_ = false;
+  net::steady_timer pace_timer_;
+  double tokens_ = kSendBurst;
+  std::chrono::steady_clock::time_point last_refill_ = std::chrono::steady_clock::now();
 };
 
 // Lines typed by the person, handed to whichever connection is current.
