@@ -113,7 +113,7 @@ void Client::on_message(const Json& m) {
   if (type == "event") {
     if (chatty()) {
       const Json& event = m.value("event", Json::object());
-      screen() << "* " << render_action(game_of(text(m, "table")), event) << "\n";
+      screen() << "* " << render_event(game_of(text(m, "table")), event) << "\n";
     }
     return;
   }
@@ -269,7 +269,10 @@ void Client::on_error(const Json& m) {
   if (is_move_error(code) && !table_.empty()) {
     log_ << "Move refused (" << code << "): " << message << "\n";
     const std::string table = m.contains("table") ? text(m, "table") : table_;
-    if (code != "stale_seq" && code != "rate_limited") send({{"type", "resync"}, {"table", table}});
+    // A stale seq means a newer request is on its way. Anything else (also a
+    // message the rate limit dropped, which the error does not name): ask for the
+    // table's state again, with the pending request if the move is still ours.
+    if (code != "stale_seq") send({{"type", "resync"}, {"table", table}});
     return;
   }
   if (code == "bad_field" && started_ && options_.command != Command::kList && !table_.empty() &&

@@ -28,6 +28,9 @@ std::string render_view(const Json& view);
 // One offered action on one line, e.g. "play G5" or "capture 7♥ taking [3♠ 4♦]".
 std::string render_action(std::string_view game, const Json& action);
 
+// One event of the game on one line, e.g. "seat 2: play G5".
+std::string render_event(std::string_view game, const Json& event);
+
 // Any JSON value on one line, cards printed with card_label.
 std::string render_inline(std::string_view game, const Json& value);
 
