@@ -25,16 +25,19 @@ done
 url="ws://127.0.0.1:$port/ws"
 export CASA_TOKEN_FILE="$tmp/token"
 
-# game, players, options: one line per game the suite plays.
+# game, players, options: one line per game the suite plays; small targets keep
+# each game short (every player count and format of the engines is covered).
 played=0
-first_game=
+bot_game=
 while read -r game players options; do
-  if ! "$sim" play --game "$game" --players "$players" --options "$options" --no-views >/dev/null 2>&1; then
+  # (stdin from /dev/null: both would otherwise read the list of games below.)
+  if ! "$sim" play --game "$game" --players "$players" --options "$options" --no-views \
+       </dev/null >/dev/null 2>&1; then
     echo "skip $game: the engine does not run it yet"
     continue
   fi
   out=$(timeout 120 "$casa" play --url "$url" --game "$game" --players "$players" \
-        --options "$options" --fill robot --bot random --seed 7 2>"$tmp/casa.err")
+        --options "$options" --fill robot --bot random --seed 7 </dev/null 2>"$tmp/casa.err")
   rc=$?
   lines=$(printf '%s\n' "$out" | sed '/^$/d' | wc -l)
   if [ "$rc" != 0 ]; then bad "$game: casa exited $rc: $(cat "$tmp/casa.err")"; continue; fi
@@ -47,16 +50,23 @@ assert len(r['scores']) == $players, r
 assert all(isinstance(s, int) for s in r['scores']), r
 assert isinstance(r['winners'], list), r
 "; then bad "$game: bad scores line: $out"; continue; fi
-  echo "ok   $game: $out"
-  [ "$played" = 0 ] && first_game="$game $players $options"
+  echo "ok   $game $players $options: $out"
+  [ -z "$bot_game" ] && bot_game="$game $players $options"
+  [ "$game $players" = "la-casa 4" ] && bot_game="$game $players $options"
   played=$((played + 1))
 done <<'GAMES'
-la-casa 4 {"format":"challenges"}
-la-casa 2 {"format":"classic"}
-casino 2 {}
-casino 4 {"partners":true}
-conference 4 {}
-trophy-case 3 {}
+la-casa 1 {"format":"solo","rounds":2}
+la-casa 2 {"format":"challenges","target":2}
+la-casa 2 {"format":"domination","target":2}
+la-casa 4 {"format":"challenges","target":2}
+la-casa 4 {"format":"classic","target":2}
+casino 2 {"target":5}
+casino 3 {"target":5}
+casino 4 {"partners":true,"target":5}
+conference 4 {"hands":1}
+trophy-case 3 {"target":8}
+trophy-case 4 {"target":8}
+trophy-case 5 {"target":8}
 GAMES
 
 # The token of the first game was saved and is sent again (same player).
@@ -77,8 +87,9 @@ if [ "$played" = 0 ]; then
   exit 1
 fi
 
-# The Python example bot (stdlib WebSocket) on the first game that ran above.
-read -r game players options <<<"$first_game"
+# The Python example bot (stdlib WebSocket) on a four-player La Casa game (or the
+# first game that ran above).
+read -r game players options <<<"$bot_game"
 out=$(timeout 120 python3 "$src/clients/bots/random_bot.py" --url "$url" --game "$game" \
       --players "$players" --options "$options" --fill robot --seed 3 2>"$tmp/bot.err")
 rc=$?
