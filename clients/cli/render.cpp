@@ -695,6 +695,9 @@ std::string render_event(std::string_view game, const Json& event) {
   }
   for (const auto& [key, item] : rest.items()) {
     if (item.is_null() || (item.is_array() && item.empty())) continue;
+    if (item.is_array() &&
+        std::all_of(item.begin(), item.end(), [](const Json& v) { return v.is_null(); }))
+      continue;
     if (key == "card" || key == "cards" || repeats_type(type, key))
       out += " " + inline_value(game, item, false);
     else
