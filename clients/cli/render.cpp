@@ -354,7 +354,10 @@ std::string inline_object(std::string_view game, const Json& v, bool nested) {
   std::string out;
   for (const auto& [key, item] : v.items()) {
     if (!out.empty()) out += ", ";
-    out += words(key) + " " + keyed_value(game, key, item, true);
+    // "seat 2", not "seat seat 2".
+    const bool says_itself = (key == "seat" || key == "seats") &&
+                             keyed_value(game, key, item, true) != inline_value(game, item, true);
+    out += (says_itself ? "" : words(key) + " ") + keyed_value(game, key, item, true);
   }
   return nested ? "(" + out + ")" : out;
 }

@@ -189,6 +189,9 @@ TEST_CASE("events read as one line each, the seat first") {
   CHECK(render_event("trophy-case", tc["game_over"]) == "game over winners seat 0");
   const Json ca = fixture("casino-2-events");
   CHECK(render_event("casino", ca["hand"]) == "seat 0: hand 2\u2660 8\u2660 3\u2666 Q\u2666");
+  const Json ca4 = fixture("casino-4-partners-events");
+  CHECK(has(render_event("casino", ca4["round_end"]), "K\u2666], seat 2) round 1"));
+  CHECK(has(render_event("casino", ca4["round_end"]), "seats 0, 2, spades 8"));
   const Json lc = fixture("la-casa-4-challenges-events");
   CHECK(render_event("la-casa", lc["deal"]) ==
         "deal challenge cousins dealer seat 2 redeals 0 round 2");
