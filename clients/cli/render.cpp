@@ -265,7 +265,10 @@ std::string inline_value(std::string_view game, const Json& v, bool nested);
 std::string seats_text(const Json& seats) {
   if (seats.empty()) return "nobody";
   std::string out = seats.size() == 1 ? "seat " : "seats ";
-  for (std::size_t i = 0; i < seats.size(); ++i) out += (i ? ", " : "") + seats[i].dump();
+  for (std::size_t i = 0; i < seats.size(); ++i) {
+    if (i) out += ", ";
+    out += seats[i].dump();
+  }
   return out;
 }
 
@@ -318,7 +321,10 @@ std::pair<std::string, std::string> trick_parts(std::string_view game, const Jso
   if (v.is_array()) return {plays_text(game, v, Json()), ""};
   std::string plays;
   std::string about;
-  auto add = [&about](const std::string& part) { about += (about.empty() ? "" : "; ") + part; };
+  auto add = [&about](const std::string& part) {
+    if (!about.empty()) about += "; ";
+    about += part;
+  };
   if (v.contains("trick") && v["trick"].is_object()) {
     auto [inner_plays, inner_about] = trick_parts(game, v["trick"]);
     plays = inner_plays;
@@ -405,7 +411,10 @@ Seating seating_of(const Json& view) {
 std::string side_name(const Json& side) {
   if (!side.is_array()) return side.dump();
   std::string out = side.size() == 1 ? "seat " : "seats ";
-  for (std::size_t i = 0; i < side.size(); ++i) out += (i ? "+" : "") + side[i].dump();
+  for (std::size_t i = 0; i < side.size(); ++i) {
+    if (i) out += "+";  // two steps: GCC -O3 sees a false -Wrestrict in "+" + dump()
+    out += side[i].dump();
+  }
   return out;
 }
 
@@ -531,7 +540,10 @@ void render_view_field(std::string_view game, const std::string& key, const Json
     // Only worth a line when some seats play together.
     if (!seating.sides.is_array()) return;
     std::string line;
-    for (const auto& side : item) line += (line.empty() ? "" : " vs ") + side_name(side);
+    for (const auto& side : item) {
+      if (!line.empty()) line += " vs ";
+      line += side_name(side);
+    }
     out += label + ": " + line + "\n";
     return;
   }
