@@ -1,0 +1,431 @@
+// casa: the reference client of the table protocol (docs/protocol.md, docs/cli.md).
+//
+//   casa play   --game G --players N [--options JSON] [--fill BOT] [--bot random|first]
+//   casa create --game G --players N [--options JSON] [--private]
+//   casa join CODE [--seat N] [--bot random|first]
+//   casa watch CODE
+//   casa list [--game G]
+//
+// This file owns the command line, the resume token file and the WebSocket
+// transport (Boost.Beast, ws:// and wss://); the protocol itself is client.cpp.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/ssl.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+
+#include "clients/cli/client.h"
+
+namespace {
+
+namespace net = boost::asio;
+namespace ssl = boost::asio::ssl;
+namespace beast = boost::beast;
+namespace websocket = boost::beast::websocket;
+using tcp = boost::asio::ip::tcp;
+using casa::cli::Client;
+using casa::cli::ClientOptions;
+using casa::cli::Command;
+using casa::cli::Json;
+
+constexpr int kReconnectAttempts = 5;
+// The server answers messages over its budget (by default 20 a second, bursts of
+// 40) with rate_limited and drops them; a bot answering at once would get there.
+// Sending at most this many a second keeps well inside it.
+constexpr double kSendPerSecond = 15;
+constexpr double kSendBurst = 20;
+
+struct Url {
+  bool tls = false;
+  std::string host;
+  std::string port;
+  std::string path;
+};
+
+struct Args {
+  ClientOptions client;
+  std::string url;
+  std::string token_file;
+  bool use_token = true;
+  bool insecure = false;
+};
+
+[[noreturn]] void usage(const std::string& why) {
+  std::cerr
+      << "casa: " << why << "\n"
+      << "usage: casa play   --game G --players N [--options JSON] [--fill robot|random|none]\n"
+      << "                   [--bot random|first] [--private] [--seed S] [--verbose]\n"
+      << "       casa create --game G --players N [--options JSON] [--private] [--fill BOT]\n"
+      << "       casa join CODE [--seat N] [--bot random|first]\n"
+      << "       casa watch CODE\n"
+      << "       casa list [--game G]\n"
+      << "common: [--url ws://HOST:PORT/ws] [--name NAME] [--token-file PATH] [--no-token]\n"
+      << "        [--insecure]   (wss:// without checking the certificate)\n"
+      << "See docs/cli.md.\n";
+  std::exit(casa::cli::kExitUsage);
+}
+
+Url parse_url(const std::string& text) {
+  Url url;
+  std::string rest;
+  if (text.rfind("ws://", 0) == 0) {
+    rest = text.substr(5);
+  } else if (text.rfind("wss://", 0) == 0) {
+    url.tls = true;
+    rest = text.substr(6);
+  } else {
+    usage("--url must start with ws:// or wss://");
+  }
+  const auto slash = rest.find('/');
+  const std::string authority = rest.substr(0, slash);
+  url.path = slash == std::string::npos ? "/ws" : rest.substr(slash);
+  const auto colon = authority.rfind(':');
+  if (colon == std::string::npos || authority.back() == ']') {
+    url.host = authority;
+    url.port = url.tls ? "443" : "80";
+  } else {
+    url.host = authority.substr(0, colon);
+    url.port = authority.substr(colon + 1);
+  }
+  if (url.host.size() > 2 && url.host.front() == '[')
+    url.host = url.host.substr(1, url.host.size() - 2);
+  if (url.host.empty() || url.port.empty()) usage("bad --url " + text);
+  return url;
+}
+
+Args parse_args(int argc, char** argv) {
+  if (argc < 2) usage("missing command");
+  Args a;
+  ClientOptions& c = a.client;
+  const std::string command = argv[1];
+  if (command == "play") {
+    c.command = Command::kPlay;
+    c.fill = "robot";
+  } else if (command == "create") {
+    c.command = Command::kPlay;
+  } else if (command == "join") {
+    c.command = Command::kJoin;
+  } else if (command == "watch") {
+    c.command = Command::kWatch;
+  } else if (command == "list") {
+    c.command = Command::kList;
+  } else if (command == "-h" || command == "--help" || command == "help") {
+    usage("the reference client of the casa table server");
+  } else {
+    usage("unknown command " + command);
+  }
+  const char* env_url = std::getenv("CASA_URL");
+  a.url = env_url ? env_url : "ws://localhost:8080/ws";
+  const char* env_token = std::getenv("CASA_TOKEN_FILE");
+  const char* home = std::getenv("HOME");
+  a.token_file = env_token ? env_token : std::string(home ? home : ".") + "/.config/casa/token";
+  c.seed = std::random_device{}();
+
+  int i = 2;
+  if ((c.command == Command::kJoin || c.command == Command::kWatch)) {
+    if (i >= argc || std::string(argv[i]).rfind("--", 0) == 0)
+      usage(command + " needs an invite code");
+    c.invite = argv[i++];
+  }
+  for (; i < argc; ++i) {
+    const std::string flag = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) usage("missing value after " + flag);
+      return argv[++i];
+    };
+    try {
+      if (flag == "--url")
+        a.url = next();
+      else if (flag == "--name")
+        c.name = next();
+      else if (flag == "--token-file")
+        a.token_file = next();
+      else if (flag == "--no-token")
+        a.use_token = false;
+      else if (flag == "--insecure")
+        a.insecure = true;
+      else if (flag == "--game" && c.command == Command::kList)
+        c.list_game = next();
+      else if (flag == "--game")
+        c.game = next();
+      else if (flag == "--players")
+        c.players = std::stoi(next());
+      else if (flag == "--options") {
+        c.options = Json::parse(next(), nullptr, false);
+        if (c.options.is_discarded() || !c.options.is_object())
+          usage("--options must be a JSON object");
+      } else if (flag == "--fill") {
+        c.fill = next();
+        if (c.fill == "none") c.fill.clear();
+      } else if (flag == "--bot") {
+        c.bot = next();
+        if (c.bot != "random" && c.bot != "first") usage("--bot must be random or first");
+      } else if (flag == "--private")
+        c.private_table = true;
+      else if (flag == "--seat")
+        c.seat = std::stoi(next());
+      else if (flag == "--seed")
+        c.seed = std::stoull(next());
+      else if (flag == "--verbose" || flag == "-v")
+        c.verbose = true;
+      else
+        usage("unknown flag " + flag);
+    } catch (const std::logic_error&) {
+      usage("bad number after " + flag);
+    }
+  }
+  if (c.players < 1) usage("--players must be at least 1");
+  return a;
+}
+
+std::string load_token(const std::string& path) {
+  std::ifstream in(path);
+  std::string token;
+  if (in) std::getline(in, token);
+  return token;
+}
+
+void save_token(const std::string& path, const std::string& token) {
+  std::error_code ec;
+  const auto dir = std::filesystem::path(path).parent_path();
+  if (!dir.empty()) std::filesystem::create_directories(dir, ec);
+  const mode_t old_mask = ::umask(077);  // the token is the account: owner only
+  std::ofstream out(path, std::ios::trunc);
+  ::umask(old_mask);
+  if (out) out << token << "\n";
+  if (!out) std::cerr << "casa: cannot save the resume token to " << path << "\n";
+}
+
+// One WebSocket connection driving the Client: reads, hands messages over, writes
+// what the Client queued (one write at a time), closes when the Client is done.
+template <class Ws>
+class Connection {
+ public:
+  Connection(Ws& ws, Client& client, const Args& args)
+      : ws_(ws), client_(client), args_(args), pace_timer_(ws.get_executor()) {}
+
+  void start() {
+    queue_.push_back(client_.hello().dump());
+    read();
+    flush();
+  }
+
+  void on_line(const std::string& line) {
+    client_.on_line(line);
+    flush();
+  }
+
+  void on_stdin_closed() {
+    client_.on_input_closed();
+    flush();
+  }
+
+  bool welcomed() const { return welcomed_; }
+
+ private:
+  void read() {
+    ws_.async_read(buffer_, [this](beast::error_code ec, std::size_t) {
+      if (ec) return stop();
+      const Json message = Json::parse(beast::buffers_to_string(buffer_.data()), nullptr, false);
+      buffer_.consume(buffer_.size());
+      if (message.is_discarded()) {
+        std::cerr << "casa: the server sent a frame that is not JSON\n";
+      } else {
+        if (message.value("type", "") == "welcome") welcomed_ = true;
+        client_.on_message(message);
+      }
+      flush();
+      if (!closing_) read();
+    });
+  }
+
+  void flush() {
+    if (auto token = client_.take_new_token(); token && args_.use_token)
+      save_token(args_.token_file, *token);
+    for (auto& m : client_.take_outgoing()) queue_.push_back(m.dump());
+    write_next();
+  }
+
+  void write_next() {
+    if (writing_ || closing_) return;
+    if (queue_.empty()) {
+      if (client_.done()) close();
+      return;
+    }
+    if (!take_send_token()) {
+      // Wait until the budget has one message again.
+      writing_ = true;
+      pace_timer_.expires_after(
+          std::chrono::milliseconds(static_cast<int>(1000 * (1 - tokens_) / kSendPerSecond) + 1));
+      pace_timer_.async_wait([this](beast::error_code ec) {
+        writing_ = false;
+        if (!ec) write_next();
+      });
+      return;
+    }
+    writing_ = true;
+    ws_.text(true);
+    ws_.async_write(net::buffer(queue_.front()), [this](beast::error_code ec, std::size_t) {
+      writing_ = false;
+      if (ec) return stop();
+      queue_.pop_front();
+      write_next();
+    });
+  }
+
+  bool take_send_token() {
+    const auto now = std::chrono::steady_clock::now();
+    const std::chrono::duration<double> elapsed = now - last_refill_;
+    last_refill_ = now;
+    tokens_ = std::min(kSendBurst, tokens_ + elapsed.count() * kSendPerSecond);
+    if (tokens_ < 1) return false;
+    tokens_ -= 1;
+    return true;
+  }
+
+  void close() {
+    closing_ = true;
+    ws_.async_close(websocket::close_code::normal, [this](beast::error_code) { stop(); });
+  }
+
+  // Closing the socket ends the pending read; run() returns once no handler is left,
+  // so none outlives this object.
+  void stop() {
+    closing_ = true;
+    pace_timer_.cancel();
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws_).socket().close(ignored);
+  }
+
+  Ws& ws_;
+  Client& client_;
+  const Args& args_;
+  beast::flat_buffer buffer_;
+  std::deque<std::string> queue_;
+  bool writing_ = false;
+  bool closing_ = false;
+  bool welcomed_ = false;
+  net::steady_timer pace_timer_;
+  double tokens_ = kSendBurst;
+  std::chrono::steady_clock::time_point last_refill_ = std::chrono::steady_clock::now();
+};
+
+// Lines typed by the person, handed to whichever connection is current.
+struct Keyboard {
+  std::function<void(std::string)> on_line;
+  std::function<void()> on_closed;
+};
+
+// Connects once and runs until the Client is done or the connection drops.
+// Returns whether the server welcomed us on this connection.
+template <class Ws>
+bool run_connection(net::io_context& ioc, Ws& ws, Client& client, const Args& args,
+                    Keyboard& keyboard) {
+  Connection<Ws> connection(ws, client, args);
+  keyboard.on_line = [&](std::string line) { connection.on_line(line); };
+  keyboard.on_closed = [&] { connection.on_stdin_closed(); };
+  connection.start();
+  ioc.restart();
+  ioc.run();
+  keyboard.on_line = nullptr;
+  keyboard.on_closed = nullptr;
+  return connection.welcomed();
+}
+
+void configure(auto& ws, const Url& url) {
+  ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
+  ws.read_message_max(16 * 1024 * 1024);
+  ws.handshake(url.host + ":" + url.port, url.path);
+}
+
+// Returns whether the server welcomed us; throws on a failed connect or handshake.
+bool connect_and_run(net::io_context& ioc, const Url& url, Client& client, const Args& args,
+                     Keyboard& keyboard) {
+  tcp::resolver resolver(ioc);
+  const auto endpoints = resolver.resolve(url.host, url.port);
+  if (!url.tls) {
+    websocket::stream<beast::tcp_stream> ws(ioc);
+    beast::get_lowest_layer(ws).connect(endpoints);
+    configure(ws, url);
+    return run_connection(ioc, ws, client, args, keyboard);
+  }
+  ssl::context ctx(ssl::context::tls_client);
+  ctx.set_default_verify_paths();
+  ctx.set_verify_mode(args.insecure ? ssl::verify_none : ssl::verify_peer);
+  if (!args.insecure) ctx.set_verify_callback(ssl::host_name_verification(url.host));
+  websocket::stream<beast::ssl_stream<beast::tcp_stream>> ws(ioc, ctx);
+  if (!SSL_set_tlsext_host_name(ws.next_layer().native_handle(), url.host.c_str()))
+    throw beast::system_error(
+        beast::error_code(static_cast<int>(::ERR_get_error()), net::error::get_ssl_category()));
+  beast::get_lowest_layer(ws).connect(endpoints);
+  ws.next_layer().handshake(ssl::stream_base::client);
+  configure(ws, url);
+  return run_connection(ioc, ws, client, args, keyboard);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args = parse_args(argc, argv);
+  const Url url = parse_url(args.url);
+  if (args.use_token) args.client.token = load_token(args.token_file);
+  const bool interactive = args.client.bot.empty() && args.client.command != Command::kList;
+  Client client(args.client, std::cout, std::cerr);
+
+  net::io_context ioc;
+  Keyboard keyboard;
+  if (interactive) {
+    // getline blocks, so it gets its own thread; each line is handled on the I/O thread.
+    std::thread([&ioc, &keyboard] {
+      std::string line;
+      while (std::getline(std::cin, line))
+        net::post(ioc, [&keyboard, line] {
+          if (keyboard.on_line) keyboard.on_line(line);
+        });
+      net::post(ioc, [&keyboard] {
+        if (keyboard.on_closed) keyboard.on_closed();
+      });
+    }).detach();
+  }
+
+  int failures = 0;
+  bool ever_welcomed = false;
+  while (!client.done()) {
+    try {
+      if (connect_and_run(ioc, url, client, args, keyboard)) {
+        failures = 0;
+        ever_welcomed = true;
+      }
+    } catch (const beast::system_error& e) {
+      std::cerr << "casa: cannot reach " << args.url << ": " << e.code().message() << "\n";
+    }
+    if (client.done()) break;
+    if (!ever_welcomed) std::_Exit(casa::cli::kExitConnection);
+    if (++failures > kReconnectAttempts) {
+      std::cerr << "casa: giving up after " << kReconnectAttempts << " reconnection attempts\n";
+      std::_Exit(casa::cli::kExitConnection);
+    }
+    std::cerr << "casa: connection lost; reconnecting\n";
+    std::this_thread::sleep_for(std::chrono::milliseconds(250 << failures));
+  }
+  std::cout.flush();
+  // The keyboard thread may still block in getline: leave without joining it.
+  std::_Exit(client.exit_code());
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# End to end: a real casa-server on an ephemeral port with a temp database; for
+# every game the engine offers, `casa play --fill robot --bot random` must play a
+# whole game, exit 0 and print one JSON line of scores. Also the Python example
+# bot, and the client's error exits. Exit 77 (ctest: skipped) when no game exists yet.
+#   play_all.sh CASA_SERVER CASA CASA_SIM SOURCE_DIR
+set -uo pipefail
+server_bin=$1 casa=$2 sim=$3 src=$4
+tmp=$(mktemp -d)
+server=
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+"$server_bin" --port 0 --address 127.0.0.1 --db "$tmp/casa.db" --log-level info >"$tmp/server.log" 2>&1 &
+server=$!
+port=
+for _ in $(seq 1 100); do
+  port=$(grep -o 'listening on port [0-9]*' "$tmp/server.log" | grep -o '[0-9]*$' | head -1)
+  [ -n "$port" ] && break
+  sleep 0.1
+done
+[ -n "$port" ] || { cat "$tmp/server.log"; echo "FAIL: the server did not start"; exit 1; }
+url="ws://127.0.0.1:$port/ws"
+export CASA_TOKEN_FILE="$tmp/token"
+
+# game, players, options: one line per game the suite plays; small targets keep
+# each game short (every player count and format of the engines is covered).
+played=0
+bot_game=
+while read -r game players options; do
+  # (stdin from /dev/null: both would otherwise read the list of games below.)
+  if ! "$sim" play --game "$game" --players "$players" --options "$options" --no-views \
+       </dev/null >/dev/null 2>&1; then
+    echo "skip $game: the engine does not run it yet"
+    continue
+  fi
+  out=$(timeout 120 "$casa" play --url "$url" --game "$game" --players "$players" \
+        --options "$options" --fill robot --bot random --seed 7 </dev/null 2>"$tmp/casa.err")
+  rc=$?
+  lines=$(printf '%s\n' "$out" | sed '/^$/d' | wc -l)
+  if [ "$rc" != 0 ]; then bad "$game: casa exited $rc: $(cat "$tmp/casa.err")"; continue; fi
+  if [ "$lines" != 1 ]; then bad "$game: expected one line on stdout, got: $out"; continue; fi
+  if ! printf '%s' "$out" | python3 -c "
+import json, sys
+r = json.load(sys.stdin)
+assert r['game'] == '$game', r
+assert len(r['scores']) == $players, r
+assert all(isinstance(s, int) for s in r['scores']), r
+assert isinstance(r['winners'], list), r
+"; then bad "$game: bad scores line: $out"; continue; fi
+  echo "ok   $game $players $options: $out"
+  [ -z "$bot_game" ] && bot_game="$game $players $options"
+  [ "$game $players" = "la-casa 4" ] && bot_game="$game $players $options"
+  played=$((played + 1))
+done <<'GAMES'
+la-casa 1 {"format":"solo","rounds":2}
+la-casa 2 {"format":"challenges","target":2}
+la-casa 2 {"format":"domination","target":2}
+la-casa 4 {"format":"challenges","target":2}
+la-casa 4 {"format":"classic","target":2}
+casino 2 {"target":5}
+casino 3 {"target":5}
+casino 4 {"partners":true,"target":5}
+conference 4 {"hands":1}
+trophy-case 3 {"target":8}
+trophy-case 4 {"target":8}
+trophy-case 5 {"target":8}
+GAMES
+
+# The token of the first game was saved and is sent again (same player).
+[ -s "$CASA_TOKEN_FILE" ] || bad "no resume token saved"
+
+# Errors: a clear message and a non-zero exit.
+"$casa" play --url "$url" --game no-such-game --players 2 --bot first >/dev/null 2>"$tmp/err"
+rc=$?
+{ [ "$rc" = 1 ] && grep -q 'server error' "$tmp/err"; } || bad "unknown game: rc $rc, $(cat "$tmp/err")"
+"$casa" list --url "ws://127.0.0.1:1/ws" >/dev/null 2>"$tmp/err"
+rc=$?
+{ [ "$rc" = 3 ] && grep -q 'cannot reach' "$tmp/err"; } || bad "no server: rc $rc, $(cat "$tmp/err")"
+"$casa" list --url "$url" >"$tmp/list" 2>"$tmp/err" || bad "list failed: $(cat "$tmp/err")"
+
+if [ "$played" = 0 ]; then
+  echo "no game is available in the engine yet"
+  [ "$fail" = 0 ] && exit 77
+  exit 1
+fi
+
+# The Python example bot (stdlib WebSocket) on a four-player La Casa game (or the
+# first game that ran above).
+read -r game players options <<<"$bot_game"
+out=$(timeout 120 python3 "$src/clients/bots/random_bot.py" --url "$url" --game "$game" \
+      --players "$players" --options "$options" --fill robot --seed 3 2>"$tmp/bot.err")
+rc=$?
+if [ "$rc" = 0 ] && printf '%s' "$out" | python3 -c "import json,sys; assert len(json.load(sys.stdin)['scores']) == $players"; then
+  echo "ok   python bot, $game: $out"
+else
+  bad "python bot on $game: rc $rc, $out $(cat "$tmp/bot.err")"
+fi
+
+kill "$server" 2>/dev/null
+wait "$server" 2>/dev/null
+server=
+exit "$fail"
