@@ -2,6 +2,9 @@
 // it frames and to close it. Sessions (server/net.cpp) implement it; tests can
 // too. player_id is set by the lobby when `hello` succeeds and only read on the
 // connection's own message path afterwards.
+//
+// A Frame is an immutable serialised message shared by every recipient of the
+// same bytes: a table serialises an event once per audience, not once per seat.
 #pragma once
 
 #include <memory>
@@ -9,11 +12,16 @@
 
 namespace casa::server {
 
+using Frame = std::shared_ptr<const std::string>;
+
+inline Frame make_frame(std::string text) { return std::make_shared<const std::string>(std::move(text)); }
+
 class Client {
  public:
   virtual ~Client() = default;
   // Queues a text frame. Any thread.
-  virtual void send(std::string frame) = 0;
+  virtual void send(Frame frame) = 0;
+  void send(std::string frame) { send(make_frame(std::move(frame))); }
   // Closes the connection after the queued frames. Any thread.
   virtual void close() = 0;
   virtual std::string address() const = 0;

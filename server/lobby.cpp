@@ -437,7 +437,7 @@ void Lobby::table_finished(const std::shared_ptr<Table>& table) {
 
 // ---- for tables ----------------------------------------------------------------------
 
-void Lobby::send_to_player(const std::string& player_id, const std::string& frame) {
+void Lobby::send_to_player(const std::string& player_id, const Frame& frame) {
   std::shared_ptr<Client> c;
   {
     std::lock_guard lock(mutex_);

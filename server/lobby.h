@@ -45,7 +45,7 @@ class Lobby {
   void disconnected(const std::shared_ptr<Client>& client);
 
   // ---- for tables ----
-  void send_to_player(const std::string& player_id, const std::string& frame);
+  void send_to_player(const std::string& player_id, const Frame& frame);
   bool is_connected(const std::string& player_id);
   std::string name_of(const std::string& player_id);
   void seat_changed(const std::string& player_id, const std::string& table, bool seated);

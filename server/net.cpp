@@ -14,7 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
-#include <deque>
+#include <vector>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -98,15 +98,24 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     timeouts.keep_alive_pings = true;
     ws_.set_option(timeouts);
     ws_.read_message_max(shared_.config.max_frame_bytes);
+    ws_.text(true);  // every frame the server sends is JSON text
     ws_.set_option(websocket::stream_base::decorator(
         [](websocket::response_type& res) { res.set(http::field::server, "casa-server"); }));
     ws_.async_accept(req, beast::bind_front_handler(&WsSession::on_accept, this->shared_from_this()));
   }
 
-  void send(std::string frame) override {
-    asio::post(ws_.get_executor(), [self = this->shared_from_this(), frame = std::move(frame)]() mutable {
-      self->enqueue(std::move(frame));
-    });
+  using Client::send;
+  // Frames from other strands gather in inbox_; one post per batch (not per
+  // frame) moves them to the write queue, so the actions of one move reach
+  // this session in one hand-off.
+  void send(Frame frame) override {
+    {
+      std::lock_guard lock(inbox_mutex_);
+      inbox_.push_back(std::move(frame));
+      if (flush_posted_) return;
+      flush_posted_ = true;
+    }
+    asio::post(ws_.get_executor(), [self = this->shared_from_this()] { self->flush_inbox(); });
   }
 
   void close() override {
@@ -132,9 +141,32 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     do_read();
   }
 
+  void flush_inbox() {
+    std::vector<Frame> batch;
+    {
+      std::lock_guard lock(inbox_mutex_);
+      batch.swap(inbox_);
+      flush_posted_ = false;
+    }
+    for (auto& frame : batch) enqueue(std::move(frame));
+  }
+
+  // Reads a message in pieces of at most kReadChunk bytes: Beast's async_read
+  // would reserve a whole TCP frame (1536 bytes) in buffer_ while it waits, and
+  // an idle connection waits all the time.
   void do_read() {
     if (closed_) return;
-    ws_.async_read(buffer_, beast::bind_front_handler(&WsSession::on_read, this->shared_from_this()));
+    ws_.async_read_some(buffer_, kReadChunk,
+                        beast::bind_front_handler(&WsSession::on_read_some, this->shared_from_this()));
+  }
+
+  // read_message_max still bounds the whole message across the pieces.
+  void on_read_some(beast::error_code ec, std::size_t n) {
+    if (!ec && !ws_.is_message_done()) {
+      do_read();
+      return;
+    }
+    on_read(ec, n);
   }
 
   bool take_token() {
@@ -174,13 +206,16 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     }
     std::string text = beast::buffers_to_string(buffer_.data());
     buffer_.consume(buffer_.size());
+    if (buffer_.capacity() > kKeptReadBuffer) buffer_.shrink_to_fit();
     auto self = this->shared_from_this();
     shared_.lobby->handle(self, text, [self] { asio::post(self->ws_.get_executor(), [self] { self->do_read(); }); });
   }
 
-  void enqueue(std::string frame) {
+  void enqueue(std::string frame) { enqueue(make_frame(std::move(frame))); }
+
+  void enqueue(Frame frame) {
     if (closed_ || close_after_writes_) return;
-    if (queue_.size() >= shared_.config.max_write_queue) {
+    if (queue_.size() - queue_head_ >= shared_.config.max_write_queue) {
       spdlog::warn("connection from {} reads too slowly; closed", address_);
       hard_close();
       return;
@@ -191,9 +226,8 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
 
   void do_write() {
     writing_ = true;
-    ws_.text(true);
-    ws_.async_write(asio::buffer(queue_.front()),
-                    beast::bind_front_handler(&WsSession::on_write, this->shared_from_this()));
+    const std::string& frame = *queue_[queue_head_];
+    ws_.async_write(asio::buffer(frame), beast::bind_front_handler(&WsSession::on_write, this->shared_from_this()));
   }
 
   void on_write(beast::error_code ec, std::size_t) {
@@ -202,9 +236,15 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
       finish(ec);
       return;
     }
-    queue_.pop_front();
+    queue_[queue_head_++].reset();
+    if (queue_head_ == queue_.size()) {
+      // Drained: an idle session keeps no frame and no more than a small array.
+      queue_head_ = 0;
+      queue_.clear();
+      if (queue_.capacity() > kKeptQueueCapacity) std::vector<Frame>().swap(queue_);
+    }
     if (closed_) return;
-    if (!queue_.empty()) {
+    if (queue_head_ < queue_.size()) {
       do_write();
     } else if (close_after_writes_) {
       start_close();
@@ -240,8 +280,18 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
   std::shared_ptr<AddressLimiter::Slot> slot_;
   asio::steady_timer hello_timer_;
   std::string address_;
+  static constexpr std::size_t kReadChunk = 512;
+  static constexpr std::size_t kKeptReadBuffer = 4096;
+  static constexpr std::size_t kKeptQueueCapacity = 64;
+
   beast::flat_buffer buffer_;
-  std::deque<std::string> queue_;
+  std::mutex inbox_mutex_;
+  std::vector<Frame> inbox_;  // guarded by inbox_mutex_
+  bool flush_posted_ = false;  // guarded by inbox_mutex_
+  // Frames not yet written are queue_[queue_head_..]; a vector rather than a
+  // deque, which would hold a 512-byte block even while empty.
+  std::vector<Frame> queue_;
+  std::size_t queue_head_ = 0;
   bool writing_ = false;
   bool close_after_writes_ = false;
   bool closed_ = false;

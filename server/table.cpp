@@ -71,12 +71,12 @@ void Table::when_idle(std::function<void()> f) {
 
 // ---- sending -----------------------------------------------------------------
 
-void Table::send_to_seat(Seat seat, const std::string& frame) {
+void Table::send_to_seat(Seat seat, const Frame& frame) {
   const auto& s = seats_[static_cast<std::size_t>(seat)];
   if (!s.player_id.empty()) lobby_.send_to_player(s.player_id, frame);
 }
 
-void Table::send_to_all(const std::string& frame) {
+void Table::send_to_all(const Frame& frame) {
   for (Seat s = 0; s < setup_.players; ++s) send_to_seat(s, frame);
   for (auto it = spectators_.begin(); it != spectators_.end();) {
     if (auto c = it->second.lock()) {
@@ -153,7 +153,7 @@ void Table::send_request(Seat seat) {
         move_deadline_ - std::chrono::steady_clock::now());
     deadline = std::max<std::int64_t>(0, left.count());
   }
-  send_to_seat(seat, protocol::request(setup_.id, p.seq, seat, p.legal, game_->view(seat), deadline));
+  send_to_seat(seat, make_frame(protocol::request(setup_.id, p.seq, seat, p.legal, game_->view(seat), deadline)));
 }
 
 void Table::refresh_summary() {
@@ -182,8 +182,8 @@ bool Table::listed() const {
 
 void Table::broadcast_update() {
   refresh_summary();
-  send_to_all(protocol::message("table_update", {{"table", setup_.id}, {"status", status_name()},
-                                                 {"seats", seats_json()}}));
+  send_to_all(make_frame(protocol::message("table_update", {{"table", setup_.id}, {"status", status_name()},
+                                                            {"seats", seats_json()}})));
 }
 
 Seat Table::seat_of(const std::string& player_id) const {
@@ -289,7 +289,7 @@ void Table::start() {
   refresh_summary();
   for (Seat s = 0; s < setup_.players; ++s) {
     const auto& seat = seats_[static_cast<std::size_t>(s)];
-    if (!seat.player_id.empty()) lobby_.send_to_player(seat.player_id, table_state(s).dump());
+    if (!seat.player_id.empty()) lobby_.send_to_player(seat.player_id, make_frame(table_state(s).dump()));
   }
   for (auto& [pid, weak] : spectators_) {
     if (auto c = weak.lock()) c->send(table_state(kSpectator).dump());
@@ -453,7 +453,7 @@ void Table::committed(bool ok, Seat seat, Action action, std::vector<Event> even
   log_.push_back({seat, action});
   if (actor) actor->send(protocol::reply("accepted", {{"table", setup_.id}, {"seq", seq_}}, id));
   for (const auto& e : events) {
-    const std::string frame = protocol::event(setup_.id, seq_, e.body);
+    const Frame frame = make_frame(protocol::event(setup_.id, seq_, e.body));
     for (Seat s = 0; s < setup_.players; ++s) {
       if (e.seats & seat_bit(s)) send_to_seat(s, frame);
     }
@@ -488,7 +488,7 @@ void Table::finish() {
   for (auto& p : pending_) p = Pending{};
   std::vector<Seat> winners = game_->winners();
   spdlog::info("table {} ends after {} actions; winners {}", setup_.id, seq_, json(winners).dump());
-  send_to_all(protocol::game_over(setup_.id, seq_, game_->scores(), winners));
+  send_to_all(make_frame(protocol::game_over(setup_.id, seq_, game_->scores(), winners)));
   for (const auto& s : seats_) {
     if (!s.player_id.empty()) lobby_.seat_changed(s.player_id, setup_.id, false);
   }
@@ -645,9 +645,9 @@ void Table::chat(std::shared_ptr<Client> client, std::string text, bool team, Re
       client->send(protocol::error({"not_seated", "You do not sit at this table."}, id, setup_.id));
       return;
     }
-    const std::string frame = protocol::message(
+    const Frame frame = make_frame(protocol::message(
         "chat", {{"table", setup_.id}, {"from", client->player_id}, {"name", lobby_.name_of(client->player_id)},
-                 {"seat", seat}, {"team", team}, {"text", text}});
+                 {"seat", seat}, {"team", team}, {"text", text}}));
     if (!team) {
       send_to_all(frame);
       return;
@@ -670,7 +670,7 @@ void Table::player_connection(std::string player_id, bool connected) {
     broadcast_update();
     if (connected) {
       // The reconnected player gets the full picture and their pending request.
-      lobby_.send_to_player(player_id, table_state(seat).dump());
+      lobby_.send_to_player(player_id, make_frame(table_state(seat).dump()));
       if (status_ == Status::playing && pending_[static_cast<std::size_t>(seat)].seq >= 0) send_request(seat);
     }
   });
@@ -713,9 +713,9 @@ void Table::rematch(std::shared_ptr<Client> client, Reply id) {
                                      {{"table", self->setup_.id}, {"new_table", self->rematch_table_},
                                       {"invite", self->rematch_invite_}},
                                      id));
-        const std::string offer = protocol::message(
+        const Frame offer = make_frame(protocol::message(
             "rematch_offer", {{"table", self->setup_.id}, {"new_table", self->rematch_table_},
-                              {"invite", self->rematch_invite_}, {"by", client->player_id}});
+                              {"invite", self->rematch_invite_}, {"by", client->player_id}}));
         for (const auto& s : self->seats_) {
           if (!s.player_id.empty() && s.player_id != client->player_id) self->lobby_.send_to_player(s.player_id, offer);
         }

@@ -101,8 +101,8 @@ class Table : public std::enable_shared_from_this<Table> {
   void when_idle(std::function<void()> f);
   void drain_deferred();
 
-  void send_to_seat(Seat seat, const std::string& frame);
-  void send_to_all(const std::string& frame);  // seated humans and spectators
+  void send_to_seat(Seat seat, const Frame& frame);
+  void send_to_all(const Frame& frame);  // seated humans and spectators
   void send_state(const std::shared_ptr<Client>& client, Seat seat);
   void send_request(Seat seat);
   void broadcast_update();
