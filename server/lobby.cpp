@@ -514,6 +514,12 @@ json Lobby::replay(const std::string& table, int& status) {
     if (!stored->seats[s].bot.empty()) info["bot"] = stored->seats[s].bot;
     seats.push_back(std::move(info));
   }
+  json rounds = json::array();
+  for (std::size_t i = 0; i < stored->rounds.size(); ++i) {
+    rounds.push_back({{"round", i + 1},
+                      {"scores", json::parse(stored->rounds[i].scores, nullptr, false)},
+                      {"summary", json::parse(stored->rounds[i].summary, nullptr, false)}});
+  }
   status = 200;
   return {{"table", stored->id},
           {"game", stored->game},
@@ -523,6 +529,7 @@ json Lobby::replay(const std::string& table, int& status) {
           {"seats", std::move(seats)},
           {"scores", json::parse(stored->scores, nullptr, false)},
           {"winners", json::parse(stored->winners, nullptr, false)},
+          {"rounds", std::move(rounds)},
           {"log", std::move(log)},
           {"final_state", created.game ? protocol::value_to_json(created.game->full_state()) : json()}};
 }

@@ -299,9 +299,10 @@ void Store::delete_table(const std::string& table, Done done) {
 }
 
 void Store::append_action(const std::string& table, const StoredAction& a,
-                          std::optional<StoredResult> result, Done done) {
+                          std::vector<StoredRound> rounds, std::optional<StoredResult> result,
+                          Done done) {
   write(
-      [table, a, result = std::move(result)](Db& db) {
+      [table, a, rounds = std::move(rounds), result = std::move(result)](Db& db) {
         db.prepare("INSERT INTO actions (table_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)")
             .bind(1, table)
             .bind(2, a.seq)
@@ -311,6 +312,16 @@ void Store::append_action(const std::string& table, const StoredAction& a,
             .run();
         if (a.seq == 1) {
           db.prepare("UPDATE tables SET status = 'playing' WHERE id = ?").bind(1, table).run();
+        }
+        for (const auto& r : rounds) {
+          db.prepare(
+                "INSERT INTO round_scores (table_id, round, seq, scores, summary) VALUES (?1, "
+                "(SELECT COUNT(*) + 1 FROM round_scores WHERE table_id = ?1), ?2, ?3, ?4)")
+              .bind(1, table)
+              .bind(2, a.seq)
+              .bind_text(3, r.scores)
+              .bind_text(4, r.summary)
+              .run();
         }
         if (!result) return;
         db.prepare(
@@ -402,6 +413,9 @@ std::optional<StoredTable> Store::load_table(const std::string& id) {
   StoredTable t = table_from_row(q);
   q.run();
   fill_table(*reader_, t);
+  auto& r = reader_->prepare("SELECT scores, summary FROM round_scores WHERE table_id = ? ORDER BY round");
+  r.bind(1, id);
+  while (r.step()) t.rounds.push_back({r.text_at(0), r.text_at(1)});
   return t;
 }
 

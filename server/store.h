@@ -96,12 +96,19 @@ struct StoredTable {
   std::string winners;  // JSON, once over
   std::vector<StoredSeat> seats;
   std::vector<StoredAction> actions;
+  std::vector<StoredRound> rounds;  // filled by load_table only
 };
 
 struct StoredPlayer {
   std::string id;
   std::string name;
   std::string token_hash;
+};
+
+// The end of a round (or hand), stored with the action that ended it.
+struct StoredRound {
+  std::string scores;   // JSON array: every seat's running total after the round
+  std::string summary;  // JSON object: the public round_end / hand_end event
 };
 
 // The end of a game, stored with its last action.
@@ -129,8 +136,11 @@ class Store {
   void save_table(const StoredTable& table, Done done);  // row + seats
   void save_seat(const std::string& table, int seat, const StoredSeat& who, Done done);
   void delete_table(const std::string& table, Done done);
+  // The action row, the rounds it ended (numbered after those stored) and,
+  // when it ended the game, the result: all in one transaction.
   void append_action(const std::string& table, const StoredAction& action,
-                     std::optional<StoredResult> result, Done done);
+                     std::vector<StoredRound> rounds, std::optional<StoredResult> result,
+                     Done done);
 
   // ---- reads (read-only connection; callable from any thread) ----
   std::vector<StoredPlayer> load_players();

@@ -412,6 +412,14 @@ void Table::submit(Seat seat, const Action& action, std::shared_ptr<Client> acto
   }
   ++seq_;
   StoredAction row{seq_, seat, protocol::value_to_json(game_->encode_action(action)).dump()};
+  // The score sheet: a round (or hand) ends with a public round_end / hand_end event.
+  std::vector<StoredRound> rounds;
+  for (const auto& e : events) {
+    if (!e.spectators) continue;
+    const std::string type = e.body.get_string("type", "");
+    if (type != "round_end" && type != "hand_end") continue;
+    rounds.push_back({json(game_->scores()).dump(), protocol::value_to_json(e.body).dump()});
+  }
   std::optional<StoredResult> result;
   if (game_->is_over()) {
     result.emplace();
@@ -421,7 +429,7 @@ void Table::submit(Seat seat, const Action& action, std::shared_ptr<Client> acto
   }
   committing_ = true;
   lobby_.store().append_action(
-      setup_.id, row, std::move(result),
+      setup_.id, row, std::move(rounds), std::move(result),
       [self = shared_from_this(), seat, action, events = std::move(events), actor, id](bool ok) mutable {
         asio::post(self->strand_, [self, ok, seat, action, events = std::move(events), actor, id]() mutable {
           self->committed(ok, seat, action, std::move(events), actor, id);

@@ -80,6 +80,7 @@ Party play_game(TestServer& ts, const std::string& game, json options, std::uint
   }
   CHECK(check_no_leak(*p.watcher, -1, p.replay) > 0);
   check_schemas(*p.watcher);
+  CHECK(check_round_sheet(*p.watcher, p.replay) > 0);
   return p;
 }
 

@@ -63,6 +63,11 @@ TEST_CASE("La Casa, four players with two robots, one round: schemas hold, nothi
   CHECK(check_no_leak(a, 0, replay) > 0);
   CHECK(check_no_leak(b, 2, replay) > 0);
   CHECK(check_no_leak(watcher, -1, replay) > 0);
+  // One round was played: the score sheet holds it, and its running totals are
+  // the final scores.
+  REQUIRE(check_round_sheet(watcher, replay) == 1);
+  CHECK(replay["rounds"][0]["scores"] == replay["scores"]);
+  CHECK(replay["rounds"][0]["summary"]["round"] == 1);
   check_schemas(a);
   check_schemas(b);
   check_schemas(watcher);

@@ -153,6 +153,27 @@ inline int check_no_leak(const WsClient& client, int seat, const json& replay) {
   return checked;
 }
 
+// The stored score sheet (`rounds` of GET /api/games/{table}) must list, in
+// order, exactly the round_end / hand_end events a spectator saw, each with a
+// running total per seat; returns how many rounds it checked.
+inline int check_round_sheet(const WsClient& watcher, const json& replay) {
+  std::vector<json> seen;
+  for (const auto& m : watcher.log) {
+    if (m["type"] != "event" || m["table"] != replay["table"]) continue;
+    const json& e = m["event"];
+    if (e["type"] == "round_end" || e["type"] == "hand_end") seen.push_back(e);
+  }
+  const json& rounds = replay["rounds"];
+  REQUIRE(rounds.is_array());
+  REQUIRE(rounds.size() == seen.size());
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    CHECK(rounds[i]["round"] == i + 1);
+    CHECK(rounds[i]["summary"] == seen[i]);
+    CHECK(rounds[i]["scores"].size() == replay["scores"].size());
+  }
+  return static_cast<int>(seen.size());
+}
+
 inline json get_json(unsigned short port, const std::string& target, int expect_status) {
   auto [status, body] = http_get(port, target);
   CHECK_MESSAGE(status == expect_status, target << " -> " << status << " " << body);
