@@ -87,7 +87,13 @@ Value TableGame::view(Seat seat) const {
   v.set("tricks_played", tricks_played_);
   v.set("total_tricks", total_tricks_);
   Value sizes = Value::array();
-  for (int s = 0; s < players_; ++s) sizes.push(hand_[s].size());
+  for (int s = 0; s < players_; ++s) {
+    // LC-7.16 a follower's commit still counts in its hand for everyone else
+    // until the reveal: a shrinking hand would tell who has committed.
+    const bool hidden_commit = phase_ == Phase::kSlapFollow && s != leader_ &&
+                               (committed_ & seat_bit(s)) && !(player && s == seat);
+    sizes.push(hand_[s].size() + (hidden_commit ? 1 : 0));
+  }
   v.set("hand_sizes", std::move(sizes));
   if (player) {
     v.set("hand", cards_value(hand_[seat]));

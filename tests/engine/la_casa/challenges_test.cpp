@@ -412,8 +412,16 @@ TEST_CASE("LC-7.16 LC-11.10 Slap-Down: hidden simultaneous commits, shown only a
   CHECK(t.game->to_act() == (seat_bit(1) | seat_bit(2) | seat_bit(3)));
   CHECK(t.secret_to(1, "K9"));
   CHECK_FALSE(contains_string(t.view(1), "K9"));
+  const Value sizes_before = *t.view(1).find("hand_sizes");
   t.play(2, "F6");
   CHECK(t.view(1).get_int("commits", 0) == 2);
+  // Hand sizes do not tell who has committed: seat 2's card still counts in its
+  // hand for everybody else until the reveal; seat 2 sees its own hand.
+  CHECK(*t.view(1).find("hand_sizes") == sizes_before);
+  CHECK(*t.view(3).find("hand_sizes") == sizes_before);
+  CHECK(*t.game->view(casa::kSpectator).find("hand_sizes") == sizes_before);
+  CHECK(t.view(2).find("hand_sizes")->as_array()[2].as_int() ==
+        sizes_before.as_array()[2].as_int() - 1);
   CHECK(t.view(1).find("to_act")->as_array() == Value::Array{1, 2, 3});
   CHECK(t.view(2).find("to_act")->as_array() == Value::Array{1, 3});
   CHECK(t.view(2).get_string("my_commit", "") == "F6");
