@@ -435,6 +435,9 @@ struct Server::Impl {
         return;
       }
       boost::system::error_code ignored;
+      // Every frame is a small interactive message: send it at once rather than
+      // let Nagle's algorithm hold it for the next one.
+      socket.set_option(tcp::no_delay(true), ignored);
       const auto ep = socket.remote_endpoint(ignored);
       auto slot = limiter->acquire(ignored ? "?" : ep.address().to_string());
       if (!slot) {
