@@ -2,8 +2,13 @@
 // ephemeral port with a temporary database, playing the test game fake-trick.
 #include <doctest/doctest.h>
 
+#include <sqlite3.h>
+
+#include <fstream>
+#include <iterator>
 #include <thread>
 
+#include "server/lobby.h"
 #include "tests/server/support.h"
 
 using namespace casa::testing;
@@ -432,4 +437,38 @@ TEST_CASE("connections per address are capped, and a closed one frees its place"
   std::this_thread::sleep_for(200ms);
   WsClient c(ts.port());
   CHECK(c.hello("cy")["type"] == "welcome");
+}
+
+TEST_CASE("resume tokens: 256 random bits each, and the database keeps only their SHA-256") {
+  TestServer ts;
+  WsClient a(ts.port()), b(ts.port());
+  a.hello("ann");
+  b.hello("bob");
+  const std::string token = a.token();
+  CHECK(token.size() == 64);  // 32 bytes from OpenSSL's RAND_bytes, in hex
+  CHECK(token.find_first_not_of("0123456789abcdef") == std::string::npos);
+  CHECK(token != b.token());
+  // Wait for the players' rows, then read them with a connection of our own.
+  std::vector<std::string> stored;
+  for (int attempt = 0; attempt < 50 && stored.size() < 2; ++attempt) {
+    std::this_thread::sleep_for(20ms);
+    stored.clear();
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open_v2(ts.config.db.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+    sqlite3_stmt* q = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db, "SELECT token_hash FROM players ORDER BY name", -1, &q, nullptr) == SQLITE_OK);
+    while (sqlite3_step(q) == SQLITE_ROW) stored.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(q, 0)));
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+  }
+  REQUIRE(stored.size() == 2);
+  CHECK(stored[0] == casa::server::sha256_hex(token));
+  CHECK(stored[1] == casa::server::sha256_hex(b.token()));
+  CHECK(stored[0] != token);
+  // The token itself appears nowhere in the database files.
+  for (const auto& entry : std::filesystem::directory_iterator(ts.dir)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK_MESSAGE(bytes.find(token) == std::string::npos, entry.path());
+  }
 }
