@@ -81,6 +81,12 @@ struct StoredAction {
   std::string action;  // JSON
 };
 
+// The end of a round (or hand), stored with the action that ended it.
+struct StoredRound {
+  std::string scores;   // JSON array: every seat's running total after the round
+  std::string summary;  // JSON object: the public round_end / hand_end event
+};
+
 struct StoredTable {
   std::string id;
   std::string game;
@@ -103,12 +109,6 @@ struct StoredPlayer {
   std::string id;
   std::string name;
   std::string token_hash;
-};
-
-// The end of a round (or hand), stored with the action that ended it.
-struct StoredRound {
-  std::string scores;   // JSON array: every seat's running total after the round
-  std::string summary;  // JSON object: the public round_end / hand_end event
 };
 
 // The end of a game, stored with its last action.
