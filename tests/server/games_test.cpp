@@ -80,7 +80,9 @@ Party play_game(TestServer& ts, const std::string& game, json options, std::uint
   }
   CHECK(check_no_leak(*p.watcher, -1, p.replay) > 0);
   check_schemas(*p.watcher);
-  CHECK(check_round_sheet(*p.watcher, p.replay) > 0);
+  // Trophy Case can end inside a hand, so a sheet may be empty; it must still
+  // match the events exactly.
+  check_round_sheet(*p.watcher, p.replay);
   return p;
 }
 
