@@ -2,11 +2,11 @@
 # Builds everything that is stale and runs every test: the full suite in a
 # release-with-debug-info build, then the engine tests again under
 # AddressSanitizer and UndefinedBehaviorSanitizer, then each libFuzzer target
-# for a bounded time (CASA_FUZZ_SECONDS each, default 60; 0 skips them) after
+# for a bounded time (CASA_FUZZ_SECONDS each, default 30; 0 skips them) after
 # replaying every kept reproducer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-fuzz_seconds="${CASA_FUZZ_SECONDS:-60}"
+fuzz_seconds="${CASA_FUZZ_SECONDS:-30}"
 if [ "$fuzz_seconds" -gt 0 ]; then scripts/deps.sh fuzz; else scripts/deps.sh; fi
 jobs=$(nproc)
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
