@@ -138,3 +138,14 @@ TEST_CASE(
   CHECK_FALSE(tally.add("B1"));
   CHECK(tally.problem() == "B1");
 }
+
+TEST_CASE("same_value agrees with Value's == whatever the order of object members") {
+  const Value a = Value::obj({{"x", 1}, {"y", Value::obj({{"p", "G5"}, {"q", 2}})}});
+  const Value b = Value::obj({{"x", 1}, {"y", Value::obj({{"q", 2}, {"p", "G5"}})}});
+  const Value c = Value::obj({{"x", 1}, {"y", Value::obj({{"p", "G6"}, {"q", 2}})}});
+  CHECK(casa::testing::same_value(a, a));
+  CHECK(casa::testing::same_value(a, b));
+  CHECK_FALSE(casa::testing::same_value(a, c));
+  CHECK_FALSE(casa::testing::same_value(b, c));
+  CHECK_FALSE(casa::testing::same_value(Value(Value::Array{a}), Value(Value::Array{a, b})));
+}

@@ -12,12 +12,11 @@ using casa::property_runs::play;
 
 namespace {
 
-// Games run 120-300 actions: views are scanned after every 2nd action (offset per
-// game, so every step is covered across games); events and legal lists after
-// every action.
+// Games run 120-300 actions: views are scanned after every 3rd action (see
+// runner.h); events and legal lists after every action.
 void casino_run(int players, Value options, std::uint64_t seed) {
   auto run = make_run("casino", players, std::move(options), seed, casino_test::casino_invariant);
-  run.opts.view_every = 2;
+  run.opts.view_every = 3;
   play(std::move(run));
 }
 

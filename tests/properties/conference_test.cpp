@@ -16,11 +16,10 @@ void conference_run(Value options, std::uint64_t seed) {
   options.set("hands", 2);
   auto run =
       make_run("conference", 4, std::move(options), seed, conference_test::check_conservation);
-  run.opts.determinize_every = 23;
   // A hand is 78 plays and each view lists its tricks so far: views are scanned
-  // after every 4th action (offset per game, so every step is covered across
-  // games); events and legal lists after every action.
-  run.opts.view_every = 4;
+  // after every 6th action (see runner.h); events and legal lists after every
+  // action.
+  run.opts.view_every = 6;
   play(std::move(run));
 }
 

@@ -17,13 +17,13 @@ namespace {
 
 // Target 3: short games of a few rounds each, so that a thousand games cover many
 // deals, challenges and Elections rather than a few long games.
-// Views are scanned after every 2nd action (offset per game, so every step is
-// covered across games); events and legal lists after every action.
+// Games run 100-160 actions: views are scanned after every 3rd action (see
+// runner.h); events and legal lists after every action.
 void table_run(int players, const char* format, bool election, std::uint64_t seed) {
   auto run = make_run("la-casa", players,
                       Value::obj({{"format", format}, {"election", election}, {"target", 3}}), seed,
                       casa::la_casa::testing::check_table_invariants);
-  run.opts.view_every = 2;
+  run.opts.view_every = 3;
   play(std::move(run));
 }
 
@@ -88,12 +88,11 @@ TEST_CASE("LC-10 LC-9 properties: Domination to 4 points") {
   play(make_run("la-casa", 2, Value::obj({{"format", "domination"}, {"target", 4}}), 113,
                 domination_conservation));
 }
-// Full games run about 600 actions: views are scanned after every 2nd action
-// (offset per game, so every step is covered across games); events and legal
-// lists after every action.
+// Full games run about 600 actions: views are scanned after every 3rd action (see
+// runner.h); events and legal lists after every action.
 TEST_CASE("LC-10 LC-9 LC-5.5 properties: Domination, full games to 12") {
   auto run =
       make_run("la-casa", 2, Value::obj({{"format", "domination"}}), 114, domination_conservation);
-  run.opts.view_every = 2;
+  run.opts.view_every = 3;
   play(std::move(run));
 }
