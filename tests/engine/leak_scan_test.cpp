@@ -17,8 +17,8 @@ using casa::testing::AudienceSecrets;
 
 namespace {
 
-// Two seats holding "A1" and "A2"; "A3" is face up. `leak` names where the toy
-// shows seat 1's card "A2" by mistake.
+// Two seats holding "A1" and "A2" (and seat 1 "TRUMP-XXI"); "A3" is face up. `leak` names where the
+// toy shows seat 1's card "A2" by mistake.
 class LeakyGame final : public Game {
  public:
   explicit LeakyGame(std::string leak) : leak_(std::move(leak)) {}
@@ -49,13 +49,14 @@ class LeakyGame final : public Game {
     if ((leak_ == "seat view" && seat == 0) || (leak_ == "spectator view" && seat == kSpectator))
       v.set("peek", Value::obj({{"cards", Value(Value::Array{Value("A2")})}}));
     if (leak_ == "view key" && seat == 0) v.set("counts", Value::obj({{"A2", 1}}));
+    if (leak_ == "long id" && seat == 0) v.set("trump", "TRUMP-XXI");
     return v;
   }
   Value full_state() const override { return Value::obj({{"hands", "A1 A2"}}); }
   std::vector<std::string> secret_cards(Seat seat) const override {
-    if (seat == 0) return {"A2"};
+    if (seat == 0) return {"A2", "TRUMP-XXI"};  // an id too long to pack
     if (seat == 1) return {"A1"};
-    return {"A1", "A2"};
+    return {"A1", "A2", "TRUMP-XXI"};
   }
   Value encode_action(const Action&) const override {
     return Value::obj({{"type", "swap"}, {"for", leak_ == "legal action" ? "A2" : "A3"}});
@@ -112,9 +113,13 @@ TEST_CASE(
     const char* leak;
     const char* expected;
   } cases[] = {
-      {"seat event", "seat 0 sees A2 in event"}, {"spectator event", "spectators see A2 in event"},
-      {"seat view", "seat 0 sees A2 in view"},   {"spectator view", "spectators see A2 in view"},
-      {"view key", "seat 0 sees A2 in view"},    {"legal action", "seat 0 sees A2 in legal action"},
+      {"seat event", "seat 0 sees A2 in event"},
+      {"spectator event", "spectators see A2 in event"},
+      {"seat view", "seat 0 sees A2 in view"},
+      {"spectator view", "spectators see A2 in view"},
+      {"view key", "seat 0 sees A2 in view"},
+      {"legal action", "seat 0 sees A2 in legal action"},
+      {"long id", "seat 0 sees TRUMP-XXI in view"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.leak);

@@ -70,13 +70,14 @@ inline bool same_value(const Value& a, const Value& b) {
 class Secrets {
  public:
   void assign(const Game& game, Seat seat) {
-    ids_ = game.secret_cards(seat);
+    const std::vector<std::string> ids = game.secret_cards(seat);
+    count_ = ids.size();
     long_ids_.clear();
     lengths_ = 0;
     std::size_t capacity = 16;
-    while (capacity < 2 * ids_.size()) capacity *= 2;
+    while (capacity < 2 * ids.size()) capacity *= 2;
     slots_.assign(capacity, 0);
-    for (const auto& id : ids_) {
+    for (const auto& id : ids) {
       lengths_ |= length_bit(id);
       if (const std::uint64_t key = pack(id)) {
         insert(key);
@@ -85,7 +86,7 @@ class Secrets {
       }
     }
   }
-  bool empty() const { return ids_.empty(); }
+  bool empty() const { return count_ == 0; }
   bool contains(std::string_view s) const {
     if (!(lengths_ & length_bit(s))) return false;  // most strings are no card's length
     if (const std::uint64_t key = pack(s)) {
@@ -94,7 +95,7 @@ class Secrets {
         if (slots_[i] == 0) return false;
       }
     }
-    return !long_ids_.empty() && long_ids_.count(s);
+    return !long_ids_.empty() && long_ids_.count(std::string(s));
   }
   // The first secret card id found in `v` (a string value or an object key), or
   // nullptr if `v` holds none.
@@ -137,10 +138,10 @@ class Secrets {
     return nullptr;
   }
 
-  std::vector<std::string> ids_;
-  std::uint64_t lengths_ = 0;                      // bit n: some id is n bytes long (63: longer)
-  std::vector<std::uint64_t> slots_;               // packed ids; 0 marks a free slot
-  std::unordered_set<std::string_view> long_ids_;  // views into ids_
+  std::size_t count_ = 0;
+  std::uint64_t lengths_ = 0;                 // bit n: some id is n bytes long (63: longer)
+  std::vector<std::uint64_t> slots_;          // packed ids; 0 marks a free slot
+  std::unordered_set<std::string> long_ids_;  // ids over 7 bytes (rare)
 };
 
 // The secrets of every audience of one state: index seat + 1, kSpectator first.
@@ -173,6 +174,10 @@ class DeckTally {
     for (std::size_t i = 0; i < deck_.size(); ++i) index_.emplace(deck_[i], i);
     counts_.assign(deck_.size(), 0);
   }
+  // index_ holds views into deck_, which a copy would not own.
+  DeckTally(const DeckTally&) = delete;
+  DeckTally& operator=(const DeckTally&) = delete;
+
   void clear() {
     std::fill(counts_.begin(), counts_.end(), 0);
     counted_ = 0;
