@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds everything that is stale and runs every test: the full suite in a
-# release-with-debug-info build, then the engine tests again under
-# AddressSanitizer and UndefinedBehaviorSanitizer, then each libFuzzer target
-# for a bounded time (CASA_FUZZ_SECONDS each, default 30; 0 skips them) after
-# replaying every kept reproducer.
+# release-with-debug-info build (with the large random-game property runs, a few
+# minutes), then the engine tests again under AddressSanitizer and
+# UndefinedBehaviorSanitizer, then each libFuzzer target for a bounded time
+# (CASA_FUZZ_SECONDS each, default 30; 0 skips them) after replaying every kept
+# reproducer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzz_seconds="${CASA_FUZZ_SECONDS:-30}"

@@ -3,31 +3,13 @@
 // every action: every card of the deck is in exactly one place.
 #include <doctest/doctest.h>
 
-#include <map>
-
 #include "tests/engine/conference/helpers.h"
+#include "tests/engine/conference/invariants.h"
 #include "tests/engine/support/properties.h"
 
 using namespace conference_test;
 
 namespace {
-
-void check_conservation(const Game& game) {
-  const Value state = game.full_state();
-  std::map<std::string, int> seen;
-  for (const auto& hand : state.find("hands")->as_array())
-    for (const auto& c : hand.as_array()) ++seen[c.as_string()];
-  for (const auto& c : state.find("discard")->as_array()) ++seen[c.as_string()];
-  auto count_trick = [&](const Value& trick) {
-    for (const auto& p : trick.find("plays")->as_array()) ++seen[p.get_string("card", "")];
-  };
-  if (!state.find("trick")->is_null()) count_trick(*state.find("trick"));
-  for (const auto& t : state.find("tricks")->as_array()) count_trick(t);
-  const bool eighty = state.get_int("deck_size", 0) == 80;
-  const auto ids = all_ids(eighty);
-  REQUIRE_MESSAGE(seen.size() == ids.size(), state.debug_string());
-  for (const auto& id : ids) REQUIRE_MESSAGE(seen[id] == 1, id, " in ", state.debug_string());
-}
 
 void run(Value options, int games, std::uint64_t seed) {
   casa::testing::PropertyOptions p;
@@ -37,7 +19,7 @@ void run(Value options, int games, std::uint64_t seed) {
   p.options = options;
   p.games = games;
   p.seed = seed;
-  p.invariant = check_conservation;
+  p.state_invariant = check_conservation;
   p.determinize_every = 23;
   const long actions = casa::testing::check_random_games(p);
   CHECK(actions >= games * 2 * 78);

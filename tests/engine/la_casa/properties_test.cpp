@@ -14,26 +14,6 @@ using casa::testing::PropertyOptions;
 
 namespace {
 
-// LC-4.4 / LC-7.7 A seat may play its hand, its face-up cards and the face-up
-// cards of its tableau, and nothing else (playable() keeps the tableau as a mask).
-void check_playable(const Game& game) {
-  const auto& table = dynamic_cast<const casa::la_casa::TableGame&>(game);
-  const Value state = game.full_state();
-  for (casa::Seat s = 0; s < game.players(); ++s) {
-    casa::CardSet expected = table.hand(s);
-    for (const Value& c : state.find("face_up")->as_array()[static_cast<std::size_t>(s)].as_array())
-      expected.add(*casa::la_casa::parse_card(c.as_string()));
-    const auto& tableaux = state.find("tableaux")->as_array();
-    if (static_cast<std::size_t>(s) < tableaux.size()) {
-      for (const Value& stack : tableaux[static_cast<std::size_t>(s)].as_array()) {
-        const Value* up = stack.find("up");
-        if (up && up->is_string()) expected.add(*casa::la_casa::parse_card(up->as_string()));
-      }
-    }
-    REQUIRE(table.playable(s) == expected);
-  }
-}
-
 void run(int players, Value options, int games, std::uint64_t seed = 1) {
   PropertyOptions p;
   p.game = "la-casa";
@@ -41,10 +21,7 @@ void run(int players, Value options, int games, std::uint64_t seed = 1) {
   p.options = std::move(options);
   p.games = games;
   p.seed = seed;
-  p.invariant = [](const Game& game) {
-    casa::la_casa::testing::check_card_conservation(game);
-    check_playable(game);
-  };
+  p.state_invariant = casa::la_casa::testing::check_table_invariants;
   INFO("players ", players, " options ", p.options.debug_string());
   const long actions = casa::testing::check_random_games(p);
   CHECK(actions > games * 10);

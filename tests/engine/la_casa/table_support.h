@@ -162,8 +162,7 @@ inline void collect_ids(const Value& v, std::vector<std::string>& out) {
 
 // Card conservation: at every step each of the 37 cards is in exactly one place
 // (hand, set aside, face up, reference, tableau, Casa, out of play, trick, captured).
-inline void check_card_conservation(const Game& game) {
-  const Value state = game.full_state();
+inline void check_card_conservation(const Value& state) {
   std::vector<std::string> ids;
   for (const char* key : {"hands", "set_aside", "face_up", "references", "tableaux", "casa", "out",
                           "trick", "captured"}) {
@@ -171,10 +170,56 @@ inline void check_card_conservation(const Game& game) {
     REQUIRE(v != nullptr);
     detail::collect_ids(*v, ids);
   }
-  std::sort(ids.begin(), ids.end());
+  // No card in two places (nor any other string twice).
+  CardSet seen;
+  std::vector<std::string> others;
+  std::string twice;
+  for (const auto& id : ids) {
+    if (const auto card = parse_card(id)) {
+      if (seen.has(*card) && twice.empty()) twice = id;
+      seen.add(*card);
+    } else {
+      others.push_back(id);
+    }
+  }
+  std::sort(others.begin(), others.end());
+  const auto repeated = std::adjacent_find(others.begin(), others.end());
+  if (repeated != others.end() && twice.empty()) twice = *repeated;
   INFO(state.debug_string());
-  REQUIRE(std::adjacent_find(ids.begin(), ids.end()) == ids.end());  // no card in two places
+  REQUIRE_MESSAGE(twice.empty(), twice, " is in two places");
   if (state.get_int("round", 0) > 0) CHECK(ids.size() == 37);
+}
+
+inline void check_card_conservation(const Game& game) {
+  check_card_conservation(game.full_state());
+}
+
+// LC-4.4 / LC-7.7 A seat may play its hand, its face-up cards and the face-up
+// cards of its tableau, and nothing else (playable() keeps the tableau as a mask).
+// `state` is game.full_state().
+inline void check_playable(const Game& game, const Value& state) {
+  const auto& table = dynamic_cast<const TableGame&>(game);
+  for (Seat s = 0; s < game.players(); ++s) {
+    casa::CardSet expected = table.hand(s);
+    for (const Value& c : state.find("face_up")->as_array()[static_cast<std::size_t>(s)].as_array())
+      expected.add(*parse_card(c.as_string()));
+    const auto& tableaux = state.find("tableaux")->as_array();
+    if (static_cast<std::size_t>(s) < tableaux.size()) {
+      for (const Value& stack : tableaux[static_cast<std::size_t>(s)].as_array()) {
+        const Value* up = stack.find("up");
+        if (up && up->is_string()) expected.add(*parse_card(up->as_string()));
+      }
+    }
+    REQUIRE(table.playable(s) == expected);
+  }
+}
+
+// Everything the random-game property tests check after each action of a table
+// game (casa_engine_tests and casa_property_tests share it).
+// `state` is game.full_state().
+inline void check_table_invariants(const Game& game, const Value& state) {
+  check_card_conservation(state);
+  check_playable(game, state);
 }
 
 }  // namespace casa::la_casa::testing

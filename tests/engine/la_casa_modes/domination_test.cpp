@@ -17,9 +17,6 @@ using namespace casa::la_casa::modes_test;
 
 namespace {
 
-const std::vector<std::string> kDominationPlaces{"hands", "casa",  "stock",
-                                                 "face_up", "trick", "captured"};
-
 Value domination_options() { return Value::obj({{"format", "domination"}}); }
 
 // LC-4.8 Domination: hands alternately from the non-dealer, the Casa (top first),

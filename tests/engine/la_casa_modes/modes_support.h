@@ -130,7 +130,7 @@ inline std::vector<std::string> legal_cards(const Game& game, Seat seat) {
 inline void count_cards(const Value& v, CardSet& cards, int& total) {
   if (v.is_string()) {
     if (auto card = parse_card(v.as_string())) {
-      CHECK_MESSAGE(!cards.has(*card), "card in two places: ", v.as_string());
+      if (cards.has(*card)) FAIL_CHECK("card in two places: ", v.as_string());
       cards.add(*card);
       ++total;
     }
@@ -141,9 +141,14 @@ inline void count_cards(const Value& v, CardSet& cards, int& total) {
   }
 }
 
-// Every card is in exactly one of the listed full_state members.
-inline void check_conservation(const Game& game, const std::vector<std::string>& places) {
-  const Value state = game.full_state();
+// Where the cards of a Solo and of a Domination game may be (full_state members).
+inline const std::vector<std::string> kSoloPlaces{"columns", "casa",  "human_reference", "hand",
+                                                  "pile",    "trick", "captured"};
+inline const std::vector<std::string> kDominationPlaces{"hands",   "casa",  "stock",
+                                                        "face_up", "trick", "captured"};
+
+// Every card is in exactly one of the listed members of `state` (a full_state()).
+inline void check_conservation(const Value& state, const std::vector<std::string>& places) {
   CardSet cards;
   int total = 0;
   for (const auto& key : places) {
@@ -153,6 +158,10 @@ inline void check_conservation(const Game& game, const std::vector<std::string>&
   }
   CHECK_MESSAGE(total == kDeckSize, "cards accounted for: ", total, " in ", state.debug_string());
   CHECK(cards == kAllCards);
+}
+
+inline void check_conservation(const Game& game, const std::vector<std::string>& places) {
+  check_conservation(game.full_state(), places);
 }
 
 }  // namespace casa::la_casa::modes_test

@@ -30,9 +30,6 @@ Value one_round(const Value& deck, const char* challenge = nullptr) {
   return o;
 }
 
-const std::vector<std::string> kSoloPlaces{"columns", "casa",  "human_reference", "hand",
-                                           "pile",    "trick", "captured"};
-
 // The human plays the legal card of highest value (first listed on ties).
 Value highest_legal(const Game& game) {
   Value best;

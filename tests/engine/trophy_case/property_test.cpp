@@ -17,7 +17,9 @@ PropertyOptions base(int players, Value options, int games, std::uint64_t seed) 
   p.options = std::move(options);
   p.games = games;
   p.seed = seed;
-  p.invariant = [](const casa::Game& g) { tc_test::check_conservation(g); };
+  p.state_invariant = [](const casa::Game&, const Value& state) {
+    tc_test::check_conservation(state);
+  };
   return p;
 }
 
