@@ -167,7 +167,8 @@ void Table::refresh_summary() {
             {"move_timeout_seconds", setup_.move_timeout_seconds}};
   std::lock_guard lock(summary_mutex_);
   summary_ = std::move(s);
-  listed_ = !setup_.is_private && status_ == Status::waiting;
+  // A full table is about to start: it is no longer open to join.
+  listed_ = !setup_.is_private && status_ == Status::waiting && !all_seated();
 }
 
 json Table::summary() const {
@@ -235,8 +236,8 @@ void Table::open(std::vector<StoredSeat> seats, std::shared_ptr<Client> creator,
         for (const auto& s : self->seats_) {
           if (!s.player_id.empty()) self->lobby_.seat_changed(s.player_id, self->setup_.id, true);
         }
-        after(true);
         self->refresh_summary();
+        after(true);
         if (creator) self->send_state(creator, self->seat_of(creator->player_id));
         if (self->all_seated()) self->start();
         self->drain_deferred();
@@ -537,6 +538,9 @@ void Table::join(std::shared_ptr<Client> client, std::optional<int> wanted, Repl
             // A spectator who sits down stops spectating.
             std::erase_if(self->spectators_, [&](const auto& sp) { return sp.first == client->player_id; });
             self->lobby_.seat_changed(client->player_id, self->setup_.id, true);
+            // The lobby sees the new seat before the player hears of it, so a
+            // list_tables sent after "joined" never shows the old table.
+            self->refresh_summary();
             client->send(protocol::reply("joined", {{"table", self->setup_.id}, {"seat", seat}}, id));
             self->broadcast_update();
             self->send_state(client, seat);
@@ -579,18 +583,19 @@ void Table::leave(std::shared_ptr<Client> client, Reply id) {
             return;
           }
           self->lobby_.seat_changed(client->player_id, self->setup_.id, false);
+          bool any_human = false;
+          for (const auto& s : self->seats_) any_human = any_human || !s.player_id.empty();
+          const bool abandoned = self->status_ == Status::waiting && !any_human;
+          // As for joining: the lobby is up to date before the reply goes out.
+          if (abandoned) self->lobby_.forget_table(self->setup_.id);
+          self->refresh_summary();
           client->send(protocol::reply("left", {{"table", self->setup_.id}}, id));
           self->broadcast_update();
           if (self->status_ == Status::playing) {
             self->pending_[static_cast<std::size_t>(seat)] = Pending{};
             self->issue_requests();
-          } else {
-            bool any_human = false;
-            for (const auto& s : self->seats_) any_human = any_human || !s.player_id.empty();
-            if (!any_human) {
-              self->lobby_.forget_table(self->setup_.id);
-              self->lobby_.store().delete_table(self->setup_.id, nullptr);
-            }
+          } else if (abandoned) {
+            self->lobby_.store().delete_table(self->setup_.id, nullptr);
           }
           self->drain_deferred();
         });
@@ -633,6 +638,7 @@ void Table::add_bot(std::shared_ptr<Client> client, int seat, std::string bot, R
             self->seats_[static_cast<std::size_t>(seat)] = {};
             client->send(protocol::error({"storage_unavailable", "The bot could not be stored."}, id, self->setup_.id));
           } else {
+            self->refresh_summary();
             client->send(protocol::reply("bot_added", {{"table", self->setup_.id}, {"seat", seat}, {"bot", bot}}, id));
             self->broadcast_update();
             if (self->all_seated()) self->start();
