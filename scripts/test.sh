@@ -12,7 +12,9 @@ if [ "$fuzz_seconds" -gt 0 ]; then scripts/deps.sh fuzz; else scripts/deps.sh; f
 jobs=$(nproc)
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$jobs"
-ctest --test-dir build --output-on-failure --timeout 600
+# Both cores: the two halves of the property runs go side by side; the
+# network suites are marked RUN_SERIAL and still run alone.
+ctest --test-dir build --output-on-failure --timeout 600 -j"$jobs"
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASA_SANITIZE=ON \
   -DCASA_ENGINE_ONLY=ON >/dev/null
 cmake --build build-sanitize -j"$jobs" --target casa_engine_tests
