@@ -183,6 +183,10 @@ bool Table::listed() const {
 
 void Table::broadcast_update() {
   refresh_summary();
+  send_update();
+}
+
+void Table::send_update() {
   send_to_all(make_frame(protocol::message("table_update", {{"table", setup_.id}, {"status", status_name()},
                                                             {"seats", seats_json()}})));
 }
@@ -542,7 +546,7 @@ void Table::join(std::shared_ptr<Client> client, std::optional<int> wanted, Repl
             // list_tables sent after "joined" never shows the old table.
             self->refresh_summary();
             client->send(protocol::reply("joined", {{"table", self->setup_.id}, {"seat", seat}}, id));
-            self->broadcast_update();
+            self->send_update();
             self->send_state(client, seat);
             if (self->all_seated()) self->start();
           }
@@ -590,7 +594,7 @@ void Table::leave(std::shared_ptr<Client> client, Reply id) {
           if (abandoned) self->lobby_.forget_table(self->setup_.id);
           self->refresh_summary();
           client->send(protocol::reply("left", {{"table", self->setup_.id}}, id));
-          self->broadcast_update();
+          self->send_update();
           if (self->status_ == Status::playing) {
             self->pending_[static_cast<std::size_t>(seat)] = Pending{};
             self->issue_requests();
@@ -640,7 +644,7 @@ void Table::add_bot(std::shared_ptr<Client> client, int seat, std::string bot, R
           } else {
             self->refresh_summary();
             client->send(protocol::reply("bot_added", {{"table", self->setup_.id}, {"seat", seat}, {"bot", bot}}, id));
-            self->broadcast_update();
+            self->send_update();
             if (self->all_seated()) self->start();
           }
           self->drain_deferred();

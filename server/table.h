@@ -105,7 +105,8 @@ class Table : public std::enable_shared_from_this<Table> {
   void send_to_all(const Frame& frame);  // seated humans and spectators
   void send_state(const std::shared_ptr<Client>& client, Seat seat);
   void send_request(Seat seat);
-  void broadcast_update();
+  void broadcast_update();  // refresh_summary() then send_update()
+  void send_update();       // table_update to everyone at the table
   void refresh_summary();
 
   nlohmann::json seats_json() const;
