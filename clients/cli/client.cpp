@@ -210,8 +210,10 @@ void Client::mention(const std::string& table) {
   TableInfo& t = tables_[table];
   if (t.mentioned || options_.command == Command::kResume) return;
   t.mentioned = true;
-  log_ << "Your table " << table << " (" << (t.game.empty() ? "a game" : t.game)
-       << ") is also unfinished; `casa resume " << table << "` plays it.\n";
+  for (const auto& line :
+       wrap_line("Your table " + table + " (" + (t.game.empty() ? "a game" : t.game) +
+                 ") is also unfinished; `casa resume " + table + "` plays it."))
+    log_ << line << "\n";
 }
 
 std::string Client::tag(const std::string& table) const {
@@ -220,7 +222,9 @@ std::string Client::tag(const std::string& table) const {
 
 void Client::say(const std::string& table, const std::string& line) {
   if (!chatty()) return;
-  screen() << tag(table) << line << "\n";
+  const std::string prefix = tag(table);
+  for (const auto& piece : wrap_line(line, kScreenWidth - columns(prefix)))
+    screen() << prefix << piece << "\n";
 }
 
 std::string Client::game_of(const std::string& table) const {
@@ -425,7 +429,8 @@ void Client::on_table_closed(const Json& m) {
   const std::string line = "Table " + table + " was closed (" +
                            closed_reason(text(m, "reason")) + "): " + text(m, "message");
   // Said even when a bot plays: the run ends because of it.
-  screen() << tag(table) << line << "\n";
+  for (const auto& piece : wrap_line(line, kScreenWidth - columns(tag(table))))
+    screen() << tag(table) << piece << "\n";
   followed_.erase(table);
   pending_.erase(table);
   if (followed_.empty()) finish(kExitServerError, "the table was closed");
@@ -621,9 +626,14 @@ std::string Client::current_table() const {
 bool Client::command_line(const std::string& line) {
   const std::string table = current_table();
   if (line == "quit" || line == "q") {
-    if (!table.empty() && tables_[table].status == "playing" && tables_[table].seat >= 0)
-      log_ << "The game goes on without you (a robot plays your seat while you are away); "
-           << "`casa resume " << table << "` takes it back.\n";
+    for (const auto& followed_table : followed_)
+      if (tables_[followed_table].status == "playing" && tables_[followed_table].seat >= 0)
+        for (const std::string& said :
+             {std::string("The game goes on without you: a robot plays your seat while you are "
+                          "away."),
+              "`casa resume " + followed_table + "` takes it back."})
+          for (const auto& piece : wrap_line(said, kScreenWidth - columns(tag(followed_table))))
+            log_ << tag(followed_table) << piece << "\n";
     finish(kExitOk, "");
     return true;
   }

@@ -396,7 +396,9 @@ std::string side_name(const Json& side) {
 // (one per side); "" when the list is neither.
 std::string by_owner(std::string_view game, const Json& list, const Seating& seating,
                      std::string_view separator, bool mark_me = false) {
-  if (!list.is_array() || list.empty() || !std::all_of(list.begin(), list.end(), is_scalar))
+  // Numbers only: a list of cards is no score sheet, whatever its length.
+  if (!list.is_array() || list.empty() ||
+      !std::all_of(list.begin(), list.end(), [](const Json& v) { return v.is_number(); }))
     return "";
   const bool per_seat = list.size() == seating.players;
   const bool per_side =
@@ -844,6 +846,10 @@ bool off_screen_field(const std::string& key) {
 }
 
 }  // namespace
+
+std::vector<std::string> wrap_line(const std::string& line, std::size_t width) {
+  return wrap(line, width);
+}
 
 std::vector<std::string> render_summary(std::string_view game, const Json& event,
                                         const Seating& seating) {

@@ -32,6 +32,10 @@ inline constexpr std::size_t kScreenHeight = 24;
 // Columns a line takes on a terminal (UTF-8 code points; every glyph used is one column).
 std::size_t columns(std::string_view line);
 
+// A line broken at spaces into pieces of at most `width` columns; the pieces after
+// the first are indented by four spaces.
+std::vector<std::string> wrap_line(const std::string& line, std::size_t width = kScreenWidth);
+
 // "0:45" for 45000 ms, "1:02:03" past an hour; never negative.
 std::string clock_text(std::int64_t ms);
 

@@ -560,7 +560,8 @@ TEST_CASE("leave hands the seat to the robot and ends the run; quit says how to 
   q.feed(state_of("t_a", "AAA", 0));
   q.client.on_line("quit");
   CHECK(q.client.done());
-  CHECK(q.log.str().find("`casa resume t_a` takes it back") != std::string::npos);
+  CHECK(q.log.str().find("`casa resume t_a`") != std::string::npos);
+  CHECK(q.log.str().find("takes it back") != std::string::npos);
 }
 
 TEST_CASE("the end of a game reads in words before the one JSON line") {
