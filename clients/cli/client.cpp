@@ -751,8 +751,8 @@ void Client::on_error(const Json& m) {
   }
   if (code == "already_seated" && joining_rematch_) return;
   if (is_move_error(code) && !followed_.empty()) {
-    log_ << "Move refused (" << code << "): " << message << "\n";
     const std::string table = m.contains("table") ? text(m, "table") : current_table();
+    log_ << tag(table) << "Move refused (" << code << "): " << message << "\n";
     // A stale seq means a newer request is on its way. Anything else (also a
     // message the rate limit dropped, which the error does not name): ask for the
     // table's state again, with the pending request if the move is still ours.

@@ -55,7 +55,7 @@ constexpr double kSendPerSecond = 15;
 constexpr double kSendBurst = 20;
 // After the welcome of a resumed token the server sends each unfinished table's
 // state, one table after the other, with no end marker: this much quiet ends it.
-constexpr std::chrono::milliseconds kSettle{400};
+constexpr std::chrono::milliseconds kSettle{600};
 
 struct Url {
   bool tls = false;
