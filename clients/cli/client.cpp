@@ -278,6 +278,8 @@ void Client::on_table_state(const Json& m) {
   t.players = m.value("players", 0);
   t.teams = m.value("teams", Json());
   t.options = m.value("options", Json::object());
+  t.disconnect_policy = m.value("disconnect_policy", Json());
+  t.move_timeout_seconds = m.value("move_timeout_seconds", 0);
   t.seats = m.value("seats", Json::array());
   t.seats_ms = now();
   t.view = m.value("view", Json());
@@ -316,6 +318,18 @@ void Client::show_roster(const std::string& table) {
   say(table, line);
   if (t.options.is_object() && !t.options.empty())
     say(table, "Options: " + render_inline(t.game, t.options));
+  std::string rules;
+  if (t.move_timeout_seconds > 0)
+    rules = "Move timer: " + clock_text(std::int64_t{t.move_timeout_seconds} * 1000) + ".";
+  if (t.disconnect_policy.is_object()) {
+    const std::string takeover = t.disconnect_policy.value("takeover", std::string("robot"));
+    const int grace = t.disconnect_policy.value("grace_seconds", 0);
+    rules += std::string(rules.empty() ? "" : " ") + "A player away: " +
+             (takeover == "none" ? std::string("their seat waits for them.")
+                                 : takeover + " plays their seat after " +
+                                       clock_text(std::int64_t{grace} * 1000) + ".");
+  }
+  if (!rules.empty()) say(table, rules);
   std::string seats = "Seats:";
   for (const auto& s : t.seats)
     seats += (seats == "Seats:" ? " " : " · ") + std::to_string(s.value("seat", -1)) + " " +

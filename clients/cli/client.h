@@ -117,6 +117,8 @@ class Client {
     int players = 0;
     Json teams;
     Json options;
+    Json disconnect_policy;  // null = not said (an older server)
+    int move_timeout_seconds = 0;
     Json seats;  // the latest seat infos
     std::int64_t seats_ms = 0;
     Json view;     // the latest view

@@ -637,3 +637,22 @@ TEST_CASE("play asks for the disconnect policy and the move timer only when give
   CHECK(sent[0]["disconnect_policy"] == Json::parse(R"({"grace_seconds":30,"takeover":"none"})"));
   CHECK(sent[0]["move_timeout_seconds"] == 20);
 }
+
+TEST_CASE("the table's move timer and disconnect policy are said once, with the roster") {
+  ClientOptions o = person(Command::kJoin);
+  o.invite = "AAA";
+  Harness h(o);
+  h.client.hello();
+  h.feed(kWelcome);
+  h.feed(R"({"type":"joined","table":"t_a","seat":0})");
+  std::string state = state_of("t_a", "AAA", 1);
+  state.replace(state.find("\"move_timeout_seconds\":0"), 24,
+                R"("move_timeout_seconds":30,"disconnect_policy":{"grace_seconds":90,"takeover":"robot"},"clock":null)");
+  h.feed(state);
+  h.feed(state);
+  const std::string out = h.out.str();
+  const std::string said = "Move timer: 0:30. A player away: robot plays their seat after 1:30.\n";
+  CHECK(out.find(said) != std::string::npos);
+  CHECK(out.find(said) == out.rfind(said));
+  CHECK(out.find("Options: target 5\n") == out.rfind("Options: target 5\n"));
+}
