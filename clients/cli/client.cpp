@@ -35,9 +35,7 @@ bool is_move_error(const std::string& code) {
          code == "malformed_action" || code == "rate_limited";
 }
 
-bool away(const Json& seat) {
-  return seat.value("away", false) || !seat.value("connected", true);
-}
+bool away(const Json& seat) { return seat.value("away", false) || !seat.value("connected", true); }
 
 // What a move the server made for a seat says about it (`auto` of the event).
 std::string auto_note(const std::string& why) {
@@ -440,8 +438,8 @@ void Client::on_table_closed(const Json& m) {
   t.over = true;
   t.status = "closed";
   if (!followed(table)) return;
-  const std::string line = "Table " + table + " was closed (" +
-                           closed_reason(text(m, "reason")) + "): " + text(m, "message");
+  const std::string line = "Table " + table + " was closed (" + closed_reason(text(m, "reason")) +
+                           "): " + text(m, "message");
   // Said even when a bot plays: the run ends because of it.
   for (const auto& piece : wrap_line(line, kScreenWidth - columns(tag(table))))
     screen() << tag(table) << piece << "\n";
@@ -496,14 +494,15 @@ void Client::list_resumable() {
   out_ << "Your unfinished tables:\n";
   for (std::size_t i = 0; i < resumable_.size(); ++i) {
     const TableInfo& t = tables_.at(resumable_[i]);
-    std::string line = "  " + std::to_string(i + 1) + ") " + resumable_[i] + " · " + t.game + " · " +
-                       t.status;
+    std::string line =
+        "  " + std::to_string(i + 1) + ") " + resumable_[i] + " · " + t.game + " · " + t.status;
     if (t.seat >= 0) line += " · you are seat " + std::to_string(t.seat);
     if (t.request.is_object()) {
       line += " · your turn";
     } else if (t.view.is_object()) {
       const Json to_act = t.view.value("to_act", Json::array());
-      if (!to_act.empty()) line += " · waiting for " + render_inline(t.game, to_act).insert(0, "seat ");
+      if (!to_act.empty())
+        line += " · waiting for " + render_inline(t.game, to_act).insert(0, "seat ");
     }
     if (t.view.is_object() && t.view.contains("round")) line += " · round " + text(t.view, "round");
     out_ << line << "\n";
@@ -553,9 +552,13 @@ void Client::on_pick(const std::string& line) {
 
 void Client::on_request(const Json& m) {
   const std::string table = text(m, "table");
-  PendingRequest request{m.value("seq", std::int64_t{0}), m.value("legal", Json::array()),
-                         m.value("view", Json()), m.value("deadline_ms", std::int64_t{-1}),
-                         now(), false, ++requests_seen_};
+  PendingRequest request{m.value("seq", std::int64_t{0}),
+                         m.value("legal", Json::array()),
+                         m.value("view", Json()),
+                         m.value("deadline_ms", std::int64_t{-1}),
+                         now(),
+                         false,
+                         ++requests_seen_};
   if (!request.legal.is_array() || request.legal.empty()) return;
   TableInfo& t = tables_[table];
   t.request = m;
@@ -618,8 +621,9 @@ void Client::prompt() {
   context.time_left_ms = time_left_ms(table);
   if (context.time_left_ms >= 0) r.timer_shown = true;
   const std::string range = r.legal.size() == 1 ? "1" : "1-" + std::to_string(r.legal.size());
-  context.prompt = helped_ ? "Your move (" + range + ", or help)> "
-                           : "Your move (" + range + "; or say TEXT, team TEXT, view, leave, quit, help)> ";
+  context.prompt =
+      helped_ ? "Your move (" + range + ", or help)> "
+              : "Your move (" + range + "; or say TEXT, team TEXT, view, leave, quit, help)> ";
   helped_ = true;
   bool complete = true;
   const std::vector<std::string> lines = render_screen(r.view, r.legal, context, &complete);
@@ -671,7 +675,8 @@ bool Client::command_line(const std::string& line) {
     const auto p = pending_.find(table);
     if (p != pending_.end())
       for (std::size_t i = 0; i < p->second.legal.size(); ++i)
-        out_ << "  " << (i + 1) << ") " << render_action(game_of(table), p->second.legal[i]) << "\n";
+        out_ << "  " << (i + 1) << ") " << render_action(game_of(table), p->second.legal[i])
+             << "\n";
     prompt();
     return true;
   }
@@ -773,8 +778,8 @@ void Client::on_error(const Json& m) {
     if (code != "stale_seq") send({{"type", "resync"}, {"table", table}});
     return;
   }
-  if (code == "bad_field" && started_ && options_.command != Command::kList &&
-      !followed_.empty() && interactive()) {
+  if (code == "bad_field" && started_ && options_.command != Command::kList && !followed_.empty() &&
+      interactive()) {
     log_ << "Refused: " << message << "\n";  // e.g. an over-long chat line
     return;
   }

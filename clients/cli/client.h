@@ -179,17 +179,17 @@ class Client {
   bool started_ = false;   // the command's first step was sent
   bool welcomed_ = false;  // a welcome came (settling may start)
   bool settled_ = false;
-  bool picking_ = false;   // casa resume: waiting for the person to pick a table
-  bool helped_ = false;    // the commands were named once
-  std::vector<std::string> resumable_;             // casa resume: the tables listed
-  std::string table_;                              // the first table this run follows
-  std::set<std::string> followed_;                 // tables shown and played
+  bool picking_ = false;                // casa resume: waiting for the person to pick a table
+  bool helped_ = false;                 // the commands were named once
+  std::vector<std::string> resumable_;  // casa resume: the tables listed
+  std::string table_;                   // the first table this run follows
+  std::set<std::string> followed_;      // tables shown and played
   std::string finished_table_;
   bool joining_rematch_ = false;
   std::map<std::string, TableInfo> tables_;        // every table heard of
   std::map<std::string, PendingRequest> pending_;  // followed table -> unanswered request
   std::uint64_t requests_seen_ = 0;
-  std::deque<std::string> typed_;                  // typed choices waiting for a request
+  std::deque<std::string> typed_;  // typed choices waiting for a request
   bool input_closed_ = false;
   std::uint64_t rng_state_;
 };

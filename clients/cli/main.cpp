@@ -445,8 +445,8 @@ int main(int argc, char** argv) {
     if (args.use_token) args.client.rematch_table = load_token(last_table_file(args.token_file));
     if (args.client.rematch_table.empty()) usage("rematch needs the table of the finished game");
   }
-  const bool interactive = args.client.bot.empty() && args.client.command != Command::kList &&
-                           !args.client.list_only;
+  const bool interactive =
+      args.client.bot.empty() && args.client.command != Command::kList && !args.client.list_only;
   Client client(args.client, std::cout, std::cerr);
 
   net::io_context ioc;

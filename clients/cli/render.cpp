@@ -763,8 +763,9 @@ Seating seating_of(const Json& view) {
 }
 
 std::size_t columns(std::string_view line) {
-  return static_cast<std::size_t>(std::count_if(
-      line.begin(), line.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return static_cast<std::size_t>(std::count_if(line.begin(), line.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
 }
 
 std::string clock_text(std::int64_t ms) {
@@ -809,7 +810,8 @@ void add_wrapped(std::vector<std::string>& lines, const std::string& text, std::
   std::size_t pos = 0;
   while (pos < text.size()) {
     const std::size_t end = text.find('\n', pos);
-    const std::string line = text.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    const std::string line =
+        text.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
     for (auto& piece : wrap(line, width)) lines.push_back(std::move(piece));
     pos = end == std::string::npos ? text.size() : end + 1;
   }
@@ -883,9 +885,8 @@ std::vector<std::string> render_summary(std::string_view game, const Json& event
                !owners.empty()) {
       text = owners;
     } else if (item.is_array() && !item.empty() &&
-               std::all_of(item.begin(), item.end(), [](const Json& v) {
-                 return v.is_object() && v.contains("seats");
-               })) {
+               std::all_of(item.begin(), item.end(),
+                           [](const Json& v) { return v.is_object() && v.contains("seats"); })) {
       // One result per side (Casino): "seats 0+2 (you): points 4, aces 1, big casino".
       for (const auto& side : item) {
         std::string owner = side_name(side["seats"]);
@@ -955,13 +956,16 @@ std::vector<std::string> render_screen(const Json& view, const Json& legal,
   // Header: what, where, whose turn, the timer.
   std::string timer =
       context.time_left_ms >= 0 ? clock_text(context.time_left_ms) + " left" : std::string();
-  add_wrapped(top, is_view ? title_line(view, {context.table.empty() ? "" : "table " + context.table, timer})
-                           : "== table " + context.table + " ==",
+  add_wrapped(top,
+              is_view
+                  ? title_line(view, {context.table.empty() ? "" : "table " + context.table, timer})
+                  : "== table " + context.table + " ==",
               width);
   if (is_view) add_wrapped(top, whose_turn_line(view), width);
   if (is_view && view.contains("scores")) {
     std::string line = scores_line(view, seating, true);
-    if (view.contains("target") && view["target"].is_number()) line += " (target " + view["target"].dump() + ")";
+    if (view.contains("target") && view["target"].is_number())
+      line += " (target " + view["target"].dump() + ")";
     add_wrapped(top, line, width);
   }
   // The seats, when someone is not at the keyboard: away, or played by a bot.
@@ -987,7 +991,8 @@ std::vector<std::string> render_screen(const Json& view, const Json& legal,
     }
     std::string line = "Your hand:";
     for (const auto& g : groups) {
-      const std::string sep = line == "Your hand:" || line == "" ? (line.empty() ? "  " : " ") : "   ";
+      const std::string sep =
+          line == "Your hand:" || line == "" ? (line.empty() ? "  " : " ") : "   ";
       if (columns(line + sep + g) > width && !line.empty()) {
         bottom.push_back(line);
         line = "";
@@ -1058,8 +1063,7 @@ std::vector<std::string> render_screen(const Json& view, const Json& legal,
       std::vector<std::string> block;
       add_wrapped(block, text, width);
       const bool packable = block.size() == 1 && columns(block[0]) <= width / 2 - 2;
-      if (packable && last_packable &&
-          columns(middle.back()) + 3 + columns(block[0]) <= width) {
+      if (packable && last_packable && columns(middle.back()) + 3 + columns(block[0]) <= width) {
         middle.back() += "   " + block[0];
         continue;
       }
@@ -1087,7 +1091,8 @@ std::vector<std::string> render_game_end(std::string_view game, const Json& scor
   if (final_scores.empty()) final_scores = inline_value(game, scores, false);
   lines.push_back("Final scores: " + final_scores);
   const bool several = winners.is_array() && winners.size() > 1;
-  lines.push_back(std::string(several ? "Winners: " : "Winner: ") + winners_text(winners, seating.me) + ".");
+  lines.push_back(std::string(several ? "Winners: " : "Winner: ") +
+                  winners_text(winners, seating.me) + ".");
   if (seating.me >= 0 && winners.is_array())
     lines.push_back(std::find(winners.begin(), winners.end(), Json(seating.me)) != winners.end()
                         ? "You won."

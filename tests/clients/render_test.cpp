@@ -8,16 +8,16 @@
 
 namespace {
 
+using casa::cli::columns;
 using casa::cli::Json;
 using casa::cli::render_action;
 using casa::cli::render_event;
-using casa::cli::render_hand;
-using casa::cli::render_view;
-using casa::cli::columns;
 using casa::cli::render_game_end;
+using casa::cli::render_hand;
 using casa::cli::render_screen;
 using casa::cli::render_seat;
 using casa::cli::render_summary;
+using casa::cli::render_view;
 using casa::cli::ScreenContext;
 using casa::cli::seating_of;
 
@@ -297,12 +297,12 @@ bool has_cards(const Json& v) { return v.is_array() && !v.empty(); }
 
 }  // namespace
 
-TEST_CASE("the default screen of each game's decisions fits 80x24 with trick, hand, scores, choices") {
+TEST_CASE(
+    "the default screen of each game's decisions fits 80x24 with trick, hand, scores, choices") {
   // Decisions spread over whole games of every engine (casa-sim, random play).
-  for (const char* name :
-       {"screens-la-casa-4", "screens-la-casa-2", "screens-la-casa-1", "screens-casino-2",
-        "screens-casino-4", "screens-conference-4", "screens-trophy-case-3",
-        "screens-trophy-case-5"}) {
+  for (const char* name : {"screens-la-casa-4", "screens-la-casa-2", "screens-la-casa-1",
+                           "screens-casino-2", "screens-casino-4", "screens-conference-4",
+                           "screens-trophy-case-3", "screens-trophy-case-5"}) {
     const Json f = fixture(name);
     REQUIRE(f["decisions"].size() >= 5);
     for (const auto& d : f["decisions"]) {
@@ -317,7 +317,8 @@ TEST_CASE("the default screen of each game's decisions fits 80x24 with trick, ha
       const auto lines = render_screen(view, legal, context, &complete);
       const std::string text = joined(lines);
       CHECK(fits_80x24(lines));
-      CHECK(has(lines.front(), "== " + view["game"].get<std::string>() + " | table t3kq9x2m | 0:42 left"));
+      CHECK(has(lines.front(),
+                "== " + view["game"].get<std::string>() + " | table t3kq9x2m | 0:42 left"));
       CHECK(has(text, "Scores: "));
       if (has_cards(view.value("hand", Json()))) CHECK(has(text, "Your hand: "));
       // Every choice is on the screen, numbered.
@@ -348,15 +349,17 @@ TEST_CASE("the screen shows who is away, the takeover countdown and who a robot 
   const auto lines = render_screen(f["view"], f["legal"], context);
   const std::string text = joined(lines);
   CHECK(fits_80x24(lines));
-  CHECK(has(text, "Seats: 0 ann (you) \u00b7 1 bob (away, robot in 0:40) \u00b7 "
-                  "2 cy (away, played by robot)\n    \u00b7 3 robot (bot)\n"));
+  CHECK(has(text,
+            "Seats: 0 ann (you) \u00b7 1 bob (away, robot in 0:40) \u00b7 "
+            "2 cy (away, played by robot)\n    \u00b7 3 robot (bot)\n"));
   // Nobody away: no seats line, the room goes to the game.
   context.seats = Json::parse(R"([{"seat":0,"kind":"player","name":"ann","away":false}])");
   CHECK(joined(render_screen(f["view"], f["legal"], context)).find("Seats:") == std::string::npos);
   CHECK(render_seat(Json::parse(R"({"seat":2,"kind":"empty"})"), 0) == "(empty)");
 }
 
-TEST_CASE("a decision with more choices than room: the screen still fits and says how to see them") {
+TEST_CASE(
+    "a decision with more choices than room: the screen still fits and says how to see them") {
   const Json f = fixture("la-casa-4-challenges-play");
   Json legal = Json::array();
   for (int i = 0; i < 200; ++i) legal.push_back({{"type", "pick"}, {"number", i}});
@@ -393,23 +396,26 @@ TEST_CASE("round, hand and game summaries read in words, owners named, no raw ar
 
   const Json ca = fixture("casino-4-partners-events");
   Json casino_view = {{"players", 4}, {"teams", {{0, 2}, {1, 3}}}, {"seat", 1}};
-  const std::string casino = joined(render_summary("casino", ca["round_end"], seating_of(casino_view)));
+  const std::string casino =
+      joined(render_summary("casino", ca["round_end"], seating_of(casino_view)));
   CHECK(has(casino, "Round 1 is over.\n"));
-  CHECK(has(casino, "  seats 0+2: aces 1, big casino, cards 26, most cards 0, most spades 1, "
-                    "points\n    4, spades 8"));
+  CHECK(has(casino,
+            "  seats 0+2: aces 1, big casino, cards 26, most cards 0, most spades 1, "
+            "points\n    4, spades 8"));
   CHECK(has(casino, "  seats 1+3 (you): aces 3, cards 26, little casino,"));
   CHECK(casino.find("big casino false") == std::string::npos);
 
   const Json co = fixture("conference-4-events");
   Json co_view = {{"players", 4}, {"teams", {{0, 1}, {2, 3}}}, {"seat", 2}};
-  const std::string hand = joined(render_summary("conference", co["hand_end"], seating_of(co_view)));
+  const std::string hand =
+      joined(render_summary("conference", co["hand_end"], seating_of(co_view)));
   CHECK(has(hand, "Hand is over.\n"));
   CHECK(has(hand, "  Card points: seats 0+1: 73 \u00b7 seats 2+3 (you): 73\n"));
   CHECK(has(hand, "  Game points: seats 0+1: 0 \u00b7 seats 2+3 (you): 1\n"));
 
   const Json solo = fixture("la-casa-1-solo-events");
-  const std::string solo_round =
-      joined(render_summary("la-casa", solo["round_end"], seating_of(Json::parse(R"({"players":1,"seat":0})"))));
+  const std::string solo_round = joined(render_summary(
+      "la-casa", solo["round_end"], seating_of(Json::parse(R"({"players":1,"seat":0})"))));
   CHECK(has(solo_round, "  Tricks: human 5, robot 12\n"));
 
   for (const std::string& text : {round, casino, hand, solo_round}) {
@@ -420,10 +426,14 @@ TEST_CASE("round, hand and game summaries read in words, owners named, no raw ar
       pos = end + 1;
     }
   }
-  const std::string end = joined(render_game_end("la-casa", Json::parse("[12, 7]"), Json::parse("[0, 2]"), seating));
-  CHECK(end == "Final scores: seats 0+2 (you): 12 \u00b7 seats 1+3: 7\nWinners: seat 0 (you), seat 2.\nYou won.\n");
-  const std::string lost = joined(render_game_end("la-casa", Json::parse("[3]"), Json::parse("[-1]"),
-                                                  seating_of(Json::parse(R"({"players":1,"seat":0})"))));
+  const std::string end =
+      joined(render_game_end("la-casa", Json::parse("[12, 7]"), Json::parse("[0, 2]"), seating));
+  CHECK(end ==
+        "Final scores: seats 0+2 (you): 12 \u00b7 seats 1+3: 7\nWinners: seat 0 (you), seat "
+        "2.\nYou won.\n");
+  const std::string lost =
+      joined(render_game_end("la-casa", Json::parse("[3]"), Json::parse("[-1]"),
+                             seating_of(Json::parse(R"({"players":1,"seat":0})"))));
   CHECK(lost == "Final scores: seat 0 (you): 3\nWinner: the game's own opponent.\nYou lost.\n");
 }
 
