@@ -991,8 +991,9 @@ std::vector<std::string> render_screen(const Json& view, const Json& legal,
     }
     std::string line = "Your hand:";
     for (const auto& g : groups) {
-      const std::string sep =
-          line == "Your hand:" || line == "" ? (line.empty() ? "  " : " ") : "   ";
+      // The first group follows the label; the others keep three spaces apart, and a
+      // group that does not fit starts an indented line.
+      const std::string sep = line == "Your hand:" ? " " : "   ";
       if (columns(line + sep + g) > width && !line.empty()) {
         bottom.push_back(line);
         line = "";
@@ -1007,7 +1008,6 @@ std::vector<std::string> render_screen(const Json& view, const Json& legal,
   if (legal.is_array())
     for (std::size_t i = 0; i < legal.size(); ++i)
       choices.push_back(std::to_string(i + 1) + ") " + render_action(game, legal[i]));
-  std::size_t choice_lines = 0;
   const std::size_t prompt_lines = wrap(context.prompt, width).size();
   if (!choices.empty()) {
     std::size_t cell = 0;
@@ -1015,6 +1015,7 @@ std::vector<std::string> render_screen(const Json& view, const Json& legal,
     cell += 3;
     const std::size_t per_line = std::max<std::size_t>(1, (width - 2 + 3) / cell);
     std::vector<std::string> rows;
+    std::vector<std::size_t> first_choice;  // of each row (a wrapped row repeats it)
     for (std::size_t i = 0; i < choices.size(); i += per_line) {
       std::string row = "  ";
       for (std::size_t j = i; j < std::min(choices.size(), i + per_line); ++j) {
@@ -1022,25 +1023,24 @@ std::vector<std::string> render_screen(const Json& view, const Json& legal,
         if (j + 1 < std::min(choices.size(), i + per_line))
           row += std::string(cell - columns(choices[j]), ' ');
       }
-      for (auto& piece : wrap(row, width, "      ")) rows.push_back(std::move(piece));
+      for (auto& piece : wrap(row, width, "      ")) {
+        rows.push_back(std::move(piece));
+        first_choice.push_back(i);
+      }
     }
     // Room for the choices: what the header, the hand and the prompt leave.
     const std::size_t used = top.size() + bottom.size() + prompt_lines + 1;
     const std::size_t room = context.height > used ? context.height - used : 1;
     if (rows.size() > room) {
       const std::size_t shown = room > 1 ? room - 1 : 0;
-      std::size_t hidden_from = 0;  // the first choice number not shown
+      const std::size_t hidden = choices.size() - first_choice[shown];
       rows.resize(shown);
-      hidden_from = shown * per_line;
-      rows.push_back("  ... " + std::to_string(choices.size() - hidden_from) +
-                     " more (type 'choices' to see them all)");
+      rows.push_back("  ... " + std::to_string(hidden) + " more (type 'choices' to see them all)");
       if (complete) *complete = false;
     }
     bottom.push_back("Your choices:");
     for (auto& r : rows) bottom.push_back(std::move(r));
-    choice_lines = rows.size() + 1;
   }
-  (void)choice_lines;
 
   // The state of play, most telling first, as long as there is room.
   std::vector<std::string> middle;
