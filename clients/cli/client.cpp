@@ -1,5 +1,7 @@
 #include "clients/cli/client.h"
 
+#include <algorithm>
+#include <chrono>
 #include <ostream>
 #include <utility>
 
@@ -21,34 +23,42 @@ std::string text(const Json& m, const char* key) {
   return it->is_string() ? it->get<std::string>() : it->dump();
 }
 
+std::int64_t steady_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 // Errors that only concern one move: the table goes on and a fresh state fixes it.
 bool is_move_error(const std::string& code) {
   return code == "stale_seq" || code == "not_your_turn" || code == "illegal_action" ||
          code == "malformed_action" || code == "rate_limited";
 }
 
-std::string seat_infos(const Json& seats, const Json& me) {
-  std::string out;
-  if (!seats.is_array()) return out;
-  for (const auto& s : seats) {
-    out += "  seat " + text(s, "seat") + ": ";
-    const std::string kind = text(s, "kind");
-    if (kind == "player")
-      out += text(s, "name") + (s.value("connected", true) ? "" : " (away)");
-    else if (kind == "bot")
-      out += "bot " + text(s, "bot");
-    else
-      out += "(empty)";
-    if (me.is_number_integer() && s.value("seat", -2) == me.get<int>()) out += " <- you";
-    out += "\n";
-  }
-  return out;
+bool away(const Json& seat) { return seat.value("away", false) || !seat.value("connected", true); }
+
+// What a move the server made for a seat says about it (`auto` of the event).
+std::string auto_note(const std::string& why) {
+  if (why == "timer") return " [auto: time ran out, robot chose]";
+  if (why == "away") return " [auto: player away, played by robot]";
+  if (why == "left") return " [auto: player left, played by robot]";
+  return " [auto: " + why + "]";
+}
+
+std::string closed_reason(const std::string& reason) {
+  if (reason == "abandoned") return "abandoned";
+  if (reason == "creator_gone") return "its creator is gone";
+  return reason;
 }
 
 }  // namespace
 
 Client::Client(ClientOptions options, std::ostream& out, std::ostream& log)
-    : options_(std::move(options)), out_(out), log_(log), rng_state_(options_.seed) {}
+    : options_(std::move(options)),
+      out_(out),
+      log_(log),
+      now_ms_(steady_ms),
+      rng_state_(options_.seed) {}
 
 Json Client::hello() {
   Json m = {{"type", "hello"}, {"version", kProtocolVersion}};
@@ -65,13 +75,21 @@ void Client::on_message(const Json& m) {
   if (type == "request") return on_request(m);
   if (type == "error") return on_error(m);
   if (type == "game_over") return on_game_over(m);
+  if (type == "table_state") return on_table_state(m);
+  if (type == "table_update") return on_table_update(m);
+  if (type == "event") return on_event(m);
+  if (type == "clock") return on_clock(m);
+  if (type == "table_closed") return on_table_closed(m);
+  if (type == "left") return on_left(m);
   if (type == "table_created") {
-    table_ = text(m, "table");
-    games_[table_] = options_.game;
-    log_ << "Table " << table_ << " created; invite code " << text(m, "invite") << "\n";
+    const std::string table = text(m, "table");
+    tables_[table].game = options_.game;
+    tables_[table].invite = text(m, "invite");
+    follow(table);
+    log_ << "Table " << table << " created; invite code " << text(m, "invite") << "\n";
     if (!options_.fill.empty())
       for (int seat = 1; seat < options_.players; ++seat)
-        send({{"type", "add_bot"}, {"table", table_}, {"seat", seat}, {"bot", options_.fill}});
+        send({{"type", "add_bot"}, {"table", table}, {"seat", seat}, {"bot", options_.fill}});
     return;
   }
   if (type == "tables") {
@@ -86,47 +104,37 @@ void Client::on_message(const Json& m) {
     return finish(kExitOk);
   }
   if (type == "joined" || type == "spectating") {
-    if (table_.empty()) table_ = text(m, "table");
-    log_ << (type == "joined" ? "Joined table " + table_ + " at seat " + text(m, "seat")
-                              : "Watching table " + table_)
+    const std::string table = text(m, "table");
+    if (joining_rematch_ || options_.command == Command::kJoin ||
+        options_.command == Command::kWatch)
+      follow(table);
+    log_ << (type == "joined" ? "Joined table " + table + " at seat " + text(m, "seat")
+                              : "Watching table " + table)
          << "\n";
     return;
   }
-  if (type == "table_state") {
-    const std::string table = text(m, "table");
-    games_[table] = text(m, "game");
-    if (table_.empty()) table_ = table;
-    if (chatty()) {
-      screen() << "Table " << table << " (" << text(m, "game") << ", " << text(m, "status") << ")"
-               << (m.contains("invite") ? ", invite " + text(m, "invite") : "") << "\n"
-               << seat_infos(m.value("seats", Json::array()), m.value("seat", Json()));
-      if (m.contains("view") && !m["view"].is_null()) screen() << render_view(m["view"]);
-    }
-    return;
-  }
-  if (type == "table_update") {
-    if (chatty())
-      screen() << "Table " << text(m, "table") << " is " << text(m, "status") << "\n"
-               << seat_infos(m.value("seats", Json::array()), Json());
-    return;
-  }
-  if (type == "event") {
-    if (chatty()) {
-      const Json& event = m.value("event", Json::object());
-      screen() << "* " << render_event(game_of(text(m, "table")), event) << "\n";
-    }
+  if (type == "rematch_created") {
+    const std::string table = text(m, "new_table");
+    log_ << "Rematch of " << text(m, "table") << ": table " << table << ", invite code "
+         << text(m, "invite") << "\n";
+    follow(table);
+    // Whoever asked first sits at the new table already; the others join it.
+    send({{"type", "resync"}, {"table", table}});
     return;
   }
   if (type == "chat") {
-    screen() << "[" << (m.value("team", false) ? "team " : "") << text(m, "name") << "] "
-             << text(m, "text") << "\n";
+    const std::string table = text(m, "table");
+    if (!followed(table)) return;
+    say(table, "[" + std::string(m.value("team", false) ? "team " : "") + text(m, "name") + "] " +
+                   text(m, "text"));
     return;
   }
   if (type == "rematch_offer") {
-    screen() << "Rematch offered: casa join " << text(m, "invite") << "\n";
+    const std::string table = text(m, "table");
+    say(table, "Rematch offered: casa join " + text(m, "invite"));
     return;
   }
-  // accepted, bot_added, left, pong: nothing to show.
+  // accepted, bot_added, pong: nothing to show.
 }
 
 void Client::on_welcome(const Json& m) {
@@ -135,6 +143,7 @@ void Client::on_welcome(const Json& m) {
     options_.token = token;
     new_token_ = token;
   }
+  welcomed_ = true;
   log_ << "Connected as " << text(m, "name") << " (" << text(m, "player_id") << ")"
        << (m.value("resumed", false) ? ", resumed" : "") << "\n";
   // After a reconnect the server re-sends the state of our tables by itself.
@@ -147,6 +156,10 @@ void Client::on_welcome(const Json& m) {
                      {"players", options_.players},
                      {"options", options_.options}};
       if (options_.private_table) create["private"] = true;
+      if (!options_.disconnect_policy.is_null())
+        create["disconnect_policy"] = options_.disconnect_policy;
+      if (options_.move_timeout_seconds >= 0)
+        create["move_timeout_seconds"] = options_.move_timeout_seconds;
       send(std::move(create));
       break;
     }
@@ -165,21 +178,404 @@ void Client::on_welcome(const Json& m) {
       send(std::move(list));
       break;
     }
+    case Command::kRematch:
+      send({{"type", "rematch"}, {"table", options_.rematch_table}});
+      break;
+    case Command::kResume:
+      // The server sends the state of each unfinished table by itself; a fresh
+      // player has none.
+      if (!m.value("resumed", false)) on_settled();
+      break;
   }
 }
 
+// ---- Which tables this run follows ----
+
+void Client::follow(const std::string& table) {
+  if (table.empty() || followed(table)) return;
+  followed_.insert(table);
+  if (table_.empty()) table_ = table;
+}
+
+void Client::unfollow(const std::string& table) {
+  followed_.erase(table);
+  pending_.erase(table);
+  if (followed_.empty() && (started_ || settled_)) finish(kExitOk);
+}
+
+// A table of the token this run does not follow: named once, never played.
+void Client::mention(const std::string& table) {
+  TableInfo& t = tables_[table];
+  if (t.mentioned || options_.command == Command::kResume) return;
+  t.mentioned = true;
+  for (const auto& line :
+       wrap_line("Your table " + table + " (" + (t.game.empty() ? "a game" : t.game) +
+                 ") is also unfinished; `casa resume " + table + "` plays it."))
+    log_ << line << "\n";
+}
+
+std::string Client::tag(const std::string& table) const {
+  return followed_.size() > 1 || options_.follow_all ? "[" + table + "] " : "";
+}
+
+void Client::say(const std::string& table, const std::string& line) {
+  if (!chatty()) return;
+  const std::string prefix = tag(table);
+  for (const auto& piece : wrap_line(line, kScreenWidth - columns(prefix)))
+    screen() << prefix << piece << "\n";
+}
+
+std::string Client::game_of(const std::string& table) const {
+  const auto it = tables_.find(table);
+  return it == tables_.end() || it->second.game.empty() ? options_.game : it->second.game;
+}
+
+Seating Client::seating(const std::string& table) const {
+  Seating s;
+  const auto it = tables_.find(table);
+  if (it == tables_.end()) {
+    s.players = static_cast<std::size_t>(std::max(0, options_.players));
+    return s;
+  }
+  if (it->second.view.is_object()) s = seating_of(it->second.view);
+  if (s.players == 0) {
+    Json shape = {{"players", it->second.players}, {"teams", it->second.teams}};
+    const Seating t = seating_of(shape);
+    s.players = t.players;
+    s.sides = t.sides;
+  }
+  if (s.players == 0) s.players = static_cast<std::size_t>(std::max(0, options_.players));
+  s.me = it->second.seat;
+  return s;
+}
+
+std::int64_t Client::time_left_ms(const std::string& table) const {
+  const auto p = pending_.find(table);
+  const auto t = tables_.find(table);
+  if (p == pending_.end()) return -1;
+  // A clock for this very decision is the freshest word; else the request's deadline.
+  if (t != tables_.end() && t->second.clock.is_object() &&
+      t->second.clock.value("seq", std::int64_t{-1}) == p->second.seq) {
+    const Json seats = t->second.clock.value("seats", Json::array());
+    if (std::find(seats.begin(), seats.end(), Json(t->second.seat)) != seats.end())
+      return t->second.clock.value("remaining_ms", std::int64_t{0}) - (now() - t->second.clock_ms);
+  }
+  if (p->second.deadline_ms >= 0) return p->second.deadline_ms - (now() - p->second.received_ms);
+  return -1;
+}
+
+// ---- Table messages ----
+
+void Client::on_table_state(const Json& m) {
+  const std::string table = text(m, "table");
+  TableInfo& t = tables_[table];
+  t.game = text(m, "game");
+  t.status = text(m, "status");
+  if (m.contains("invite")) t.invite = text(m, "invite");
+  t.seat = m.value("seat", -1);
+  t.players = m.value("players", 0);
+  t.teams = m.value("teams", Json());
+  t.options = m.value("options", Json::object());
+  t.disconnect_policy = m.value("disconnect_policy", Json());
+  t.move_timeout_seconds = m.value("move_timeout_seconds", 0);
+  t.seats = m.value("seats", Json::array());
+  t.seats_ms = now();
+  t.view = m.value("view", Json());
+  if (m.contains("clock") && m["clock"].is_object()) {
+    t.clock = m["clock"];
+    t.clock_ms = now();
+  }
+  if (t.status == "over" || t.status == "closed") t.over = true;
+
+  if (options_.command == Command::kResume && !followed(table)) {
+    // casa resume TABLE (by id or invite code), or --all.
+    const bool named = !options_.resume_table.empty() &&
+                       (table == options_.resume_table || t.invite == options_.resume_table);
+    if ((named || options_.follow_all) && !t.over) follow(table);
+  }
+  if (!followed(table)) return mention(table);
+  if (options_.command == Command::kRematch && t.seat < 0 && t.status == "waiting" &&
+      !joining_rematch_) {
+    // The rematch was made by another player: take our seat at it.
+    joining_rematch_ = true;
+    send({{"type", "join"}, {"table", table}});
+    return;
+  }
+  if (!chatty()) return;
+  if (!t.shown) show_roster(table);
+  show_state(table);
+}
+
+// The table once: what it is, its settings and who sits where.
+void Client::show_roster(const std::string& table) {
+  TableInfo& t = tables_[table];
+  t.shown = true;
+  std::string line = "Table " + table + " · " + t.game + " · " + std::to_string(t.players) +
+                     (t.players == 1 ? " player" : " players") + " · " + t.status;
+  if (!t.invite.empty()) line += " · invite " + t.invite;
+  say(table, line);
+  if (t.options.is_object() && !t.options.empty())
+    say(table, "Options: " + render_inline(t.game, t.options));
+  std::string rules;
+  if (t.move_timeout_seconds > 0)
+    rules = "Move timer: " + clock_text(std::int64_t{t.move_timeout_seconds} * 1000) + ".";
+  if (t.disconnect_policy.is_object()) {
+    const std::string takeover = t.disconnect_policy.value("takeover", std::string("robot"));
+    const int grace = t.disconnect_policy.value("grace_seconds", 0);
+    rules += std::string(rules.empty() ? "" : " ") + "A player away: " +
+             (takeover == "none" ? std::string("their seat waits for them.")
+                                 : takeover + " plays their seat after " +
+                                       clock_text(std::int64_t{grace} * 1000) + ".");
+  }
+  if (!rules.empty()) say(table, rules);
+  std::string seats = "Seats:";
+  for (const auto& s : t.seats)
+    seats += (seats == "Seats:" ? " " : " · ") + std::to_string(s.value("seat", -1)) + " " +
+             render_seat(s, t.seat);
+  say(table, seats);
+}
+
+// The state of play when no decision of ours is on its way (that shows its own screen).
+void Client::show_state(const std::string& table) {
+  const TableInfo& t = tables_.at(table);
+  if (t.status == "waiting") {
+    int taken = 0;
+    for (const auto& s : t.seats) taken += text(s, "kind") != "empty";
+    say(table, "Waiting for players: " + std::to_string(taken) + " of " +
+                   std::to_string(t.players) + " seats taken." +
+                   (t.invite.empty() ? "" : " Friends join with: casa join " + t.invite));
+    return;
+  }
+  if (!t.view.is_object()) return;
+  const Json to_act = t.view.value("to_act", Json::array());
+  if (t.status == "playing" && t.seat >= 0 &&
+      std::find(to_act.begin(), to_act.end(), Json(t.seat)) != to_act.end())
+    return;  // our request comes next, with the screen
+  ScreenContext context;
+  context.table = tag(table).empty() ? "" : table;
+  context.seats = t.seats;
+  context.seats_age_ms = now() - t.seats_ms;
+  const std::string prefix = tag(table);
+  context.width -= columns(prefix);
+  for (const auto& line : render_screen(t.view, Json::array(), context))
+    screen() << prefix << line << "\n";
+}
+
+void Client::on_table_update(const Json& m) {
+  const std::string table = text(m, "table");
+  TableInfo& t = tables_[table];
+  const Json before = t.seats;
+  const std::string status_before = t.status;
+  t.status = text(m, "status");
+  t.seats = m.value("seats", Json::array());
+  t.seats_ms = now();
+  if (!followed(table) || !chatty()) return;
+  if (t.status != status_before && t.status == "playing") say(table, "The game starts.");
+  // Only what changed, seat by seat.
+  for (const auto& s : t.seats) {
+    const int seat = s.value("seat", -1);
+    Json old;
+    if (before.is_array())
+      for (const auto& b : before)
+        if (b.value("seat", -2) == seat) old = b;
+    if (old == s) continue;
+    const std::string who = "seat " + std::to_string(seat) + ": ";
+    const std::string name = text(s, "name");
+    const bool same_player = old.is_object() && text(old, "player_id") == text(s, "player_id") &&
+                             text(s, "kind") == "player";
+    if (same_player && s.contains("played_by") && !old.contains("played_by")) {
+      say(table, who + text(s, "played_by") + " now plays for " + name + " (away)");
+    } else if (same_player && away(s) && !away(old)) {
+      std::string line = who + name + " is away";
+      if (s.contains("takeover_in_ms") && s["takeover_in_ms"].is_number_integer())
+        line += "; robot takes over in " + clock_text(s["takeover_in_ms"].get<std::int64_t>());
+      say(table, line);
+    } else if (same_player && !away(s) && !s.contains("played_by") &&
+               (away(old) || old.contains("played_by"))) {
+      say(table, who + name + " is back");
+    } else if (!same_player || text(old, "name") != name) {
+      say(table, who + render_seat(s, t.seat));
+    }
+  }
+}
+
+void Client::on_event(const Json& m) {
+  const std::string table = text(m, "table");
+  if (!followed(table) || !chatty()) return;
+  const Json& event = m.value("event", Json::object());
+  const std::string game = game_of(table);
+  // The game's end is told by game_over, in full.
+  if (text(event, "type") == "game_over") return;
+  const std::string note = m.contains("auto") ? auto_note(text(m, "auto")) : "";
+  const std::vector<std::string> summary = render_summary(game, event, seating(table));
+  if (!summary.empty()) {
+    say(table, "* " + summary[0] + note);
+    for (std::size_t i = 1; i < summary.size(); ++i) say(table, summary[i]);
+    return;
+  }
+  say(table, "* " + render_event(game, event, seating(table)) + note);
+}
+
+void Client::on_clock(const Json& m) {
+  const std::string table = text(m, "table");
+  TableInfo& t = tables_[table];
+  t.clock = m;
+  t.clock_ms = now();
+  const auto p = pending_.find(table);
+  // A timer that started after our screen was shown: say it once.
+  if (p != pending_.end() && !p->second.timer_shown && interactive() && followed(table)) {
+    const std::int64_t left = time_left_ms(table);
+    if (left >= 0) {
+      p->second.timer_shown = true;
+      say(table, "You have " + clock_text(left) + " to choose.");
+    }
+  }
+}
+
+void Client::on_table_closed(const Json& m) {
+  const std::string table = text(m, "table");
+  TableInfo& t = tables_[table];
+  t.over = true;
+  t.status = "closed";
+  if (!followed(table)) return;
+  const std::string line = "Table " + table + " was closed (" + closed_reason(text(m, "reason")) +
+                           "): " + text(m, "message");
+  // Said even when a bot plays: the run ends because of it.
+  for (const auto& piece : wrap_line(line, kScreenWidth - columns(tag(table))))
+    screen() << tag(table) << piece << "\n";
+  followed_.erase(table);
+  pending_.erase(table);
+  if (followed_.empty()) finish(kExitServerError, "the table was closed");
+}
+
+void Client::on_left(const Json& m) {
+  const std::string table = text(m, "table");
+  if (!followed(table)) return;
+  const TableInfo& t = tables_[table];
+  screen() << tag(table) << "You left table " << table
+           << (t.status == "playing" ? "; the robot plays your seat from now on." : ".") << "\n";
+  unfollow(table);
+}
+
+// ---- casa resume: list and pick ----
+
+bool Client::wants_settle() const {
+  return options_.command == Command::kResume && welcomed_ && !settled_;
+}
+
+void Client::on_settled() {
+  if (settled_) return;
+  settled_ = true;
+  if (options_.command != Command::kResume) return;
+  if (!options_.resume_table.empty()) {
+    if (followed_.empty())
+      finish(kExitServerError,
+             "no unfinished table " + options_.resume_table + " of yours (try: casa resume)");
+    return;
+  }
+  if (options_.follow_all) {
+    if (followed_.empty()) {
+      out_ << "No unfinished tables.\n";
+      finish(kExitOk);
+    }
+    return;
+  }
+  list_resumable();
+}
+
+void Client::list_resumable() {
+  resumable_.clear();
+  for (const auto& [table, t] : tables_)
+    if (!t.over) resumable_.push_back(table);
+  if (resumable_.empty()) {
+    out_ << "No unfinished tables.\n";
+    return finish(kExitOk);
+  }
+  out_ << "Your unfinished tables:\n";
+  for (std::size_t i = 0; i < resumable_.size(); ++i) {
+    const TableInfo& t = tables_.at(resumable_[i]);
+    std::string line =
+        "  " + std::to_string(i + 1) + ") " + resumable_[i] + " · " + t.game + " · " + t.status;
+    if (t.seat >= 0) line += " · you are seat " + std::to_string(t.seat);
+    if (t.request.is_object()) {
+      line += " · your turn";
+    } else if (t.view.is_object()) {
+      const Json to_act = t.view.value("to_act", Json::array());
+      if (!to_act.empty())
+        line += " · waiting for " + render_inline(t.game, to_act).insert(0, "seat ");
+    }
+    if (t.view.is_object() && t.view.contains("round")) line += " · round " + text(t.view, "round");
+    out_ << line << "\n";
+  }
+  if (options_.list_only) return finish(kExitOk);
+  if (!interactive()) {
+    // A client bot cannot choose: it needs the table named or --all.
+    return finish(kExitUsage, "casa resume with --bot needs a table or --all");
+  }
+  picking_ = true;
+  out_ << "Pick a table (1-" << resumable_.size() << "), 'all' to follow them all, or 'quit'> "
+       << std::flush;
+}
+
+void Client::on_pick(const std::string& line) {
+  std::vector<std::string> picked;
+  if (line == "all") {
+    options_.follow_all = true;
+    picked = resumable_;
+  } else {
+    std::size_t number = 0;
+    try {
+      std::size_t used = 0;
+      number = std::stoul(line, &used);
+      if (used != line.size()) number = 0;
+    } catch (const std::exception&) {
+      number = 0;
+    }
+    if (number < 1 || number > resumable_.size()) {
+      out_ << "Please type a number from 1 to " << resumable_.size() << ", or 'all'> "
+           << std::flush;
+      return;
+    }
+    picked.push_back(resumable_[number - 1]);
+  }
+  picking_ = false;
+  for (const auto& table : picked) follow(table);
+  for (const auto& table : picked) {
+    show_roster(table);
+    show_state(table);
+    // The request that came while the list was shown.
+    if (tables_[table].request.is_object()) on_request(tables_[table].request);
+  }
+}
+
+// ---- Decisions ----
+
 void Client::on_request(const Json& m) {
   const std::string table = text(m, "table");
-  PendingRequest request{m.value("seq", std::int64_t{0}), m.value("legal", Json::array()),
-                         m.value("view", Json())};
+  PendingRequest request{m.value("seq", std::int64_t{0}),
+                         m.value("legal", Json::array()),
+                         m.value("view", Json()),
+                         m.value("deadline_ms", std::int64_t{-1}),
+                         now(),
+                         false,
+                         ++requests_seen_};
   if (!request.legal.is_array() || request.legal.empty()) return;
+  TableInfo& t = tables_[table];
+  t.request = m;
+  if (request.view.is_object()) t.view = request.view;
+  if (!followed(table)) return mention(table);
+  request.timer_shown = request.deadline_ms >= 0;
   pending_[table] = std::move(request);
   const PendingRequest& r = pending_[table];
   if (interactive()) {
     prompt();
     return use_typed();
   }
-  if (options_.verbose) log_ << render_view(r.view);
+  if (options_.verbose) {
+    ScreenContext context;
+    context.table = table;
+    for (const auto& line : render_screen(r.view, r.legal, context)) log_ << line << "\n";
+  }
   std::size_t choice = 0;
   if (options_.bot == "random") choice = splitmix64(rng_state_) % r.legal.size();
   answer(table, choice);
@@ -189,39 +585,132 @@ void Client::answer(const std::string& table, std::size_t choice) {
   const auto it = pending_.find(table);
   if (it == pending_.end() || choice >= it->second.legal.size()) return;
   if (options_.verbose || interactive())
-    screen() << "> " << render_action(game_of(table), it->second.legal[choice]) << "\n";
+    screen() << tag(table) << "> " << render_action(game_of(table), it->second.legal[choice])
+             << "\n";
   send({{"type", "action"},
         {"table", table},
         {"seq", it->second.seq},
         {"action", it->second.legal[choice]}});
   pending_.erase(it);
+  tables_[table].request = Json();
+}
+
+// The decision screen: fits 80x24 (docs/cli.md), the table named when several are followed.
+std::string Client::oldest_pending() const {
+  std::string oldest;
+  std::uint64_t order = 0;
+  for (const auto& [table, r] : pending_)
+    if (oldest.empty() || r.order < order) {
+      oldest = table;
+      order = r.order;
+    }
+  return oldest;
 }
 
 void Client::prompt() {
   if (pending_.empty()) return;
-  const auto& [table, r] = *pending_.begin();
-  out_ << "\n" << render_view(r.view) << "Your move";
-  if (pending_.size() > 1) out_ << " at table " << table;
-  out_ << ":\n";
-  const std::string game = game_of(table);
-  for (std::size_t i = 0; i < r.legal.size(); ++i)
-    out_ << "  " << (i + 1) << ") " << render_action(game, r.legal[i]) << "\n";
-  out_ << "Type a number (or: say TEXT, team TEXT, quit)> " << std::flush;
+  const std::string table = oldest_pending();
+  PendingRequest& r = pending_.at(table);
+  const TableInfo& t = tables_[table];
+  ScreenContext context;
+  const std::string prefix = tag(table);
+  context.table = prefix.empty() ? "" : table;
+  context.width -= columns(prefix);
+  context.seats = t.seats;
+  context.seats_age_ms = now() - t.seats_ms;
+  context.time_left_ms = time_left_ms(table);
+  if (context.time_left_ms >= 0) r.timer_shown = true;
+  const std::string range = r.legal.size() == 1 ? "1" : "1-" + std::to_string(r.legal.size());
+  context.prompt =
+      helped_ ? "Your move (" + range + ", or help)> "
+              : "Your move (" + range + "; or say TEXT, team TEXT, view, leave, quit, help)> ";
+  helped_ = true;
+  bool complete = true;
+  const std::vector<std::string> lines = render_screen(r.view, r.legal, context, &complete);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    out_ << prefix << lines[i];
+    if (i + 1 < lines.size()) out_ << "\n";
+  }
+  out_ << std::flush;
+}
+
+std::string Client::current_table() const {
+  if (!pending_.empty()) return oldest_pending();
+  if (followed_.count(table_)) return table_;
+  return followed_.empty() ? table_ : *followed_.begin();
+}
+
+// The commands besides a number; true when the line was one.
+bool Client::command_line(const std::string& line) {
+  const std::string table = current_table();
+  if (line == "quit" || line == "q") {
+    for (const auto& followed_table : followed_)
+      if (tables_[followed_table].status == "playing" && tables_[followed_table].seat >= 0)
+        for (const std::string& said :
+             {std::string("The game goes on without you: a robot plays your seat while you are "
+                          "away."),
+              "`casa resume " + followed_table + "` takes it back."})
+          for (const auto& piece : wrap_line(said, kScreenWidth - columns(tag(followed_table))))
+            log_ << tag(followed_table) << piece << "\n";
+    finish(kExitOk, "");
+    return true;
+  }
+  if (line == "help" || line == "?") {
+    out_ << "Type the number of a choice. Other commands:\n"
+         << "  say TEXT    chat to the table        team TEXT   chat to your partners\n"
+         << "  view        everything about the table now\n"
+         << "  choices     all the choices again\n"
+         << "  leave       leave the table; a robot plays your seat for the rest of the game\n"
+         << "  quit        stop this program; your seat waits (casa resume comes back)\n";
+    prompt();
+    return true;
+  }
+  if (line == "view") {
+    const auto it = tables_.find(table);
+    if (it != tables_.end() && it->second.view.is_object()) out_ << render_view(it->second.view);
+    prompt();
+    return true;
+  }
+  if (line == "choices") {
+    const auto p = pending_.find(table);
+    if (p != pending_.end())
+      for (std::size_t i = 0; i < p->second.legal.size(); ++i)
+        out_ << "  " << (i + 1) << ") " << render_action(game_of(table), p->second.legal[i])
+             << "\n";
+    prompt();
+    return true;
+  }
+  if (line == "leave" || line.rfind("leave ", 0) == 0) {
+    const std::string which = line == "leave" ? table : line.substr(6);
+    if (which.empty() || !followed(which)) {
+      out_ << "No table " << which << " here.\n";
+      return true;
+    }
+    send({{"type", "leave"}, {"table", which}});
+    return true;
+  }
+  for (const char* verb : {"say ", "team "}) {
+    const std::string v = verb;
+    if (line.rfind(v, 0) == 0 && !table.empty()) {
+      Json chat = {{"type", "chat"}, {"table", table}, {"text", line.substr(v.size())}};
+      if (v == "team ") chat["team"] = true;
+      send(std::move(chat));
+      return true;
+    }
+  }
+  return false;
 }
 
 void Client::on_line(const std::string& raw) {
   std::string line = raw;
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-  if (line.empty()) return prompt();
-  if (line == "quit" || line == "q") return finish(kExitOk, "");
-  for (const char* verb : {"say ", "team "}) {
-    const std::string v = verb;
-    if (line.rfind(v, 0) == 0 && !table_.empty()) {
-      Json chat = {{"type", "chat"}, {"table", table_}, {"text", line.substr(v.size())}};
-      if (v == "team ") chat["team"] = true;
-      return send(std::move(chat));
-    }
+  if (picking_) {
+    if (line == "quit" || line == "q") return finish(kExitOk);
+    if (!line.empty()) on_pick(line);
+    return;
   }
+  if (line.empty()) return prompt();
+  if (command_line(line)) return;
   // Choices typed ahead (or piped in) wait for the request they answer.
   typed_.push_back(line);
   use_typed();
@@ -229,6 +718,7 @@ void Client::on_line(const std::string& raw) {
 
 void Client::on_input_closed() {
   input_closed_ = true;
+  if (picking_) return finish(kExitOk);
   use_typed();
 }
 
@@ -236,7 +726,8 @@ void Client::use_typed() {
   while (!pending_.empty() && !typed_.empty()) {
     const std::string line = typed_.front();
     typed_.pop_front();
-    const std::size_t count = pending_.begin()->second.legal.size();
+    const std::string table = oldest_pending();
+    const std::size_t count = pending_.at(table).legal.size();
     std::size_t number = 0;
     try {
       std::size_t used = 0;
@@ -248,7 +739,7 @@ void Client::use_typed() {
     if (number < 1 || number > count) {
       out_ << "Please type a number from 1 to " << count << ".\n";
     } else {
-      answer(pending_.begin()->first, number - 1);
+      answer(table, number - 1);
     }
     prompt();
   }
@@ -266,16 +757,28 @@ void Client::on_error(const Json& m) {
     send(hello());
     return;
   }
-  if (is_move_error(code) && !table_.empty()) {
-    log_ << "Move refused (" << code << "): " << message << "\n";
-    const std::string table = m.contains("table") ? text(m, "table") : table_;
+  if (code == "already_seated" && options_.command == Command::kJoin) {
+    // Joining a table we sit at already: take it up again.
+    for (const auto& [table, t] : tables_)
+      if (table == options_.invite || t.invite == options_.invite) {
+        follow(table);
+        show_roster(table);
+        show_state(table);
+        if (t.request.is_object()) on_request(t.request);
+        return;
+      }
+  }
+  if (code == "already_seated" && joining_rematch_) return;
+  if (is_move_error(code) && !followed_.empty()) {
+    const std::string table = m.contains("table") ? text(m, "table") : current_table();
+    log_ << tag(table) << "Move refused (" << code << "): " << message << "\n";
     // A stale seq means a newer request is on its way. Anything else (also a
     // message the rate limit dropped, which the error does not name): ask for the
     // table's state again, with the pending request if the move is still ours.
     if (code != "stale_seq") send({{"type", "resync"}, {"table", table}});
     return;
   }
-  if (code == "bad_field" && started_ && options_.command != Command::kList && !table_.empty() &&
+  if (code == "bad_field" && started_ && options_.command != Command::kList && !followed_.empty() &&
       interactive()) {
     log_ << "Refused: " << message << "\n";  // e.g. an over-long chat line
     return;
@@ -285,15 +788,28 @@ void Client::on_error(const Json& m) {
 
 void Client::on_game_over(const Json& m) {
   const std::string table = text(m, "table");
-  if (!table_.empty() && table != table_) return;
+  TableInfo& t = tables_[table];
+  t.over = true;
+  t.status = "over";
+  t.request = Json();
+  if (!followed(table)) return;
   pending_.erase(table);
+  finished_table_ = table;
+  // The end in words first (on the screen), then the one JSON line for scripts.
+  const std::string prefix = tag(table);
+  screen() << "\n" << prefix << "Game over at table " << table << " (" << game_of(table) << ").\n";
+  for (const auto& line : render_game_end(game_of(table), m.value("scores", Json::array()),
+                                          m.value("winners", Json::array()), seating(table)))
+    screen() << prefix << line << "\n";
+  if (t.seat >= 0) screen() << prefix << "Play again: casa rematch " << table << "\n";
+  screen() << std::flush;
   Json result = {{"table", table},
                  {"game", game_of(table)},
                  {"scores", m.value("scores", Json::array())},
                  {"winners", m.value("winners", Json::array())}};
-  if (interactive()) out_ << "\nGame over.\n";
   out_ << result.dump() << "\n" << std::flush;
-  finish(kExitOk);
+  followed_.erase(table);
+  if (followed_.empty()) finish(kExitOk);
 }
 
 void Client::finish(int code, const std::string& message) {
@@ -307,10 +823,5 @@ void Client::send(Json message) { outgoing_.push_back(std::move(message)); }
 std::deque<Json> Client::take_outgoing() { return std::exchange(outgoing_, {}); }
 
 std::optional<std::string> Client::take_new_token() { return std::exchange(new_token_, {}); }
-
-std::string Client::game_of(const std::string& table) const {
-  const auto it = games_.find(table);
-  return it == games_.end() ? options_.game : it->second;
-}
 
 }  // namespace casa::cli

@@ -3,6 +3,8 @@
 //   casa play   --game G --players N [--options JSON] [--fill BOT] [--bot random|first]
 //   casa create --game G --players N [--options JSON] [--private]
 //   casa join CODE [--seat N] [--bot random|first]
+//   casa resume [TABLE | --all | --list]
+//   casa rematch [TABLE]
 //   casa watch CODE
 //   casa list [--game G]
 //
@@ -51,6 +53,9 @@ constexpr int kReconnectAttempts = 5;
 // Sending at most this many a second keeps well inside it.
 constexpr double kSendPerSecond = 15;
 constexpr double kSendBurst = 20;
+// After the welcome of a resumed token the server sends each unfinished table's
+// state, one table after the other, with no end marker: this much quiet ends it.
+constexpr std::chrono::milliseconds kSettle{600};
 
 struct Url {
   bool tls = false;
@@ -74,8 +79,11 @@ struct Args {
       << "                   [--bot random|first] [--private] [--seed S] [--verbose]\n"
       << "       casa create --game G --players N [--options JSON] [--private] [--fill BOT]\n"
       << "       casa join CODE [--seat N] [--bot random|first]\n"
+      << "       casa resume [TABLE | --all | --list] [--bot random|first]\n"
+      << "       casa rematch [TABLE] [--bot random|first]\n"
       << "       casa watch CODE\n"
       << "       casa list [--game G]\n"
+      << "play/create: [--grace SECONDS] [--takeover robot|none] [--move-timeout SECONDS]\n"
       << "common: [--url ws://HOST:PORT/ws] [--name NAME] [--token-file PATH] [--no-token]\n"
       << "        [--insecure]   (wss:// without checking the certificate)\n"
       << "See docs/cli.md.\n";
@@ -126,6 +134,10 @@ Args parse_args(int argc, char** argv) {
     c.command = Command::kWatch;
   } else if (command == "list") {
     c.command = Command::kList;
+  } else if (command == "resume") {
+    c.command = Command::kResume;
+  } else if (command == "rematch") {
+    c.command = Command::kRematch;
   } else if (command == "-h" || command == "--help" || command == "help") {
     usage("the reference client of the casa table server");
   } else {
@@ -144,6 +156,11 @@ Args parse_args(int argc, char** argv) {
       usage(command + " needs an invite code");
     c.invite = argv[i++];
   }
+  if ((c.command == Command::kResume || c.command == Command::kRematch) && i < argc &&
+      std::string(argv[i]).rfind("--", 0) != 0)
+    (c.command == Command::kResume ? c.resume_table : c.rematch_table) = argv[i++];
+  int grace = -1;
+  std::string takeover;
   for (; i < argc; ++i) {
     const std::string flag = argv[i];
     auto next = [&]() -> std::string {
@@ -185,6 +202,17 @@ Args parse_args(int argc, char** argv) {
         c.seed = std::stoull(next());
       else if (flag == "--verbose" || flag == "-v")
         c.verbose = true;
+      else if (flag == "--all" && c.command == Command::kResume)
+        c.follow_all = true;
+      else if (flag == "--list" && c.command == Command::kResume)
+        c.list_only = true;
+      else if (flag == "--grace")
+        grace = std::stoi(next());
+      else if (flag == "--takeover") {
+        takeover = next();
+        if (takeover != "robot" && takeover != "none") usage("--takeover must be robot or none");
+      } else if (flag == "--move-timeout")
+        c.move_timeout_seconds = std::stoi(next());
       else
         usage("unknown flag " + flag);
     } catch (const std::logic_error&) {
@@ -192,6 +220,12 @@ Args parse_args(int argc, char** argv) {
     }
   }
   if (c.players < 1) usage("--players must be at least 1");
+  if (grace > 3600) usage("--grace is at most 3600 seconds");
+  if (c.move_timeout_seconds > 3600) usage("--move-timeout is at most 3600 seconds");
+  if (grace >= 0 || !takeover.empty())
+    c.disconnect_policy = {{"grace_seconds", grace >= 0 ? grace : 60},
+                           {"takeover", takeover.empty() ? "robot" : takeover}};
+  if (!c.resume_table.empty() && c.follow_all) usage("resume takes a table or --all, not both");
   return a;
 }
 
@@ -201,6 +235,9 @@ std::string load_token(const std::string& path) {
   if (in) std::getline(in, token);
   return token;
 }
+
+// The last table played to its end, for `casa rematch` without a table.
+std::string last_table_file(const std::string& token_file) { return token_file + ".last-table"; }
 
 void save_token(const std::string& path, const std::string& token) {
   std::error_code ec;
@@ -219,7 +256,11 @@ template <class Ws>
 class Connection {
  public:
   Connection(Ws& ws, Client& client, const Args& args)
-      : ws_(ws), client_(client), args_(args), pace_timer_(ws.get_executor()) {}
+      : ws_(ws),
+        client_(client),
+        args_(args),
+        pace_timer_(ws.get_executor()),
+        settle_timer_(ws.get_executor()) {}
 
   void start() {
     queue_.push_back(client_.hello().dump());
@@ -251,8 +292,20 @@ class Connection {
         if (message.value("type", "") == "welcome") welcomed_ = true;
         client_.on_message(message);
       }
+      arm_settle();
       flush();
       if (!closing_) read();
+    });
+  }
+
+  // `casa resume` lists the tables once the server has been quiet for a moment.
+  void arm_settle() {
+    if (!client_.wants_settle()) return;
+    settle_timer_.expires_after(kSettle);
+    settle_timer_.async_wait([this](beast::error_code ec) {
+      if (ec || closing_ || !client_.wants_settle()) return;
+      client_.on_settled();
+      flush();
     });
   }
 
@@ -310,6 +363,7 @@ class Connection {
   void stop() {
     closing_ = true;
     pace_timer_.cancel();
+    settle_timer_.cancel();
     beast::error_code ignored;
     beast::get_lowest_layer(ws_).socket().close(ignored);
   }
@@ -323,6 +377,7 @@ class Connection {
   bool closing_ = false;
   bool welcomed_ = false;
   net::steady_timer pace_timer_;
+  net::steady_timer settle_timer_;
   double tokens_ = kSendBurst;
   std::chrono::steady_clock::time_point last_refill_ = std::chrono::steady_clock::now();
 };
@@ -386,7 +441,12 @@ int main(int argc, char** argv) {
   Args args = parse_args(argc, argv);
   const Url url = parse_url(args.url);
   if (args.use_token) args.client.token = load_token(args.token_file);
-  const bool interactive = args.client.bot.empty() && args.client.command != Command::kList;
+  if (args.client.command == Command::kRematch && args.client.rematch_table.empty()) {
+    if (args.use_token) args.client.rematch_table = load_token(last_table_file(args.token_file));
+    if (args.client.rematch_table.empty()) usage("rematch needs the table of the finished game");
+  }
+  const bool interactive =
+      args.client.bot.empty() && args.client.command != Command::kList && !args.client.list_only;
   Client client(args.client, std::cout, std::cerr);
 
   net::io_context ioc;
@@ -425,6 +485,8 @@ int main(int argc, char** argv) {
     std::cerr << "casa: connection lost; reconnecting\n";
     std::this_thread::sleep_for(std::chrono::milliseconds(250 << failures));
   }
+  if (args.use_token && !client.finished_table().empty())
+    save_token(last_table_file(args.token_file), client.finished_table());
   std::cout.flush();
   // The keyboard thread may still block in getline: leave without joining it.
   std::_Exit(client.exit_code());

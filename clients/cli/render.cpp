@@ -382,32 +382,6 @@ std::string inline_value(std::string_view game, const Json& v, bool nested) {
   return scalar(game, v);
 }
 
-// Who a number of a per-seat or per-side list belongs to.
-struct Seating {
-  std::size_t players = 0;  // 0 when the view does not say
-  Json sides;               // the teams when some seats play together, else null
-};
-
-Seating seating_of(const Json& view) {
-  Seating s;
-  if (view.contains("players") && view["players"].is_number_integer())
-    s.players = view["players"].get<std::size_t>();
-  const Json teams = view.value("teams", Json());
-  if (teams.is_array()) {
-    std::size_t seats = 0;
-    bool together = false;
-    for (const auto& t : teams) {
-      seats += t.is_array() ? t.size() : 0;
-      together = together || (t.is_array() && t.size() > 1);
-    }
-    if (s.players == 0) s.players = seats;
-    if (together) s.sides = teams;
-  }
-  if (s.players == 0 && view.contains("hand_sizes") && view["hand_sizes"].is_array())
-    s.players = view["hand_sizes"].size();
-  return s;
-}
-
 std::string side_name(const Json& side) {
   if (!side.is_array()) return side.dump();
   std::string out = side.size() == 1 ? "seat " : "seats ";
@@ -421,8 +395,10 @@ std::string side_name(const Json& side) {
 // "seat 0: 19 · seat 1: 21" (one number per seat) or "seats 0+2: 1 · seats 1+3: 5"
 // (one per side); "" when the list is neither.
 std::string by_owner(std::string_view game, const Json& list, const Seating& seating,
-                     std::string_view separator) {
-  if (!list.is_array() || list.empty() || !std::all_of(list.begin(), list.end(), is_scalar))
+                     std::string_view separator, bool mark_me = false) {
+  // Numbers only: a list of cards is no score sheet, whatever its length.
+  if (!list.is_array() || list.empty() ||
+      !std::all_of(list.begin(), list.end(), [](const Json& v) { return v.is_number(); }))
     return "";
   const bool per_seat = list.size() == seating.players;
   const bool per_side =
@@ -430,7 +406,13 @@ std::string by_owner(std::string_view game, const Json& list, const Seating& sea
   if (!per_seat && !per_side) return "";
   std::string out;
   for (std::size_t i = 0; i < list.size(); ++i) {
-    const std::string owner = per_seat ? "seat " + std::to_string(i) : side_name(seating.sides[i]);
+    std::string owner = per_seat ? "seat " + std::to_string(i) : side_name(seating.sides[i]);
+    if (mark_me && seating.me >= 0) {
+      const bool mine = per_seat ? static_cast<int>(i) == seating.me
+                                 : std::find(seating.sides[i].begin(), seating.sides[i].end(),
+                                             Json(seating.me)) != seating.sides[i].end();
+      if (mine) owner += " (you)";
+    }
     if (i) out += separator;
     out += owner + ": " + scalar(game, list[i]);
   }
@@ -517,6 +499,11 @@ void render_view_field(std::string_view game, const std::string& key, const Json
   auto empty = [](const Json& v) { return v.is_null() || (v.is_array() && v.empty()); };
   if (empty(item) && !(key == "trick" && item.is_array())) return;
   if (item.is_array() && !item.empty() && std::all_of(item.begin(), item.end(), empty)) return;
+  // Counts of cards set aside (La Casa's The Club, LC-7.8) are only worth a line
+  // when someone has set cards aside: the field is there in every round.
+  if (key == "set_aside_counts" && item.is_array() &&
+      std::all_of(item.begin(), item.end(), [](const Json& v) { return v == 0; }))
+    return;
   const std::string label = field_label(key);
   if (key == "side" && item.is_number_integer() && seating.sides.is_array() &&
       item.get<std::size_t>() < seating.sides.size()) {
@@ -589,6 +576,9 @@ std::string card_label(std::string_view game, std::string_view id) {
     const std::string rank = id[0] == 'T' ? "10" : std::string(1, id[0]);
     return rank + kGlyph.at(id[1]);
   }
+  // TC-1.1: the value above 9 is Infinity, written X in the ids.
+  if (game == "trophy-case" && id.size() == 4 && id[3] == 'X' && !card_group(game, id).empty())
+    return std::string(id.substr(0, 3)) + "\u221e";
   return std::string(id);
 }
 
@@ -624,31 +614,52 @@ std::string render_hand(std::string_view game, const Json& cards) {
   return out;
 }
 
-std::string render_view(const Json& view) {
-  if (!view.is_object()) return render_inline("", view) + "\n";
+namespace {
+
+// "== la-casa | phase play | round 1 ==" plus `extra` parts (table, timer).
+std::string title_line(const Json& view, const std::vector<std::string>& extra) {
   const std::string game = view.value("game", std::string());
-  const Json me = view.value("seat", Json());
   std::string out = "== " + (game.empty() ? std::string("game") : game);
+  for (const auto& part : extra)
+    if (!part.empty()) out += " | " + part;
   if (view.contains("phase")) out += " | phase " + words(scalar(game, view["phase"]));
   for (const auto& [key, word] :
        {std::pair{"round", "round"}, {"hand_number", "hand"}, {"deal", "deal"}})
     if (view.contains(key)) out += std::string(" | ") + word + " " + scalar(game, view[key]);
-  out += " ==\n";
+  return out + " ==";
+}
+
+// "You are seat 0. Dealer: seat 1. To act: seat 0 (you)."
+std::string whose_turn_line(const Json& view) {
+  const std::string game = view.value("game", std::string());
+  const Json me = view.value("seat", Json());
+  std::string out;
   if (me.is_number_integer() && me.get<int>() >= 0)
     out += "You are seat " + me.dump() + ".";
   else
     out += "You are watching.";
   if (view.contains("dealer") && view["dealer"].is_number_integer())
     out += " Dealer: seat " + scalar(game, view["dealer"]) + ".";
-  out += " To act: " + seat_list(view.value("to_act", Json::array()), me) + ".\n";
+  return out + " To act: " + seat_list(view.value("to_act", Json::array()), me) + ".";
+}
+
+// One score per seat, or one per side when some seats play together.
+std::string scores_line(const Json& view, const Seating& seating, bool mark_me) {
+  const std::string game = view.value("game", std::string());
+  const Json& scores = view["scores"];
+  std::string line = by_owner(game, scores, seating, ", ", mark_me);
+  if (line.empty()) line = inline_value(game, scores, false);
+  return "Scores: " + line;
+}
+
+}  // namespace
+
+std::string render_view(const Json& view) {
+  if (!view.is_object()) return render_inline("", view) + "\n";
+  const std::string game = view.value("game", std::string());
+  std::string out = title_line(view, {}) + "\n" + whose_turn_line(view) + "\n";
   const Seating seating = seating_of(view);
-  if (view.contains("scores")) {
-    // One score per seat, or one per side when some seats play together.
-    const Json& scores = view["scores"];
-    std::string line = by_owner(game, scores, seating, ", ");
-    if (line.empty()) line = inline_value(game, scores, false);
-    out += "Scores: " + line + "\n";
-  }
+  if (view.contains("scores")) out += scores_line(view, seating, false) + "\n";
 
   std::vector<std::string> keys;
   for (const auto& [key, item] : view.items())
@@ -692,7 +703,7 @@ std::string render_action(std::string_view game, const Json& action) {
   return out;
 }
 
-std::string render_event(std::string_view game, const Json& event) {
+std::string render_event(std::string_view game, const Json& event, const Seating& seating) {
   if (!event.is_object()) return inline_value(game, event, false);
   // "seat 2: play G5", "trick: seat 2: T6 · seat 3: T17 (winner seat 3)".
   const Json seat = event.value("seat", Json());
@@ -713,16 +724,383 @@ std::string render_event(std::string_view game, const Json& event) {
     if (item.is_array() &&
         std::all_of(item.begin(), item.end(), [](const Json& v) { return v.is_null(); }))
       continue;
-    if (key == "card" || key == "cards" || repeats_type(type, key))
+    if (key == "card" || key == "cards" || repeats_type(type, key)) {
       out += " " + inline_value(game, item, false);
-    else
+    } else if (const std::string owners = by_owner(game, item, seating, ", ", true);
+               !owners.empty() && !lists_seats(key)) {
+      out += " " + words(key) + " (" + owners + ")";
+    } else {
       out += " " + words(key) + " " + keyed_value(game, key, item, true);
+    }
   }
   return out;
 }
 
 std::string render_inline(std::string_view game, const Json& value) {
   return inline_value(game, value, false);
+}
+
+Seating seating_of(const Json& view) {
+  Seating s;
+  if (!view.is_object()) return s;
+  if (view.contains("players") && view["players"].is_number_integer())
+    s.players = view["players"].get<std::size_t>();
+  if (view.contains("seat") && view["seat"].is_number_integer()) s.me = view["seat"].get<int>();
+  const Json teams = view.value("teams", Json());
+  if (teams.is_array()) {
+    std::size_t seats = 0;
+    bool together = false;
+    for (const auto& t : teams) {
+      seats += t.is_array() ? t.size() : 0;
+      together = together || (t.is_array() && t.size() > 1);
+    }
+    if (s.players == 0) s.players = seats;
+    if (together) s.sides = teams;
+  }
+  if (s.players == 0 && view.contains("hand_sizes") && view["hand_sizes"].is_array())
+    s.players = view["hand_sizes"].size();
+  return s;
+}
+
+std::size_t columns(std::string_view line) {
+  return static_cast<std::size_t>(std::count_if(line.begin(), line.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+std::string clock_text(std::int64_t ms) {
+  if (ms < 0) ms = 0;
+  const std::int64_t seconds = (ms + 999) / 1000;  // 0.2 s left still reads 0:01
+  const std::int64_t h = seconds / 3600, m = seconds / 60 % 60, sec = seconds % 60;
+  auto two = [](std::int64_t v) { return (v < 10 ? "0" : "") + std::to_string(v); };
+  return h ? std::to_string(h) + ":" + two(m) + ":" + two(sec) : std::to_string(m) + ":" + two(sec);
+}
+
+namespace {
+
+// Breaks a line at spaces so that no piece is wider than `width`; the pieces after
+// the first are indented. A word wider than the line is cut.
+std::vector<std::string> wrap(const std::string& line, std::size_t width,
+                              const std::string& indent = "    ") {
+  std::vector<std::string> out;
+  std::string rest = line;
+  std::string prefix;
+  while (columns(prefix + rest) > width) {
+    const std::string text = prefix + rest;
+    // The byte where column `width` begins.
+    std::size_t cut = 0;
+    for (std::size_t col = 0; cut < text.size(); ++cut) {
+      if ((static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) continue;
+      if (col++ == width) break;
+    }
+    std::size_t space = text.rfind(' ', cut);
+    const bool at_space = space != std::string::npos && space > prefix.size();
+    if (!at_space) space = cut;
+    out.push_back(text.substr(0, space));
+    std::string next = text.substr(space + (at_space ? 1 : 0));
+    while (!next.empty() && next.front() == ' ') next.erase(0, 1);
+    rest = next;
+    prefix = indent;
+  }
+  out.push_back(prefix + rest);
+  return out;
+}
+
+void add_wrapped(std::vector<std::string>& lines, const std::string& text, std::size_t width) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t end = text.find('\n', pos);
+    const std::string line =
+        text.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    for (auto& piece : wrap(line, width)) lines.push_back(std::move(piece));
+    pos = end == std::string::npos ? text.size() : end + 1;
+  }
+}
+
+std::string capitalised(std::string text) {
+  if (!text.empty()) text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+  return text;
+}
+
+// "seats 0, 2 (you)", "the game's own opponent" for -1 (La Casa Solo's Robot).
+std::string winners_text(const Json& winners, int me) {
+  if (!winners.is_array() || winners.empty()) return "nobody";
+  std::string out;
+  for (const auto& w : winners) {
+    if (!out.empty()) out += ", ";
+    if (!w.is_number_integer()) {
+      out += w.is_string() ? w.get<std::string>() : w.dump();
+    } else if (w.get<int>() < 0) {
+      out += "the game's own opponent";
+    } else {
+      out += "seat " + w.dump();
+      if (w.get<int>() == me) out += " (you)";
+    }
+  }
+  return out;
+}
+
+// Fields the default screen never shows: the header says them, or they are the
+// table's settings, shown once when the table is first shown.
+bool off_screen_field(const std::string& key) {
+  return is_header_field(key) || key == "format" || key == "target" || key == "options" ||
+         key == "teams" || key == "sides";
+}
+
+}  // namespace
+
+std::vector<std::string> wrap_line(const std::string& line, std::size_t width) {
+  return wrap(line, width);
+}
+
+std::vector<std::string> render_summary(std::string_view game, const Json& event,
+                                        const Seating& seating) {
+  std::vector<std::string> lines;
+  if (!event.is_object()) return lines;
+  const std::string type = event.value("type", std::string());
+  const bool ends_a_part = type.size() > 4 && type.ends_with("_end");
+  if (!ends_a_part && type != "game_over") return lines;
+  // "Round 2 is over.": the part is named by the type, its number by the field of
+  // that name (or "round" / "number").
+  const std::string part = ends_a_part ? type.substr(0, type.size() - 4) : "game";
+  std::string number_key;
+  for (const std::string& k : {part, std::string("round"), std::string("number")})
+    if (event.contains(k) && event[k].is_number_integer()) {
+      number_key = k;
+      break;
+    }
+  std::string title = capitalised(words(part));
+  if (!number_key.empty()) title += " " + event[number_key].dump();
+  lines.push_back(title + " is over.");
+  for (const auto& [key, item] : event.items()) {
+    if (key == "type" || key == number_key || item.is_null()) continue;
+    if (item.is_array() &&
+        std::all_of(item.begin(), item.end(), [](const Json& v) { return v.is_null(); }))
+      continue;
+    std::string label = field_label(key);
+    std::string text;
+    if (key == "winners" || key == "winner") {
+      text = winners_text(item.is_array() ? item : Json::array({item}), seating.me);
+    } else if (const std::string owners = by_owner(game, item, seating, kDot, true);
+               !owners.empty()) {
+      text = owners;
+    } else if (item.is_array() && !item.empty() &&
+               std::all_of(item.begin(), item.end(),
+                           [](const Json& v) { return v.is_object() && v.contains("seats"); })) {
+      // One result per side (Casino): "seats 0+2 (you): points 4, aces 1, big casino".
+      for (const auto& side : item) {
+        std::string owner = side_name(side["seats"]);
+        if (std::find(side["seats"].begin(), side["seats"].end(), Json(seating.me)) !=
+            side["seats"].end())
+          owner += " (you)";
+        std::string facts;
+        for (const auto& [fact, v] : side.items()) {
+          if (fact == "seats" || v.is_null() || v == false) continue;
+          if (!facts.empty()) facts += ", ";
+          facts += words(fact) + (v == true ? "" : " " + inline_value(game, v, true));
+        }
+        lines.push_back("  " + owner + ": " + facts);
+      }
+      continue;
+    } else if (item.is_array() && item.empty()) {
+      continue;
+    } else {
+      text = keyed_value(game, key, item, false);
+    }
+    lines.push_back("  " + label + ": " + text);
+  }
+  std::vector<std::string> wrapped;
+  for (const auto& line : lines)
+    for (auto& piece : wrap(line, kScreenWidth)) wrapped.push_back(std::move(piece));
+  return wrapped;
+}
+
+std::string render_seat(const Json& info, int me, std::int64_t elapsed_ms) {
+  if (!info.is_object()) return "?";
+  const std::string kind = info.value("kind", std::string());
+  std::string who;
+  std::vector<std::string> notes;
+  if (kind == "player") {
+    who = info.contains("name") && info["name"].is_string() ? info["name"].get<std::string>()
+                                                            : "a player";
+    if (info.value("seat", -2) == me) notes.push_back("you");
+    if (info.contains("played_by") && info["played_by"].is_string()) {
+      notes.push_back("away, played by " + info["played_by"].get<std::string>());
+    } else if (info.value("away", false) || !info.value("connected", true)) {
+      std::string away = "away";
+      if (info.contains("takeover_in_ms") && info["takeover_in_ms"].is_number_integer())
+        away += ", robot in " + clock_text(info["takeover_in_ms"].get<std::int64_t>() - elapsed_ms);
+      notes.push_back(away);
+    }
+  } else if (kind == "bot") {
+    who = info.value("bot", std::string("bot"));
+    notes.push_back("bot");
+  } else {
+    who = "(empty)";
+  }
+  std::string out = who;
+  for (std::size_t i = 0; i < notes.size(); ++i) out += (i ? ", " : " (") + notes[i];
+  return notes.empty() ? out : out + ")";
+}
+
+std::vector<std::string> render_screen(const Json& view, const Json& legal,
+                                       const ScreenContext& context, bool* complete) {
+  const std::size_t width = context.width;
+  std::vector<std::string> top;     // header, scores, seats
+  std::vector<std::string> bottom;  // hand, choices, prompt
+  if (complete) *complete = true;
+  const bool is_view = view.is_object();
+  const std::string game = is_view ? view.value("game", std::string()) : std::string();
+  const Seating seating = seating_of(view);
+
+  // Header: what, where, whose turn, the timer.
+  std::string timer =
+      context.time_left_ms >= 0 ? clock_text(context.time_left_ms) + " left" : std::string();
+  add_wrapped(top,
+              is_view
+                  ? title_line(view, {context.table.empty() ? "" : "table " + context.table, timer})
+                  : "== table " + context.table + " ==",
+              width);
+  if (is_view) add_wrapped(top, whose_turn_line(view), width);
+  if (is_view && view.contains("scores")) {
+    std::string line = scores_line(view, seating, true);
+    if (view.contains("target") && view["target"].is_number())
+      line += " (target " + view["target"].dump() + ")";
+    add_wrapped(top, line, width);
+  }
+  // The seats, when someone is not at the keyboard: away, or played by a bot.
+  if (context.seats.is_array() &&
+      std::any_of(context.seats.begin(), context.seats.end(), [](const Json& s) {
+        return s.value("away", false) || s.contains("played_by") || !s.value("connected", true);
+      })) {
+    std::string line = "Seats:";
+    for (const auto& s : context.seats)
+      line += (line == "Seats:" ? " " : std::string(kDot)) + std::to_string(s.value("seat", -1)) +
+              " " + render_seat(s, seating.me, context.seats_age_ms);
+    add_wrapped(top, line, width);
+  }
+
+  // The hand on as few lines as it takes, groups side by side.
+  if (is_view && view.contains("hand")) {
+    const std::string hand = render_hand(game, view["hand"]);
+    std::vector<std::string> groups;
+    for (std::size_t pos = 0; pos < hand.size();) {
+      const std::size_t end = hand.find('\n', pos);
+      groups.push_back(hand.substr(pos, end - pos));
+      pos = end + 1;
+    }
+    std::string line = "Your hand:";
+    for (const auto& g : groups) {
+      // The first group follows the label; the others keep three spaces apart, and a
+      // group that does not fit starts an indented line.
+      const std::string sep = line == "Your hand:" ? " " : "   ";
+      if (columns(line + sep + g) > width && !line.empty()) {
+        bottom.push_back(line);
+        line = "";
+      }
+      line += (line.empty() ? "  " : sep) + g;
+    }
+    for (auto& piece : wrap(line, width)) bottom.push_back(std::move(piece));
+  }
+
+  // The choices, numbered, in as many columns as fit.
+  std::vector<std::string> choices;
+  if (legal.is_array())
+    for (std::size_t i = 0; i < legal.size(); ++i)
+      choices.push_back(std::to_string(i + 1) + ") " + render_action(game, legal[i]));
+  const std::size_t prompt_lines = wrap(context.prompt, width).size();
+  if (!choices.empty()) {
+    std::size_t cell = 0;
+    for (const auto& c : choices) cell = std::max(cell, columns(c));
+    cell += 3;
+    const std::size_t per_line = std::max<std::size_t>(1, (width - 2 + 3) / cell);
+    std::vector<std::string> rows;
+    std::vector<std::size_t> first_choice;  // of each row (a wrapped row repeats it)
+    for (std::size_t i = 0; i < choices.size(); i += per_line) {
+      std::string row = "  ";
+      for (std::size_t j = i; j < std::min(choices.size(), i + per_line); ++j) {
+        row += choices[j];
+        if (j + 1 < std::min(choices.size(), i + per_line))
+          row += std::string(cell - columns(choices[j]), ' ');
+      }
+      for (auto& piece : wrap(row, width, "      ")) {
+        rows.push_back(std::move(piece));
+        first_choice.push_back(i);
+      }
+    }
+    // Room for the choices: what the header, the hand and the prompt leave.
+    const std::size_t used = top.size() + bottom.size() + prompt_lines + 1;
+    const std::size_t room = context.height > used ? context.height - used : 1;
+    if (rows.size() > room) {
+      const std::size_t shown = room > 1 ? room - 1 : 0;
+      const std::size_t hidden = choices.size() - first_choice[shown];
+      rows.resize(shown);
+      rows.push_back("  ... " + std::to_string(hidden) + " more (type 'choices' to see them all)");
+      if (complete) *complete = false;
+    }
+    bottom.push_back("Your choices:");
+    for (auto& r : rows) bottom.push_back(std::move(r));
+  }
+
+  // The state of play, most telling first, as long as there is room.
+  std::vector<std::string> middle;
+  if (is_view) {
+    std::vector<std::string> keys;
+    for (const auto& [key, item] : view.items())
+      if (!off_screen_field(key)) keys.push_back(key);
+    std::stable_sort(keys.begin(), keys.end(), [](const std::string& a, const std::string& b) {
+      return field_rank(a) < field_rank(b);
+    });
+    std::size_t room = context.height > top.size() + bottom.size() + prompt_lines
+                           ? context.height - top.size() - bottom.size() - prompt_lines
+                           : 0;
+    // A short one-line field shares its line with the one before when both fit.
+    bool last_packable = false;
+    for (const auto& key : keys) {
+      std::string text;
+      render_view_field(game, key, view[key], seating, view, text);
+      if (text.empty()) continue;
+      std::vector<std::string> block;
+      add_wrapped(block, text, width);
+      const bool packable = block.size() == 1 && columns(block[0]) <= width / 2 - 2;
+      if (packable && last_packable && columns(middle.back()) + 3 + columns(block[0]) <= width) {
+        middle.back() += "   " + block[0];
+        continue;
+      }
+      if (block.size() > room) {
+        if (complete) *complete = false;
+        continue;
+      }
+      room -= block.size();
+      for (auto& line : block) middle.push_back(std::move(line));
+      last_packable = packable;
+    }
+  }
+
+  std::vector<std::string> screen = std::move(top);
+  for (auto& line : middle) screen.push_back(std::move(line));
+  for (auto& line : bottom) screen.push_back(std::move(line));
+  for (auto& piece : wrap(context.prompt, width)) screen.push_back(std::move(piece));
+  return screen;
+}
+
+std::vector<std::string> render_game_end(std::string_view game, const Json& scores,
+                                         const Json& winners, const Seating& seating) {
+  std::vector<std::string> lines;
+  std::string final_scores = by_owner(game, scores, seating, kDot, true);
+  if (final_scores.empty()) final_scores = inline_value(game, scores, false);
+  lines.push_back("Final scores: " + final_scores);
+  const bool several = winners.is_array() && winners.size() > 1;
+  lines.push_back(std::string(several ? "Winners: " : "Winner: ") +
+                  winners_text(winners, seating.me) + ".");
+  if (seating.me >= 0 && winners.is_array())
+    lines.push_back(std::find(winners.begin(), winners.end(), Json(seating.me)) != winners.end()
+                        ? "You won."
+                        : "You lost.");
+  std::vector<std::string> wrapped;
+  for (const auto& line : lines)
+    for (auto& piece : wrap(line, kScreenWidth)) wrapped.push_back(std::move(piece));
+  return wrapped;
 }
 
 }  // namespace casa::cli

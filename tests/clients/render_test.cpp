@@ -8,11 +8,18 @@
 
 namespace {
 
+using casa::cli::columns;
 using casa::cli::Json;
 using casa::cli::render_action;
 using casa::cli::render_event;
+using casa::cli::render_game_end;
 using casa::cli::render_hand;
+using casa::cli::render_screen;
+using casa::cli::render_seat;
+using casa::cli::render_summary;
 using casa::cli::render_view;
+using casa::cli::ScreenContext;
+using casa::cli::seating_of;
 
 bool has(const std::string& text, const std::string& part) {
   const bool found = text.find(part) != std::string::npos;
@@ -162,7 +169,7 @@ TEST_CASE("a Trophy Case view: who is still in, who folded, the suits played") {
   CHECK(has(text,
             "Trick (folded seat 1; still in seats 0, 2, 3; leader seat 2; "
             "led colour blue; led suit ZUR; suits played ZUR):\n"
-            "  seat 2: ZURX \u00b7 seat 3: BUG2 \u00b7 seat 0: ZUR9"));
+            "  seat 2: ZUR\u221e \u00b7 seat 3: BUG2 \u00b7 seat 0: ZUR9"));
   CHECK(has(text, "Hands before the reshuffle: 2\n"));
   CHECK(has(text, "Cards in the stock: 126\n"));
   CHECK(has(text, "orange: FRO9 INK4 INK6 INK9\n"));
@@ -207,7 +214,8 @@ TEST_CASE("hands group by Family, suit or colour in each game's order") {
   CHECK(co == "Trumps: T21* T4 T1*\nFool: FOOL*\nEarth: E3\nAir: A10\nWater: WQ\n");
   const std::string tc =
       render_hand("trophy-case", Json::parse(R"(["TOP9", "RAI2", "T-DEATH", "MAZX", "LAM0"])"));
-  CHECK(tc == "red: RAI2 MAZX\ngreen: LAM0\nblue: TOP9\nTrumps: T-DEATH\n");
+  // TC-1.1: the value above 9 is Infinity, X in the ids, ∞ on the screen.
+  CHECK(tc == "red: RAI2 MAZ\u221e\ngreen: LAM0\nblue: TOP9\nTrumps: T-DEATH\n");
 }
 
 TEST_CASE("a spectator's view says so and a long list goes one item per line") {
@@ -263,4 +271,193 @@ TEST_CASE("a two-player La Casa view: scores, tableaux by seat, hand") {
   CHECK(has(text, "Tableaux:\n  seat 0:\n    - down 1, up K9\n"));
   CHECK(has(text, "  seat 1:\n    - down 1, up M6\n"));
   CHECK(has(text, "Fists: F1 F2 F6\n"));
+}
+
+namespace {
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
+}
+
+// The screen fits the terminal: at most 24 lines, none wider than 80 columns.
+bool fits_80x24(const std::vector<std::string>& lines) {
+  bool ok = lines.size() <= 24;
+  if (!ok) MESSAGE(lines.size() << " lines:\n" << joined(lines));
+  for (const auto& l : lines)
+    if (columns(l) > 80) {
+      MESSAGE("wider than 80 columns (" << columns(l) << "): " << l);
+      ok = false;
+    }
+  return ok;
+}
+
+bool has_cards(const Json& v) { return v.is_array() && !v.empty(); }
+
+}  // namespace
+
+TEST_CASE(
+    "the default screen of each game's decisions fits 80x24 with trick, hand, scores, choices") {
+  // Decisions spread over whole games of every engine (casa-sim, random play).
+  for (const char* name : {"screens-la-casa-4", "screens-la-casa-2", "screens-la-casa-1",
+                           "screens-casino-2", "screens-casino-4", "screens-conference-4",
+                           "screens-trophy-case-3", "screens-trophy-case-5"}) {
+    const Json f = fixture(name);
+    REQUIRE(f["decisions"].size() >= 5);
+    for (const auto& d : f["decisions"]) {
+      CAPTURE(name);
+      const Json& view = d["view"];
+      const Json& legal = d["legal"];
+      ScreenContext context;
+      context.table = "t3kq9x2m";
+      context.time_left_ms = 42000;
+      context.prompt = "Your move (1-" + std::to_string(legal.size()) + ", or help)> ";
+      bool complete = false;
+      const auto lines = render_screen(view, legal, context, &complete);
+      const std::string text = joined(lines);
+      CHECK(fits_80x24(lines));
+      CHECK(has(lines.front(),
+                "== " + view["game"].get<std::string>() + " | table t3kq9x2m | 0:42 left"));
+      CHECK(has(text, "Scores: "));
+      if (has_cards(view.value("hand", Json()))) CHECK(has(text, "Your hand: "));
+      // Every choice is on the screen, numbered.
+      for (std::size_t i = 0; i < legal.size(); ++i)
+        CHECK(has(text, std::to_string(i + 1) + ") " +
+                            casa::cli::render_action(view["game"].get<std::string>(), legal[i])));
+      // The trick being played, whenever there is one.
+      const Json trick = view.value("trick", Json());
+      if ((trick.is_array() && !trick.empty()) || trick.is_object()) CHECK(has(text, "Trick"));
+      CHECK(lines.back() == context.prompt);
+      // The table's settings are not repeated at every decision.
+      CHECK(text.find("Options:") == std::string::npos);
+      CHECK(text.find("Format:") == std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("the screen shows who is away, the takeover countdown and who a robot plays for") {
+  const Json f = fixture("la-casa-4-challenges-play");
+  ScreenContext context;
+  context.prompt = "> ";
+  context.seats = Json::parse(R"([
+      {"seat":0,"kind":"player","name":"ann","connected":true,"away":false},
+      {"seat":1,"kind":"player","name":"bob","connected":false,"away":true,"takeover_in_ms":45000},
+      {"seat":2,"kind":"player","name":"cy","connected":false,"away":true,"played_by":"robot"},
+      {"seat":3,"kind":"bot","bot":"robot"}])");
+  context.seats_age_ms = 5000;  // the countdown goes on after the update came
+  const auto lines = render_screen(f["view"], f["legal"], context);
+  const std::string text = joined(lines);
+  CHECK(fits_80x24(lines));
+  CHECK(has(text,
+            "Seats: 0 ann (you) \u00b7 1 bob (away, robot in 0:40) \u00b7 "
+            "2 cy (away, played by robot)\n    \u00b7 3 robot (bot)\n"));
+  // Nobody away: no seats line, the room goes to the game.
+  context.seats = Json::parse(R"([{"seat":0,"kind":"player","name":"ann","away":false}])");
+  CHECK(joined(render_screen(f["view"], f["legal"], context)).find("Seats:") == std::string::npos);
+  CHECK(render_seat(Json::parse(R"({"seat":2,"kind":"empty"})"), 0) == "(empty)");
+}
+
+TEST_CASE(
+    "a decision with more choices than room: the screen still fits and says how to see them") {
+  const Json f = fixture("la-casa-4-challenges-play");
+  Json legal = Json::array();
+  for (int i = 0; i < 200; ++i) legal.push_back({{"type", "pick"}, {"number", i}});
+  ScreenContext context;
+  context.prompt = "> ";
+  bool complete = true;
+  const auto lines = render_screen(f["view"], legal, context, &complete);
+  CHECK(fits_80x24(lines));
+  CHECK_FALSE(complete);
+  CHECK(has(joined(lines), "more (type 'choices' to see them all)"));
+}
+
+TEST_CASE("set-aside cards show only when someone set cards aside (LC-7.8, The Club)") {
+  Json view = fixture("la-casa-4-challenges-play")["view"];
+  view["set_aside_counts"] = Json::parse("[0,0,0,0]");
+  CHECK(render_view(view).find("Set-aside") == std::string::npos);
+  view["set_aside_counts"] = Json::parse("[2,0,1,0]");
+  CHECK(has(render_view(view), "Set-aside cards: seat 0: 2"));
+}
+
+TEST_CASE("round, hand and game summaries read in words, owners named, no raw arrays") {
+  const Json lc = fixture("la-casa-4-challenges-events");
+  const Json view = fixture("la-casa-4-challenges-round_over")["view"];
+  const auto seating = seating_of(view);  // seat 0, sides 0+2 and 1+3
+  const std::string round = joined(render_summary("la-casa", lc["round_end"], seating));
+  CHECK(has(round, "Round 1 is over.\n"));
+  CHECK(has(round, "  Counts: seats 0+2 (you): 2 \u00b7 seats 1+3: 5\n"));
+  CHECK(has(round, "  Points: seats 0+2 (you): 0 \u00b7 seats 1+3: 1\n"));
+  CHECK(has(round, "  Scores: seats 0+2 (you): 0 \u00b7 seats 1+3: 1\n"));
+  CHECK(round.find('[') == std::string::npos);
+  CHECK(round.find("References") == std::string::npos);  // nothing in it
+  // An event that is no summary gets none, but still names owners when it lists them.
+  CHECK(render_summary("la-casa", lc["play"], seating).empty());
+
+  const Json ca = fixture("casino-4-partners-events");
+  Json casino_view = {{"players", 4}, {"teams", {{0, 2}, {1, 3}}}, {"seat", 1}};
+  const std::string casino =
+      joined(render_summary("casino", ca["round_end"], seating_of(casino_view)));
+  CHECK(has(casino, "Round 1 is over.\n"));
+  CHECK(has(casino,
+            "  seats 0+2: aces 1, big casino, cards 26, most cards 0, most spades 1, "
+            "points\n    4, spades 8"));
+  CHECK(has(casino, "  seats 1+3 (you): aces 3, cards 26, little casino,"));
+  CHECK(casino.find("big casino false") == std::string::npos);
+
+  const Json co = fixture("conference-4-events");
+  Json co_view = {{"players", 4}, {"teams", {{0, 1}, {2, 3}}}, {"seat", 2}};
+  const std::string hand =
+      joined(render_summary("conference", co["hand_end"], seating_of(co_view)));
+  CHECK(has(hand, "Hand is over.\n"));
+  CHECK(has(hand, "  Card points: seats 0+1: 73 \u00b7 seats 2+3 (you): 73\n"));
+  CHECK(has(hand, "  Game points: seats 0+1: 0 \u00b7 seats 2+3 (you): 1\n"));
+
+  const Json solo = fixture("la-casa-1-solo-events");
+  const std::string solo_round = joined(render_summary(
+      "la-casa", solo["round_end"], seating_of(Json::parse(R"({"players":1,"seat":0})"))));
+  CHECK(has(solo_round, "  Tricks: human 5, robot 12\n"));
+
+  for (const std::string& text : {round, casino, hand, solo_round}) {
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+      const std::size_t end = text.find('\n', pos);
+      CHECK(columns(text.substr(pos, end - pos)) <= 80);
+      pos = end + 1;
+    }
+  }
+  const std::string end =
+      joined(render_game_end("la-casa", Json::parse("[12, 7]"), Json::parse("[0, 2]"), seating));
+  CHECK(end ==
+        "Final scores: seats 0+2 (you): 12 \u00b7 seats 1+3: 7\nWinners: seat 0 (you), seat "
+        "2.\nYou won.\n");
+  const std::string lost =
+      joined(render_game_end("la-casa", Json::parse("[3]"), Json::parse("[-1]"),
+                             seating_of(Json::parse(R"({"players":1,"seat":0})"))));
+  CHECK(lost == "Final scores: seat 0 (you): 3\nWinner: the game's own opponent.\nYou lost.\n");
+}
+
+TEST_CASE("events name who a list of numbers belongs to when the seating is known") {
+  const Json lc = fixture("la-casa-4-challenges-events");
+  const auto seating = seating_of(fixture("la-casa-4-challenges-round_over")["view"]);
+  CHECK(render_event("la-casa", lc["round_end"], seating) ==
+        "round end counts (seats 0+2 (you): 2, seats 1+3: 5) points (seats 0+2 (you): 0, "
+        "seats 1+3: 1) round 1 scores (seats 0+2 (you): 0, seats 1+3: 1) tricks (seats 0+2 "
+        "(you): 2, seats 1+3: 5)");
+}
+
+TEST_CASE("Trophy Case's Infinity reads as \u221e on every screen") {
+  CHECK(casa::cli::card_label("trophy-case", "MAZX") == "MAZ\u221e");
+  CHECK(casa::cli::card_label("trophy-case", "TOPX") == "TOP\u221e");
+  CHECK(casa::cli::card_label("trophy-case", "T-GRUE") == "T-GRUE");
+  CHECK(casa::cli::card_label("la-casa", "MX") == "MX");
+  CHECK(render_action("trophy-case", Json::parse(R"({"type":"play","card":"BOOX"})")) ==
+        "play BOO\u221e");
+  Json view = fixture("trophy-case-4-play")["view"];
+  view["hand"].push_back("RAIX");
+  view["trick"]["plays"].push_back({{"card", "ZURX"}, {"seat", 0}});
+  const std::string text = render_view(view);
+  CHECK(has(text, "red: RAI\u221e"));
+  CHECK(has(text, "seat 2: ZUR\u221e"));
+  CHECK(text.find("ZURX") == std::string::npos);
 }
