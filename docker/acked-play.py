@@ -41,7 +41,7 @@ def main():
         out.write(json.dumps(entry) + "\n")
         out.flush()
 
-    token, table, sent = None, None, {}
+    token, table, last_sent = None, None, None
     reconnects = 0
     while True:
         try:
@@ -77,11 +77,12 @@ def main():
                 elif kind == "request" and m["table"] == table:
                     time.sleep(args.delay)
                     choice = rng.choice(m["legal"])
-                    sent[m["seq"]] = choice
+                    last_sent = choice
                     ws.send({"type": "action", "table": table, "seq": m["seq"], "action": choice})
                 elif kind == "accepted" and m["table"] == table:
-                    # `seq` is the table's seq after our move, one past the request's.
-                    record({"kind": "accepted", "seq": m["seq"], "action": sent.get(m["seq"] - 1)})
+                    # The answer to our latest action (the next request waits for it);
+                    # `seq` is the table's seq that the move got.
+                    record({"kind": "accepted", "seq": m["seq"], "action": last_sent})
                 elif kind == "event" and m["table"] == table:
                     record({"kind": "event", "seq": m["seq"]})
                 elif kind == "game_over" and m["table"] == table:

@@ -49,16 +49,17 @@ base_images() {
   sources=/etc/apt/sources.list.d/debian.sources
   [ -f "$sources" ] || sources=/etc/apt/sources.list
   rm -rf "$rootfs"
-  # What the official images add to a minbase system: apt keeps no .deb files
-  # and no translations.
   # The merged-usr hook makes /usr merged itself, as debian:12 is, without the
-  # usrmerge package (and the whole of perl that it pulls in).
+  # usrmerge package (and the whole of perl that it pulls in). The apt settings are
+  # what the official images add to a minbase system: no .deb files kept, no
+  # translations.
   nice -n 10 mmdebstrap --quiet --variant=minbase --format=directory \
     --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
     --customize-hook='printf "%s\n" "DPkg::Post-Invoke { \"rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true\"; };" "APT::Update::Post-Invoke { \"rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true\"; };" "Dir::Cache::pkgcache \"\";" "Dir::Cache::srcpkgcache \"\";" > "$1/etc/apt/apt.conf.d/docker-clean"' \
     --customize-hook='echo "Acquire::Languages \"none\";" > "$1/etc/apt/apt.conf.d/docker-no-languages"' \
     --customize-hook='rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*.bin "$1"/var/log/apt/* "$1"/var/log/dpkg.log' \
-    bookworm "$rootfs" "$sources"
+    bookworm "$rootfs" "$sources" >"$area/mmdebstrap.log" 2>&1 \
+    || { tail -30 "$area/mmdebstrap.log"; die "mmdebstrap failed (log: $area/mmdebstrap.log)"; }
   tar -C "$rootfs" --numeric-owner -c . | "${podman[@]}" import --quiet --change 'CMD ["bash"]' - docker.io/library/debian:12 >/dev/null
   # slim: the same system without documentation, manuals and translations, which
   # dpkg also leaves out of every package installed later.
@@ -87,29 +88,7 @@ else
 fi
 
 # ---- 2. the image ----
-cpu_sampler() {  # prints the CPU seconds used by the build's RUN steps (cgroup v1 cpuacct)
-  local d=/sys/fs/cgroup/cpuacct
-  [ -d "$d" ] || { echo "?"; return; }
-  declare -A seen=()
-  while [ ! -e "$area/.build-done" ]; do
-    for c in "$d"/buildah-*/cpuacct.usage; do
-      [ -r "$c" ] && seen[$c]=$(cat "$c" 2>/dev/null || echo "${seen[$c]:-0}")
-    done
-    sleep 1
-  done
-  local total=0; for v in "${seen[@]}"; do total=$((total + v)); done
-  echo $((total / 1000000000))
-}
-build() {  # build CONTEXT TAG LOG; sets build_cpu (CPU seconds of the RUN steps)
-  rm -f "$area/.build-done"
-  cpu_sampler >"$area/.build-cpu" &
-  local sampler=$! rc=0
-  build_once "$@" || rc=$?
-  touch "$area/.build-done"; wait "$sampler" || true
-  build_cpu=$(cat "$area/.build-cpu")
-  return "$rc"
-}
-build_once() {
+build() {  # build CONTEXT TAG LOG
   # --format docker keeps HEALTHCHECK; --pull=never: the base images are local.
   nice -n 10 "${podman[@]}" build --format docker --pull=never "${limits[@]}" \
     -v "$area/ccache:/ccache" --build-arg CCACHE_DIR=/ccache \
@@ -120,13 +99,13 @@ say "2. podman build --format docker -t casa-server:test ."
 tb=$(date +%s)
 build "$root" casa-server:test "$area/build.log" || { tail -40 "$area/build.log"; die "the image build failed (log: $area/build.log)"; }
 build_s=$(( $(date +%s) - tb ))
-ok "built in $build_s s (CPU time of its RUN steps: ${build_cpu} s)"
+ok "built in $build_s s"
 
 inspect() { "${podman[@]}" image inspect "$1"; }
 inspect casa-server:test | python3 -c '
 import json, sys
 img = json.load(sys.stdin)[0]
-hc = img.get("HealthCheck") or (img.get("Config") or {}).get("Healthcheck")
+hc = img.get("Healthcheck") or img.get("HealthCheck") or (img.get("Config") or {}).get("Healthcheck")
 cfg = img["Config"]
 assert hc and hc.get("Test") == ["CMD", "casa-healthcheck"], f"no HEALTHCHECK in the image: {hc}"
 assert hc.get("Interval") == 30 * 10**9 and hc.get("Retries") == 3, hc
@@ -148,17 +127,18 @@ sed 's/^/         /' "$area/history.txt"
 
 # docker/runtime-packages.txt: its libraries are exactly what `ldd` of the binaries
 # finds beyond debian:12-slim; its tools are the ones the image uses.
-"${podman[@]}" run --rm "${limits[@]}" --user root --entrypoint sh casa-server:test -c '
+"${podman[@]}" run --rm "${limits[@]}" --no-healthcheck --user root --entrypoint sh casa-server:test -c '
   for lib in $(ldd /usr/local/bin/casa-server /usr/local/bin/casa | awk "\$3 ~ /^\\// {print \$3}" | sort -u); do
     real=$(readlink -f "$lib")
     for p in "$lib" "$real" "/usr$lib" "/usr$real" "${lib#/usr}" "${real#/usr}"; do
       o=$(dpkg -S "$p" 2>/dev/null | head -1 | cut -d: -f1) && [ -n "$o" ] && { echo "$o"; break; }
     done
   done | sort -u
-  ldd /usr/local/bin/casa-server /usr/local/bin/casa | grep "not found" >&2 || true' \
-  >"$area/needed.txt" 2>"$area/ldd-missing.txt" || bad "ldd inside the image failed"
-[ -s "$area/ldd-missing.txt" ] && bad "unresolved libraries: $(cat "$area/ldd-missing.txt")"
-"${podman[@]}" run --rm "${limits[@]}" --entrypoint dpkg-query docker.io/library/debian:12-slim \
+  ldd /usr/local/bin/casa-server /usr/local/bin/casa | grep "not found" | sed "s/^/missing /" || true' \
+  >"$area/needed-all.txt" || bad "ldd inside the image failed"
+grep '^missing' "$area/needed-all.txt" && bad "unresolved libraries in the image"
+grep -v '^missing' "$area/needed-all.txt" >"$area/needed.txt" || true
+"${podman[@]}" run --rm "${limits[@]}" --no-healthcheck --entrypoint dpkg-query docker.io/library/debian:12-slim \
   -W -f '${Package}\n' | sed 's/:.*//' | sort -u >"$area/slim-packages.txt"
 grep -v '^#' docker/runtime-packages.txt | grep -v '#tool' | awk 'NF {print $1}' | sort -u >"$area/listed-libs.txt"
 comm -23 "$area/needed.txt" "$area/slim-packages.txt" >"$area/needed-beyond-slim.txt"
@@ -168,7 +148,7 @@ else
   bad "docker/runtime-packages.txt (+) differs from what ldd needs beyond debian:12-slim (-):"; cat "$area/runtime-diff.txt"
 fi
 for tool in $(grep -E "^[a-z0-9].*#tool" docker/runtime-packages.txt | awk '{print $1}'); do
-  "${podman[@]}" run --rm "${limits[@]}" --entrypoint dpkg-query casa-server:test -W "$tool" >/dev/null 2>&1 \
+  "${podman[@]}" run --rm "${limits[@]}" --no-healthcheck --entrypoint dpkg-query casa-server:test -W "$tool" >/dev/null 2>&1 \
     && ok "tool package $tool installed" || bad "tool package $tool missing from the image"
 done
 
@@ -185,8 +165,10 @@ cleanup() {
 }
 trap cleanup EXIT
 start_container() {  # start_container IMAGE
+  # Without systemd podman cannot schedule the HEALTHCHECK timer and says so on
+  # stderr (kept in podman.err); `podman healthcheck run` below runs the check.
   "${podman[@]}" run -d --name "$name" "${limits[@]}" -p "127.0.0.1:$port:8080" -v "$volume:/data" \
-    -e CASA_LOG_LEVEL=info "$1" >/dev/null
+    -e CASA_LOG_LEVEL=info "$1" >/dev/null 2>>"$area/podman.err"
 }
 wait_healthz() {
   for _ in $(seq 1 100); do
@@ -236,16 +218,18 @@ python3 docker/acked-play.py --url "$url" --game la-casa --players 4 \
   --options '{"format":"challenges","target":3}' --acked "$acked" --delay 0.1 \
   >"$area/acked.out" 2>"$area/acked.err" &
 player=$!
+acked_moves() { local n; n=$(grep -c '"accepted"' "$acked" 2>/dev/null) || true; echo "${n:-0}"; }
 for _ in $(seq 1 300); do
-  [ "$(grep -c '"accepted"' "$acked" 2>/dev/null || true)" -ge 8 ] && break
+  [ "$(acked_moves)" -ge 8 ] && break
   sleep 0.1
 done
-before=$(grep -c '"accepted"' "$acked" 2>/dev/null || true)
+before=$(acked_moves)
+[ "$before" -ge 1 ] || bad "no move acknowledged before the kill"
 "${podman[@]}" kill -s KILL "$name" >/dev/null
 state=$("${podman[@]}" inspect --format '{{.State.Status}} {{.State.ExitCode}}' "$name")
 ok "killed with SIGKILL after $before acknowledged moves of ours (state: $state)"
 sleep 1
-"${podman[@]}" start "$name" >/dev/null
+"${podman[@]}" start "$name" >/dev/null 2>>"$area/podman.err"
 wait_healthz >/dev/null && ok "started again" || bad "no /healthz after the restart"
 if wait "$player"; then
   ok "the game went on to its end: $(cat "$area/acked.out")"
@@ -280,12 +264,13 @@ for t in "${finished[@]}"; do curl -fsS "$http/api/games/$t" >"$area/replay-$t.b
 ctx=$area/upgrade-context
 rm -rf "$ctx"; mkdir -p "$ctx"
 git ls-files -z --cached --others --exclude-standard | xargs -0 tar -c --ignore-failed-read 2>/dev/null | tar -x -C "$ctx"
-printf '\nnamespace { [[maybe_unused]] const char* const image_rebuild_note = "%s"; }\n' "$(date -u +%FT%TZ)" \
-  >>"$ctx/server/main.cpp"
+note="casa-image-rebuild-$(date -u +%Y%m%dT%H%M%S)"
+printf '\nnamespace { [[gnu::used]] const char image_rebuild_note[] = "%s"; }\n' "$note" >>"$ctx/server/main.cpp"
+CCACHE_DIR=$area/ccache ccache -z >/dev/null 2>&1 || true
 tb=$(date +%s)
 if build "$ctx" casa-server:upgrade "$area/build-upgrade.log"; then
   rebuild_s=$(( $(date +%s) - tb ))
-  ok "rebuilt in $rebuild_s s, ${build_cpu} s CPU (compiler cache: $(CCACHE_DIR=$area/ccache ccache -s 2>/dev/null | grep -E '^ *Hits:' | head -1 | tr -s ' '))"
+  ok "rebuilt in $rebuild_s s (compiler cache:$(CCACHE_DIR=$area/ccache ccache -s 2>/dev/null | grep -E '^ *(Hits|Misses):' | tr -s ' ' | tr '\n' ';'))"
   old_id=$(inspect casa-server:test | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["Id"])')
   new_id=$(inspect casa-server:upgrade | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["Id"])')
   [ "$old_id" != "$new_id" ] && ok "a new image ${new_id:0:12} (was ${old_id:0:12})" || bad "the rebuild gave the same image"
@@ -293,6 +278,8 @@ if build "$ctx" casa-server:upgrade "$area/build-upgrade.log"; then
   "${podman[@]}" rm "$name" >/dev/null
   start_container casa-server:upgrade
   wait_healthz >/dev/null && ok "the new container answers /healthz" || bad "the upgraded container never answered"
+  "${podman[@]}" exec "$name" grep -q "$note" /usr/local/bin/casa-server \
+    && ok "and runs the rebuilt casa-server" || bad "the container does not run the rebuilt binary"
   for t in "${finished[@]}"; do
     if curl -fsS "$http/api/games/$t" >"$area/replay-$t.after.json" \
        && cmp -s "$area/replay-$t.before.json" "$area/replay-$t.after.json"; then
