@@ -192,6 +192,13 @@ fi
 uid=$("${podman[@]}" exec "$name" sh -c 'awk "/^Uid:/ {print \$2}" /proc/1/status; cat /proc/1/comm' | tr '\n' ' ')
 [ "$uid" = "10001 casa-server " ] && ok "pid 1 is casa-server as uid 10001 (casa)" || bad "pid 1: uid/comm $uid"
 
+if [ -f clients/web/package.json ]; then
+  # The web client built by the image's web stage, served by the container at /.
+  "${podman[@]}" exec "$name" test -f /usr/share/casa/web/index.html \
+    && ok "the web client is in the image (/usr/share/casa/web)" || bad "no web client in the image"
+  curl -fsS "$http/" | grep -qi '<html' && ok "GET / serves the web client" || bad "GET / does not serve the web client"
+fi
+
 casa=build/clients/cli/casa
 [ -x "$casa" ] || { cmake -S . -B build -G Ninja >/dev/null && nice -n 5 cmake --build build --target casa >/dev/null; }
 export CASA_TOKEN_FILE=$area/token
@@ -306,5 +313,5 @@ fi
 
 elapsed=$(( $(date +%s) - t0 ))
 say "image phase: ${elapsed} s (first build ${build_s} s, rebuild ${rebuild_s:-?} s)"
-if [ "$fail" = 0 ]; then echo "image: 1 passed, 0 failed"; else echo "image: 0 passed, 1 failed"; fi
+if [ "$fail" = 0 ]; then say "image phase: every check passed"; else say "image phase: some checks FAILED"; fi
 exit "$fail"
