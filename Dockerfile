@@ -1,8 +1,8 @@
 # syntax=docker/dockerfile:1
-# casa-server and the casa client in a small Debian 12 image.
+# casa-server, the casa client and the web client in a small Debian 12 image.
 #   docker build -t casa-server .
 #   docker run -d -p 8080:8080 -v casa-data:/data casa-server
-# See docs/self-hosting.md. docker/check.sh runs the same build steps without Docker.
+# See docs/self-hosting.md (also: building with podman, and without an image registry).
 
 # ---- build: the toolchain and -dev packages, a Release build of the two binaries ----
 FROM debian:12 AS build
@@ -12,28 +12,53 @@ WORKDIR /src
 COPY scripts/deps.sh scripts/deps.sh
 RUN scripts/deps.sh && rm -rf /var/lib/apt/lists/*
 COPY . .
-# The ccache directory is a BuildKit cache: rebuilds after a small change are quick.
+# The compiler cache is a build cache mount (BuildKit, podman/buildah): a rebuild
+# after a small change recompiles only what changed. CCACHE_DIR may point elsewhere
+# (podman build -v HOST_DIR:/ccache --build-arg CCACHE_DIR=/ccache keeps it in a
+# directory of the host).
+ARG CCACHE_DIR=/root/.cache/ccache
 RUN --mount=type=cache,target=/root/.cache/ccache \
-    docker/build.sh /src /build \
+    CCACHE_DIR="$CCACHE_DIR" CCACHE_MAXSIZE=2G docker/build.sh /src /build \
  && strip /build/server/casa-server /build/clients/cli/casa
+
+# ---- web: the browser client (clients/web), built with Debian's Node.js and npm ----
+FROM debian:12 AS web
+WORKDIR /src/clients
+COPY clients/ ./
+# Without clients/web/package.json there is nothing to build and /out stays empty.
+# NPM_CAFILE: a CA bundle (mounted into the build) for networks whose proxy
+# re-signs TLS, e.g. podman build -v /etc/ssl/certs/ca-certificates.crt:/host-ca.pem:ro
+# --build-arg NPM_CAFILE=/host-ca.pem (see docs/self-hosting.md).
+ARG NPM_CAFILE=
+RUN mkdir -p /out \
+ && if [ -f web/package.json ]; then \
+      apt-get update \
+      && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm \
+      && cd web \
+      && npm ci --no-audit --no-fund ${NPM_CAFILE:+--cafile "$NPM_CAFILE"} \
+      && npm run build && cp -a dist/. /out/ ; \
+    fi
 
 # ---- runtime: only the shared libraries the binaries need ----
 FROM debian:12-slim AS runtime
 COPY docker/runtime-packages.txt /tmp/runtime-packages.txt
 RUN apt-get update \
  && grep -v '^#' /tmp/runtime-packages.txt \
-    | xargs env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
- && rm -rf /var/lib/apt/lists/* /tmp/runtime-packages.txt \
+    | sed 's/#.*//' | xargs env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log \
+    /tmp/runtime-packages.txt \
  && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home casa \
  && mkdir -p /data && chown casa:casa /data
 COPY --from=build /build/server/casa-server /build/clients/cli/casa /usr/local/bin/
 COPY docker/healthcheck.sh /usr/local/bin/casa-healthcheck
+COPY --from=web /out/ /usr/share/casa/web/
 
 # Every flag of casa-server also reads CASA_<FLAG> (casa-server --help lists them).
 ENV CASA_ADDRESS=0.0.0.0 \
     CASA_PORT=8080 \
     CASA_DB=/data/casa.db \
-    CASA_LOG_LEVEL=info
+    CASA_LOG_LEVEL=info \
+    CASA_WEB_DIR=/usr/share/casa/web
 # The database (and its -wal / -shm files) live on this volume.
 VOLUME ["/data"]
 WORKDIR /data

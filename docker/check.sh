@@ -26,7 +26,7 @@ binaries=("$build/server/casa-server" "$build/clients/cli/casa")
 say "2. runtime libraries"
 # Packages every debian:12-slim image already holds (Priority: required).
 base=(libc6 libgcc-s1 libstdc++6 zlib1g)
-mapfile -t listed < <(grep -v '^#' docker/runtime-packages.txt | sed '/^$/d')
+mapfile -t listed < <(sed 's/#.*//' docker/runtime-packages.txt | awk 'NF {print $1}')
 owner() {  # the Debian package owning a library path (merged /usr aware)
   local p=$1 r
   r=$(readlink -f "$p")

@@ -23,3 +23,4 @@ if [ "$fuzz_seconds" -gt 0 ]; then
   # A fixed seed: the same build explores the same inputs on every run.
   FUZZ_SEED="${FUZZ_SEED:-1}" JOBS="$jobs" fuzz/run.sh "$fuzz_seconds"
 fi
+[ "${CASA_IMAGE_TEST:-1}" = 0 ] || scripts/test-image.sh  # the Docker image, with podman
