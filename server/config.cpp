@@ -26,6 +26,12 @@ const std::vector<Flag>& flags() {
       {"address", "listen address (0.0.0.0)", [](Config& c, const std::string& v) { c.address = v; }},
       {"port", "listen port, 0 for any (8080)", [](Config& c, const std::string& v) { c.port = to_int(v); }},
       {"db", "SQLite database path (./casa.db)", [](Config& c, const std::string& v) { c.db = v; }},
+      {"durability", "full: fsync every commit before acknowledging it; normal: survive a crash of "
+                     "the process, not a power cut (full)",
+       [](Config& c, const std::string& v) {
+         if (v != "full" && v != "normal") throw std::invalid_argument(v);
+         c.durability = v;
+       }},
       {"log-level", "trace|debug|info|warn|error (info)", [](Config& c, const std::string& v) { c.log_level = v; }},
       {"tls-cert", "PEM certificate chain: serve TLS only", [](Config& c, const std::string& v) { c.tls_cert = v; }},
       {"tls-key", "PEM private key", [](Config& c, const std::string& v) { c.tls_key = v; }},
