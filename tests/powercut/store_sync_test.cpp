@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <future>
 #include <optional>
@@ -15,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "server/config.h"
 #include "server/store.h"
 #include "tests/powercut/powercut_vfs.h"
 
@@ -226,4 +228,43 @@ TEST_CASE("a COMMIT whose fsync failed, settled by the next batch of moves itsel
   CHECK_FALSE(store.in_doubt());
   CHECK(store.healthy());
   CHECK(log_on_disk(db, "t1") == std::vector<std::string>{"{\"card\":\"first\"}", "{\"card\":\"second\"}"});
+}
+
+TEST_CASE("--durability: full by default, normal on request, anything else refused; CASA_DURABILITY too") {
+  auto parse = [](std::vector<std::string> args, casa::server::Config& config) {
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    bool help = false;
+    return casa::server::parse_config(static_cast<int>(argv.size()), argv.data(), config, help);
+  };
+  {
+    casa::server::Config c;
+    CHECK_FALSE(parse({"casa-server"}, c));
+    CHECK(c.durability == "full");
+  }
+  {
+    casa::server::Config c;
+    CHECK_FALSE(parse({"casa-server", "--durability", "normal"}, c));
+    CHECK(c.durability == "normal");
+  }
+  {
+    casa::server::Config c;
+    const auto err = parse({"casa-server", "--durability=off"}, c);
+    REQUIRE(err);
+    CHECK(err->find("--durability") != std::string::npos);
+    CHECK(c.durability == "full");
+  }
+  {
+    ::setenv("CASA_DURABILITY", "normal", 1);
+    casa::server::Config c;
+    CHECK_FALSE(parse({"casa-server"}, c));
+    CHECK(c.durability == "normal");
+    casa::server::Config flag_wins;
+    CHECK_FALSE(parse({"casa-server", "--durability", "full"}, flag_wins));
+    CHECK(flag_wins.durability == "full");
+    ::setenv("CASA_DURABILITY", "sometimes", 1);
+    casa::server::Config bad;
+    CHECK(parse({"casa-server"}, bad));
+    ::unsetenv("CASA_DURABILITY");
+  }
 }
