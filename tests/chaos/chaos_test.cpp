@@ -418,6 +418,15 @@ class Player {
       }
     } else if (type == "error") {
       const std::string code = m.value("code", "");
+      if (code == "no_such_table" && welcomed_ && !over_ && !t.id.empty()) {
+        // The answer to the resync after a restart when the table's last move
+        // was stored just before the kill: a restarted server loads unfinished
+        // tables only. check_database proves the table is stored, and over.
+        over_ = true;
+        ++t.over_seen;
+        in_flight_.clear();
+        return;
+      }
       // An answer to a request the restart made obsolete is refused, harmlessly.
       if (code != "stale_seq" && code != "not_your_turn" && code != "game_over") fail("player " + std::to_string(index_) + " got error " + m.dump());
       if (!in_flight_.empty() && m.contains("code") && code != "rate_limited") in_flight_.pop_front();
