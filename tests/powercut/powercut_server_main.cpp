@@ -4,10 +4,10 @@
 // applies those journals (powercut::power_cut) to get what a power cut would
 // have left on disk, and starts this server again on it. Test-only: the
 // journals double the writes.
+#include <spdlog/spdlog.h>
+
 #include <cstdio>
 #include <exception>
-
-#include <spdlog/spdlog.h>
 
 #include "server/server.h"
 #include "tests/powercut/powercut_vfs.h"
@@ -16,7 +16,8 @@ int main(int argc, char** argv) {
   casa::server::Config config;
   bool help = false;
   if (auto err = casa::server::parse_config(argc, argv, config, help)) {
-    std::fprintf(stderr, "casa_powercut_server: %s\n%s", err->c_str(), casa::server::config_usage().c_str());
+    std::fprintf(stderr, "casa_powercut_server: %s\n%s", err->c_str(),
+                 casa::server::config_usage().c_str());
     return 2;
   }
   if (help) {
@@ -31,8 +32,8 @@ int main(int argc, char** argv) {
   try {
     casa::server::Server server(config);
     server.start();
-    spdlog::info("casa_powercut_server listening on port {} (database {}, durability {})", server.port(),
-                 config.db, config.durability);
+    spdlog::info("casa_powercut_server listening on port {} (database {}, durability {})",
+                 server.port(), config.db, config.durability);
     server.wait();
   } catch (const std::exception& e) {
     spdlog::critical("casa_powercut_server: {}", e.what());

@@ -100,7 +100,8 @@ int remember(File* f, sqlite3_int64 offset, sqlite3_int64 length) {
                  static_cast<std::uint64_t>(size)};
   std::memcpy(entry.data(), &head, sizeof head);
   if (kept > 0) {
-    rc = f->real->pMethods->xRead(f->real, entry.data() + sizeof head, static_cast<int>(kept), offset);
+    rc = f->real->pMethods->xRead(f->real, entry.data() + sizeof head, static_cast<int>(kept),
+                                  offset);
     if (rc != SQLITE_OK) return rc;
   }
   return write_all(f->journal->fd, entry.data(), entry.size()) ? SQLITE_OK : SQLITE_IOERR_WRITE;
@@ -157,15 +158,21 @@ int x_file_size(sqlite3_file* pf, sqlite3_int64* size) {
   File* f = as_file(pf);
   return f->real->pMethods->xFileSize(f->real, size);
 }
-int x_lock(sqlite3_file* pf, int level) { return as_file(pf)->real->pMethods->xLock(as_file(pf)->real, level); }
-int x_unlock(sqlite3_file* pf, int level) { return as_file(pf)->real->pMethods->xUnlock(as_file(pf)->real, level); }
+int x_lock(sqlite3_file* pf, int level) {
+  return as_file(pf)->real->pMethods->xLock(as_file(pf)->real, level);
+}
+int x_unlock(sqlite3_file* pf, int level) {
+  return as_file(pf)->real->pMethods->xUnlock(as_file(pf)->real, level);
+}
 int x_check_reserved_lock(sqlite3_file* pf, int* out) {
   return as_file(pf)->real->pMethods->xCheckReservedLock(as_file(pf)->real, out);
 }
 int x_file_control(sqlite3_file* pf, int op, void* arg) {
   return as_file(pf)->real->pMethods->xFileControl(as_file(pf)->real, op, arg);
 }
-int x_sector_size(sqlite3_file* pf) { return as_file(pf)->real->pMethods->xSectorSize(as_file(pf)->real); }
+int x_sector_size(sqlite3_file* pf) {
+  return as_file(pf)->real->pMethods->xSectorSize(as_file(pf)->real);
+}
 int x_device_characteristics(sqlite3_file* pf) {
   return as_file(pf)->real->pMethods->xDeviceCharacteristics(as_file(pf)->real);
 }
@@ -175,8 +182,12 @@ int x_shm_map(sqlite3_file* pf, int page, int size, int extend, void volatile** 
 int x_shm_lock(sqlite3_file* pf, int offset, int n, int flags) {
   return as_file(pf)->real->pMethods->xShmLock(as_file(pf)->real, offset, n, flags);
 }
-void x_shm_barrier(sqlite3_file* pf) { as_file(pf)->real->pMethods->xShmBarrier(as_file(pf)->real); }
-int x_shm_unmap(sqlite3_file* pf, int del) { return as_file(pf)->real->pMethods->xShmUnmap(as_file(pf)->real, del); }
+void x_shm_barrier(sqlite3_file* pf) {
+  as_file(pf)->real->pMethods->xShmBarrier(as_file(pf)->real);
+}
+int x_shm_unmap(sqlite3_file* pf, int del) {
+  return as_file(pf)->real->pMethods->xShmUnmap(as_file(pf)->real, del);
+}
 // No memory-mapped I/O: every byte goes through x_read and x_write.
 int x_fetch(sqlite3_file*, sqlite3_int64, int, void** out) {
   *out = nullptr;
@@ -215,7 +226,9 @@ int x_delete(sqlite3_vfs*, const char* name, int sync_dir) {
   if (rc == SQLITE_OK) ::unlink(journal_path(name).c_str());
   return rc;
 }
-int x_access(sqlite3_vfs*, const char* name, int flags, int* out) { return real_vfs->xAccess(real_vfs, name, flags, out); }
+int x_access(sqlite3_vfs*, const char* name, int flags, int* out) {
+  return real_vfs->xAccess(real_vfs, name, flags, out);
+}
 int x_full_pathname(sqlite3_vfs*, const char* name, int n, char* out) {
   return real_vfs->xFullPathname(real_vfs, name, n, out);
 }

@@ -23,16 +23,19 @@ std::vector<json> log_on_disk(const std::filesystem::path& db, const std::string
   const auto dir = temp_dir("disk");
   const auto copy = dir / "copy.db";
   std::filesystem::copy_file(db, copy);
-  if (std::filesystem::exists(db.string() + "-wal")) std::filesystem::copy_file(db.string() + "-wal", copy.string() + "-wal");
+  if (std::filesystem::exists(db.string() + "-wal"))
+    std::filesystem::copy_file(db.string() + "-wal", copy.string() + "-wal");
   sqlite3* conn = nullptr;
   REQUIRE(sqlite3_open_v2(copy.c_str(), &conn, SQLITE_OPEN_READWRITE, "unix") == SQLITE_OK);
   sqlite3_stmt* st = nullptr;
-  REQUIRE(sqlite3_prepare_v2(conn, "SELECT seat, action FROM actions WHERE table_id = ? ORDER BY seq", -1, &st,
-                             nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_prepare_v2(conn,
+                             "SELECT seat, action FROM actions WHERE table_id = ? ORDER BY seq", -1,
+                             &st, nullptr) == SQLITE_OK);
   sqlite3_bind_text(st, 1, table.c_str(), -1, SQLITE_TRANSIENT);
   std::vector<json> out;
   while (sqlite3_step(st) == SQLITE_ROW) {
-    out.push_back({sqlite3_column_int(st, 0), json::parse(reinterpret_cast<const char*>(sqlite3_column_text(st, 1)))});
+    out.push_back({sqlite3_column_int(st, 0),
+                   json::parse(reinterpret_cast<const char*>(sqlite3_column_text(st, 1)))});
   }
   sqlite3_finalize(st);
   sqlite3_close(conn);
@@ -42,7 +45,9 @@ std::vector<json> log_on_disk(const std::filesystem::path& db, const std::string
 
 }  // namespace
 
-TEST_CASE("a failed fsync: storage_unavailable, the server settles the doubt, and a restart agrees with it") {
+TEST_CASE(
+    "a failed fsync: storage_unavailable, the server settles the doubt, and a restart agrees with "
+    "it") {
   TestServer ts;
   const std::filesystem::path db = ts.config.db;
   WsClient a(ts.port()), b(ts.port());
@@ -56,7 +61,8 @@ TEST_CASE("a failed fsync: storage_unavailable, the server settles the doubt, an
   const json rb = b.expect("request");
   REQUIRE(rb["legal"].size() >= 2);
   const json first = ra["legal"][0];
-  CHECK(a.call({{"type", "action"}, {"table", table}, {"seq", 0}, {"action", first}})["type"] == "accepted");
+  CHECK(a.call({{"type", "action"}, {"table", table}, {"seq", 0}, {"action", first}})["type"] ==
+        "accepted");
 
   // The disk stores bob's move but reports an error.
   casa::powercut::fail_next_syncs(FileKind::wal, 1);
@@ -78,7 +84,8 @@ TEST_CASE("a failed fsync: storage_unavailable, the server settles the doubt, an
 
   // Bob plays another card at the same seq: that one is on disk.
   const json played = rb["legal"][1];
-  CHECK(b.call({{"type", "action"}, {"table", table}, {"seq", 0}, {"action", played}})["type"] == "accepted");
+  CHECK(b.call({{"type", "action"}, {"table", table}, {"seq", 0}, {"action", played}})["type"] ==
+        "accepted");
   CHECK(log_on_disk(db, table) == std::vector<json>{{0, first}, {1, played}});
 
   // A restart finds the same game, and it can be finished.

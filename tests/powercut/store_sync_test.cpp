@@ -66,7 +66,8 @@ StoredAction a_move(std::int64_t seq, const std::string& card) {
 }
 
 bool append(Store& store, const std::string& table, const StoredAction& a) {
-  return wait_for([&](Store::Done done) { store.append_action(table, a, {}, std::nullopt, std::move(done)); });
+  return wait_for(
+      [&](Store::Done done) { store.append_action(table, a, {}, std::nullopt, std::move(done)); });
 }
 
 // Holds the store thread in one job while the test queues more, so that they
@@ -75,10 +76,12 @@ struct Gate {
   std::promise<void> entered, release;
   std::shared_future<void> released{release.get_future().share()};
   void block(Store& store) {
-    store.write([this](casa::server::Db&) {
-      entered.set_value();
-      released.wait();
-    }, nullptr);
+    store.write(
+        [this](casa::server::Db&) {
+          entered.set_value();
+          released.wait();
+        },
+        nullptr);
     entered.get_future().wait();
   }
 };
@@ -95,13 +98,14 @@ std::vector<std::string> log_on_disk(const fs::path& db, const std::string& tabl
   sqlite3_stmt* st = nullptr;
   std::vector<std::string> out;
   // No actions table at all: even the schema was lost.
-  if (sqlite3_prepare_v2(conn, "SELECT action FROM actions WHERE table_id = ? ORDER BY seq", -1, &st, nullptr) !=
-      SQLITE_OK) {
+  if (sqlite3_prepare_v2(conn, "SELECT action FROM actions WHERE table_id = ? ORDER BY seq", -1,
+                         &st, nullptr) != SQLITE_OK) {
     sqlite3_close(conn);
     return out;
   }
   sqlite3_bind_text(st, 1, table.c_str(), -1, SQLITE_TRANSIENT);
-  while (sqlite3_step(st) == SQLITE_ROW) out.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+  while (sqlite3_step(st) == SQLITE_ROW)
+    out.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
   sqlite3_finalize(st);
   sqlite3_close(conn);
   return out;
@@ -125,7 +129,8 @@ TEST_CASE("durability full: one WAL fsync per group commit, however many moves i
   // One move per commit: one fsync each.
   const auto syncs_before = casa::powercut::sync_count(FileKind::wal);
   const auto commits_before = store.commits();
-  for (int seq = 1; seq <= 10; ++seq) REQUIRE(append(store, "t1", a_move(seq, "c" + std::to_string(seq))));
+  for (int seq = 1; seq <= 10; ++seq)
+    REQUIRE(append(store, "t1", a_move(seq, "c" + std::to_string(seq))));
   CHECK(store.commits() - commits_before == 10);
   CHECK(casa::powercut::sync_count(FileKind::wal) - syncs_before == 10);
 
@@ -138,10 +143,11 @@ TEST_CASE("durability full: one WAL fsync per group commit, however many moves i
   const auto syncs_mid = casa::powercut::sync_count(FileKind::wal);
   const auto commits_mid = store.commits();
   for (int seq = 11; seq <= 110; ++seq) {
-    store.append_action("t1", a_move(seq, "c" + std::to_string(seq)), {}, std::nullopt, [&](bool ok) {
-      CHECK(ok);
-      if (++acknowledged == 100) all_done.set_value();
-    });
+    store.append_action("t1", a_move(seq, "c" + std::to_string(seq)), {}, std::nullopt,
+                        [&](bool ok) {
+                          CHECK(ok);
+                          if (++acknowledged == 100) all_done.set_value();
+                        });
   }
   gate.release.set_value();
   all_done.get_future().wait();
@@ -168,7 +174,8 @@ TEST_CASE("durability normal: commits are not fsync'd (a power cut can lose them
   fs::copy_file(db, copy.path / "casa.db");
   fs::copy_file(db.string() + "-wal", copy.path / "casa.db-wal");
   fs::copy_file(db.string() + "-wal-undo", copy.path / "casa.db-wal-undo");
-  if (fs::exists(db.string() + "-undo")) fs::copy_file(db.string() + "-undo", copy.path / "casa.db-undo");
+  if (fs::exists(db.string() + "-undo"))
+    fs::copy_file(db.string() + "-undo", copy.path / "casa.db-undo");
   CHECK(casa::powercut::power_cut((copy.path / "casa.db").string()) > 0);
   CHECK(log_on_disk(copy.path / "casa.db", "t1").empty());
 }
@@ -196,7 +203,8 @@ TEST_CASE("a COMMIT whose fsync failed stays in doubt until a later commit settl
   // The server believes the move did not happen...
   CHECK(log_in_store(store, "t1") == std::vector<std::string>{"{\"card\":\"first\"}"});
   // ...but a restart now would find it: that is the doubt.
-  CHECK(log_on_disk(db, "t1") == std::vector<std::string>{"{\"card\":\"first\"}", "{\"card\":\"doubtful\"}"});
+  CHECK(log_on_disk(db, "t1") ==
+        std::vector<std::string>{"{\"card\":\"first\"}", "{\"card\":\"doubtful\"}"});
   // While in doubt, every write is refused, even one that could be stored.
   CHECK_FALSE(append(store, "t1", a_move(2, "refused")));
   CHECK(store.in_doubt());
@@ -204,7 +212,8 @@ TEST_CASE("a COMMIT whose fsync failed stays in doubt until a later commit settl
   // The disk works again: the store settles the doubt by itself, with nothing
   // queued, and from then on the disk agrees with what the server believes.
   store.set_query_only(false);
-  for (int i = 0; i < 100 && store.in_doubt(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  for (int i = 0; i < 100 && store.in_doubt(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   CHECK_FALSE(store.in_doubt());
   CHECK(store.healthy());
   CHECK(log_on_disk(db, "t1") == std::vector<std::string>{"{\"card\":\"first\"}"});
@@ -212,7 +221,8 @@ TEST_CASE("a COMMIT whose fsync failed stays in doubt until a later commit settl
 
   // Play goes on at the same seq.
   REQUIRE(append(store, "t1", a_move(2, "second")));
-  CHECK(log_on_disk(db, "t1") == std::vector<std::string>{"{\"card\":\"first\"}", "{\"card\":\"second\"}"});
+  CHECK(log_on_disk(db, "t1") ==
+        std::vector<std::string>{"{\"card\":\"first\"}", "{\"card\":\"second\"}"});
 }
 
 TEST_CASE("a COMMIT whose fsync failed, settled by the next batch of moves itself") {
@@ -227,10 +237,13 @@ TEST_CASE("a COMMIT whose fsync failed, settled by the next batch of moves itsel
   REQUIRE(append(store, "t1", a_move(2, "second")));
   CHECK_FALSE(store.in_doubt());
   CHECK(store.healthy());
-  CHECK(log_on_disk(db, "t1") == std::vector<std::string>{"{\"card\":\"first\"}", "{\"card\":\"second\"}"});
+  CHECK(log_on_disk(db, "t1") ==
+        std::vector<std::string>{"{\"card\":\"first\"}", "{\"card\":\"second\"}"});
 }
 
-TEST_CASE("--durability: full by default, normal on request, anything else refused; CASA_DURABILITY too") {
+TEST_CASE(
+    "--durability: full by default, normal on request, anything else refused; CASA_DURABILITY "
+    "too") {
   auto parse = [](std::vector<std::string> args, casa::server::Config& config) {
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
