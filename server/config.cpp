@@ -29,6 +29,12 @@ const std::vector<Flag>& flags() {
       {"web-dir", "built web client to serve at / (off: none; default: ../share/casa/web beside the binary, "
                   "else ./clients/web/dist)",
        [](Config& c, const std::string& v) { c.web_dir = v; }},
+      {"durability", "full: fsync every commit before acknowledging it; normal: survive a crash of "
+                     "the process, not a power cut (full)",
+       [](Config& c, const std::string& v) {
+         if (v != "full" && v != "normal") throw std::invalid_argument(v);
+         c.durability = v;
+       }},
       {"log-level", "trace|debug|info|warn|error (info)", [](Config& c, const std::string& v) { c.log_level = v; }},
       {"tls-cert", "PEM certificate chain: serve TLS only", [](Config& c, const std::string& v) { c.tls_cert = v; }},
       {"tls-key", "PEM private key", [](Config& c, const std::string& v) { c.tls_key = v; }},

@@ -15,6 +15,9 @@ struct Config {
   int port = 8080;  // 0: any free port (tests)
   std::string db = "./casa.db";
   std::string web_dir;  // "": the default places (see find_web_dir in server/http.h); "off": none
+  // "full": a commit is fsync'd before anyone hears of it (survives a power
+  // cut). "normal": not fsync'd (survives kill -9, not a power cut).
+  std::string durability = "full";
   std::string log_level = "info";
   std::string tls_cert;  // both set: serve wss:// and https:// only
   std::string tls_key;

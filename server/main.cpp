@@ -22,7 +22,8 @@ int main(int argc, char** argv) {
   try {
     casa::server::Server server(config);
     server.start();
-    spdlog::info("casa-server listening on port {} (database {})", server.port(), config.db);
+    spdlog::info("casa-server listening on port {} (database {}, durability {})", server.port(), config.db,
+                 config.durability);
     server.wait();
     spdlog::info("casa-server stopped");
   } catch (const std::exception& e) {

@@ -461,7 +461,8 @@ Server::~Server() {
 
 void Server::start() {
   auto& m = *impl_;
-  m.store = std::make_unique<Store>(m.config.db);
+  m.store = std::make_unique<Store>(
+      m.config.db, m.config.durability == "normal" ? Durability::normal : Durability::full);
   m.lobby = std::make_unique<Lobby>(m.io, *m.store, m.config, m.factory, m.games);
   m.limiter = std::make_unique<AddressLimiter>(m.config.max_connections_per_address);
   m.shared = Shared{m.config, m.lobby.get(), m.store.get(), m.limiter.get(), {}};

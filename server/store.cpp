@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <ctime>
 #include <stdexcept>
 
@@ -117,10 +118,12 @@ bool Db::Stmt::null_at(int col) const { return sqlite3_column_type(s_, col) == S
 
 // ---- Store ------------------------------------------------------------------
 
-Store::Store(const std::string& path) {
+Store::Store(const std::string& path, Durability durability) {
   writer_ = std::make_unique<Db>(path, false);
   writer_->exec("PRAGMA journal_mode=WAL");
-  writer_->exec("PRAGMA synchronous=NORMAL");
+  // FULL: COMMIT fsyncs the WAL before it returns (one fsync per group commit).
+  // NORMAL: the WAL is fsync'd only at checkpoints.
+  writer_->exec(durability == Durability::full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
   writer_->exec("PRAGMA foreign_keys=ON");
   writer_->exec(
       "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT "
@@ -166,57 +169,96 @@ void Store::write(Job job, Done done) {
   wake_.notify_one();
 }
 
+namespace {
+// How often a store in doubt retries, with nothing queued, the commit that
+// settles the doubt.
+constexpr auto kDoubtRetry = std::chrono::milliseconds(200);
+}  // namespace
+
 void Store::run() {
   std::deque<std::pair<Job, Done>> batch;
   std::vector<bool> ok;
   for (;;) {
+    bool last = false;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || !queue_.empty() || query_only_change_ >= 0; });
+      const auto ready = [&] { return stopping_ || !queue_.empty() || query_only_change_ >= 0; };
+      if (in_doubt_) {
+        wake_.wait_for(lock, kDoubtRetry, ready);
+      } else {
+        wake_.wait(lock, ready);
+      }
       if (query_only_change_ >= 0) {
         writer_->exec(query_only_change_ ? "PRAGMA query_only = 1" : "PRAGMA query_only = 0");
         query_only_change_ = -1;
       }
-      if (queue_.empty() && stopping_) return;
-      if (queue_.empty()) continue;
+      if (queue_.empty() && stopping_) {
+        if (!in_doubt_) return;
+        last = true;  // one more try to settle the doubt before closing
+      } else if (queue_.empty() && !in_doubt_) {
+        continue;
+      }
       batch.swap(queue_);
     }
-    ok.assign(batch.size(), false);
-    bool committed = false;
-    try {
-      writer_->exec("BEGIN IMMEDIATE");
-      for (std::size_t i = 0; i < batch.size(); ++i) {
-        writer_->exec("SAVEPOINT job");
-        try {
-          batch[i].first(*writer_);
-          writer_->exec("RELEASE job");
-          ok[i] = true;
-        } catch (const std::exception&) {
-          try {
-            writer_->exec("ROLLBACK TO job");
-            writer_->exec("RELEASE job");
-          } catch (const std::exception&) {
-          }
-        }
-      }
-      writer_->exec("COMMIT");
-      committed = true;
-      ++commits_;
-    } catch (const std::exception&) {
-      try {
-        writer_->exec("ROLLBACK");
-      } catch (const std::exception&) {
-      }
-    }
+    const bool committed = commit_batch(batch, ok);
     // Health is updated before anyone hears the outcome, so a client told
     // storage_unavailable finds /healthz saying so too.
-    bool any_failed = !committed;
+    bool any_failed = !committed || in_doubt_;
     for (std::size_t i = 0; i < batch.size(); ++i) any_failed = any_failed || !ok[i];
     healthy_ = !any_failed;
     for (std::size_t i = 0; i < batch.size(); ++i) {
       if (batch[i].second) batch[i].second(committed && ok[i]);
     }
     batch.clear();
+    if (last) return;
+  }
+}
+
+bool Store::commit_batch(std::deque<std::pair<Job, Done>>& batch, std::vector<bool>& ok) {
+  ok.assign(batch.size(), false);
+  bool committing = false;
+  try {
+    writer_->exec("BEGIN IMMEDIATE");
+    if (in_doubt_) {
+      // A COMMIT failed after writing its frames to the WAL: a restart could
+      // still find it there. This transaction writes at least one page (the
+      // header's user_version, which nothing else uses), so its frames start
+      // where the failed ones did and a recovery stops before them: once it
+      // commits, the failed transaction is gone for good, as this process
+      // already believes.
+      auto& q = writer_->prepare("PRAGMA user_version");
+      const std::int64_t version = q.step() ? q.int_at(0) : 0;
+      q.run();
+      writer_->exec("PRAGMA user_version = " + std::to_string((version + 1) & 0x7fffffff));
+    }
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      writer_->exec("SAVEPOINT job");
+      try {
+        batch[i].first(*writer_);
+        writer_->exec("RELEASE job");
+        ok[i] = true;
+      } catch (const std::exception&) {
+        try {
+          writer_->exec("ROLLBACK TO job");
+          writer_->exec("RELEASE job");
+        } catch (const std::exception&) {
+        }
+      }
+    }
+    committing = true;
+    writer_->exec("COMMIT");
+    ++commits_;
+    in_doubt_ = false;
+    return true;
+  } catch (const std::exception&) {
+    // A failed COMMIT may have reached the WAL (its fsync failed, say): the
+    // outcome stays in doubt until a later commit lands.
+    if (committing) in_doubt_ = true;
+    try {
+      writer_->exec("ROLLBACK");
+    } catch (const std::exception&) {
+    }
+    return false;
   }
 }
 

@@ -9,9 +9,18 @@
 //  * Reads use a second, read-only connection (WAL lets them run beside writes),
 //    so a full disk or read-only file stops moves but never replays and stats.
 //
-// Durability: WAL with synchronous=NORMAL. A commit survives the death of the
-// process (kill -9); the last commits may be lost on power failure or a kernel
-// crash. That trade buys several thousand commits per second on one disk.
+//  * Durability::full (the default): WAL with synchronous=FULL. COMMIT returns
+//    only after the WAL was fsync'd, so a done(true) job survives a power cut
+//    or a kernel crash. One fsync per group commit, however many jobs it holds.
+//    Durability::normal: synchronous=NORMAL, no fsync on COMMIT: a commit
+//    survives the death of the process (kill -9), but every commit since the
+//    last checkpoint may be lost on a power cut.
+//  * A COMMIT that failed after writing to the WAL (a failed fsync) leaves its
+//    outcome in doubt: a restart may find it on disk. Until a later commit
+//    lands, which overwrites those WAL frames for good, the store refuses
+//    every job and retries that commit by itself; so once a refused job's
+//    done(false) ran, the jobs the store accepts next never sit on top of a
+//    transaction the server believes did not happen.
 #pragma once
 
 #include <atomic>
@@ -118,11 +127,13 @@ struct StoredResult {
   std::vector<StoredSeat> seats;
 };
 
+enum class Durability { full, normal };
+
 class Store {
  public:
   // Opens (creating if needed) the database and applies pending migrations.
   // Throws std::runtime_error when that fails.
-  explicit Store(const std::string& path);
+  explicit Store(const std::string& path, Durability durability = Durability::full);
   ~Store();
 
   using Done = std::function<void(bool ok)>;
@@ -161,9 +172,12 @@ class Store {
   void set_query_only(bool on);
   // Number of transactions committed (tests and figures).
   std::uint64_t commits() const { return commits_.load(); }
+  // True while a failed COMMIT may still be found on disk by a restart.
+  bool in_doubt() const { return in_doubt_.load(); }
 
  private:
   void run();
+  bool commit_batch(std::deque<std::pair<Job, Done>>& batch, std::vector<bool>& ok);
   void fill_table(Db& db, StoredTable& t);
 
   std::unique_ptr<Db> writer_;
@@ -176,6 +190,7 @@ class Store {
   bool stopping_ = false;
   int query_only_change_ = -1;  // 0 or 1 when a change is asked for
   std::atomic<bool> healthy_{true};
+  std::atomic<bool> in_doubt_{false};
   std::atomic<std::uint64_t> commits_{0};
   std::thread thread_;
 };

@@ -1,0 +1,100 @@
+// A move refused because its fsync failed, seen from the players and from
+// the disk: the server must not show the move, must refuse writes until a
+// restart could no longer find it, and must then go on as if it never came.
+#include <doctest/doctest.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "tests/powercut/powercut_vfs.h"
+#include "tests/server/support.h"
+
+using namespace casa::testing;
+using casa::powercut::FileKind;
+using nlohmann::json;
+
+namespace {
+
+// (seat, action) of every logged move of `table`, as a restart after a power
+// cut would find them now: a copy of the database and WAL, without -shm.
+std::vector<json> log_on_disk(const std::filesystem::path& db, const std::string& table) {
+  const auto dir = temp_dir("disk");
+  const auto copy = dir / "copy.db";
+  std::filesystem::copy_file(db, copy);
+  if (std::filesystem::exists(db.string() + "-wal"))
+    std::filesystem::copy_file(db.string() + "-wal", copy.string() + "-wal");
+  sqlite3* conn = nullptr;
+  REQUIRE(sqlite3_open_v2(copy.c_str(), &conn, SQLITE_OPEN_READWRITE, "unix") == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  REQUIRE(sqlite3_prepare_v2(conn,
+                             "SELECT seat, action FROM actions WHERE table_id = ? ORDER BY seq", -1,
+                             &st, nullptr) == SQLITE_OK);
+  sqlite3_bind_text(st, 1, table.c_str(), -1, SQLITE_TRANSIENT);
+  std::vector<json> out;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    out.push_back({sqlite3_column_int(st, 0),
+                   json::parse(reinterpret_cast<const char*>(sqlite3_column_text(st, 1)))});
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(conn);
+  std::filesystem::remove_all(dir);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a failed fsync: storage_unavailable, the server settles the doubt, and a restart agrees with "
+    "it") {
+  TestServer ts;
+  const std::filesystem::path db = ts.config.db;
+  WsClient a(ts.port()), b(ts.port());
+  a.hello("ann");
+  b.hello("bob");
+  const json created = a.call({{"type", "create_table"}, {"game", "fake-trick"}, {"players", 2}});
+  REQUIRE(created["type"] == "table_created");
+  const std::string table = created["table"];
+  REQUIRE(b.call({{"type", "join"}, {"table", table}})["type"] == "joined");
+  const json ra = a.expect("request");
+  const json rb = b.expect("request");
+  REQUIRE(rb["legal"].size() >= 2);
+  const json first = ra["legal"][0];
+  CHECK(a.call({{"type", "action"}, {"table", table}, {"seq", 0}, {"action", first}})["type"] ==
+        "accepted");
+
+  // The disk stores bob's move but reports an error.
+  casa::powercut::fail_next_syncs(FileKind::wal, 1);
+  const json refused = rb["legal"][0];
+  const json r = b.call({{"type", "action"}, {"table", table}, {"seq", 0}, {"action", refused}});
+  CHECK(r["code"] == "storage_unavailable");
+  b.send({{"type", "resync"}, {"table", table}});
+  CHECK(b.expect("table_state")["seq"] == 1);  // the server does not show the refused move
+  for (const auto& m : a.log) CHECK(!(m["type"] == "event" && m["seq"] == 2));
+
+  // The server settles the doubt by itself; from then on the disk holds what
+  // the server shows.
+  for (int i = 0; i < 100 && ts.server->store().in_doubt(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  REQUIRE_FALSE(ts.server->store().in_doubt());
+  CHECK(get_json(ts.port(), "/healthz", 200)["storage"] == "ok");
+  CHECK(log_on_disk(db, table) == std::vector<json>{{0, first}});
+
+  // Bob plays another card at the same seq: that one is on disk.
+  const json played = rb["legal"][1];
+  CHECK(b.call({{"type", "action"}, {"table", table}, {"seq", 0}, {"action", played}})["type"] ==
+        "accepted");
+  CHECK(log_on_disk(db, table) == std::vector<json>{{0, first}, {1, played}});
+
+  // A restart finds the same game, and it can be finished.
+  ts.restart();
+  WsClient a2(ts.port()), b2(ts.port());
+  CHECK(a2.hello("", a.token())["resumed"] == true);
+  CHECK(b2.hello("", b.token())["resumed"] == true);
+  CHECK(a2.expect("table_state")["seq"] == 2);
+  play_out({&a2, &b2}, table);
+  const json replay = get_json(ts.port(), "/api/games/" + table, 200);
+  CHECK(replay["log"][1]["action"] == played);
+}

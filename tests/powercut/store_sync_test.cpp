@@ -1,0 +1,283 @@
+// The store's durability, counted through the power-cut VFS: how many fsyncs a
+// group commit costs in each durability setting, and what happens to a COMMIT
+// whose fsync failed (it may be on disk; the store settles that before it
+// accepts anything else).
+#include <doctest/doctest.h>
+#include <sqlite3.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <future>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "server/config.h"
+#include "server/store.h"
+#include "tests/powercut/powercut_vfs.h"
+
+namespace fs = std::filesystem;
+using casa::powercut::FileKind;
+using casa::server::Durability;
+using casa::server::Store;
+using casa::server::StoredAction;
+using casa::server::StoredTable;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::random_device rd;
+    path = fs::temp_directory_path() / ("casa-powercut-" + std::to_string(rd()));
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// Runs a store write and waits for its outcome.
+bool wait_for(const std::function<void(Store::Done)>& write) {
+  std::promise<bool> outcome;
+  auto result = outcome.get_future();
+  write([&outcome](bool ok) { outcome.set_value(ok); });
+  return result.get();
+}
+
+StoredTable a_table(const std::string& id) {
+  StoredTable t;
+  t.id = id;
+  t.game = "fake-trick";
+  t.players = 2;
+  t.seed = 7;
+  t.invite = "invite-" + id;
+  t.creator = "p1";
+  return t;
+}
+
+StoredAction a_move(std::int64_t seq, const std::string& card) {
+  return {seq, static_cast<int>(seq % 2), "{\"card\":\"" + card + "\"}"};
+}
+
+bool append(Store& store, const std::string& table, const StoredAction& a) {
+  return wait_for(
+      [&](Store::Done done) { store.append_action(table, a, {}, std::nullopt, std::move(done)); });
+}
+
+// Holds the store thread in one job while the test queues more, so that they
+// all wait for the same group commit.
+struct Gate {
+  std::promise<void> entered, release;
+  std::shared_future<void> released{release.get_future().share()};
+  void block(Store& store) {
+    store.write(
+        [this](casa::server::Db&) {
+          entered.set_value();
+          released.wait();
+        },
+        nullptr);
+    entered.get_future().wait();
+  }
+};
+
+// The action log of `table` as a fresh process would find it in a copy of
+// the files on disk now (the copy has no -shm: SQLite recovers from the WAL).
+std::vector<std::string> log_on_disk(const fs::path& db, const std::string& table) {
+  TempDir copy;
+  const fs::path to = copy.path / "copy.db";
+  fs::copy_file(db, to);
+  if (fs::exists(db.string() + "-wal")) fs::copy_file(db.string() + "-wal", to.string() + "-wal");
+  sqlite3* conn = nullptr;
+  REQUIRE(sqlite3_open_v2(to.c_str(), &conn, SQLITE_OPEN_READWRITE, "unix") == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  std::vector<std::string> out;
+  // No actions table at all: even the schema was lost.
+  if (sqlite3_prepare_v2(conn, "SELECT action FROM actions WHERE table_id = ? ORDER BY seq", -1,
+                         &st, nullptr) != SQLITE_OK) {
+    sqlite3_close(conn);
+    return out;
+  }
+  sqlite3_bind_text(st, 1, table.c_str(), -1, SQLITE_TRANSIENT);
+  while (sqlite3_step(st) == SQLITE_ROW)
+    out.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+  sqlite3_finalize(st);
+  sqlite3_close(conn);
+  return out;
+}
+
+std::vector<std::string> log_in_store(Store& store, const std::string& table) {
+  std::vector<std::string> out;
+  if (auto t = store.load_table(table)) {
+    for (const auto& a : t->actions) out.push_back(a.action);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("durability full: one WAL fsync per group commit, however many moves it holds") {
+  TempDir dir;
+  Store store((dir.path / "casa.db").string(), Durability::full);
+  REQUIRE(wait_for([&](Store::Done d) { store.save_table(a_table("t1"), std::move(d)); }));
+
+  // One move per commit: one fsync each.
+  const auto syncs_before = casa::powercut::sync_count(FileKind::wal);
+  const auto commits_before = store.commits();
+  for (int seq = 1; seq <= 10; ++seq)
+    REQUIRE(append(store, "t1", a_move(seq, "c" + std::to_string(seq))));
+  CHECK(store.commits() - commits_before == 10);
+  CHECK(casa::powercut::sync_count(FileKind::wal) - syncs_before == 10);
+
+  // 100 moves queued behind one job: the store commits them together, with
+  // one fsync (the job that held the gate wrote nothing: its commit has none).
+  Gate gate;
+  gate.block(store);
+  std::atomic<int> acknowledged{0};
+  std::promise<void> all_done;
+  const auto syncs_mid = casa::powercut::sync_count(FileKind::wal);
+  const auto commits_mid = store.commits();
+  for (int seq = 11; seq <= 110; ++seq) {
+    store.append_action("t1", a_move(seq, "c" + std::to_string(seq)), {}, std::nullopt,
+                        [&](bool ok) {
+                          CHECK(ok);
+                          if (++acknowledged == 100) all_done.set_value();
+                        });
+  }
+  gate.release.set_value();
+  all_done.get_future().wait();
+  CHECK(store.commits() - commits_mid == 2);
+  CHECK(casa::powercut::sync_count(FileKind::wal) - syncs_mid == 1);
+  MESSAGE("100 moves in one group commit: " << casa::powercut::sync_count(FileKind::wal) - syncs_mid
+                                            << " WAL fsync");
+  CHECK(log_in_store(store, "t1").size() == 110);
+}
+
+TEST_CASE("durability normal: commits are not fsync'd (a power cut can lose them)") {
+  TempDir dir;
+  Store store((dir.path / "casa.db").string(), Durability::normal);
+  REQUIRE(wait_for([&](Store::Done d) { store.save_table(a_table("t1"), std::move(d)); }));
+  const auto syncs_before = casa::powercut::sync_count(FileKind::wal);
+  for (int seq = 1; seq <= 10; ++seq) REQUIRE(append(store, "t1", a_move(seq, "c")));
+  // Far below the autocheckpoint: nothing is fsync'd.
+  CHECK(casa::powercut::sync_count(FileKind::wal) - syncs_before == 0);
+  // And a power cut now loses all ten (here even the schema, never synced
+  // since the database was created): only the synced image is left.
+  CHECK(log_in_store(store, "t1").size() == 10);
+  TempDir copy;
+  const fs::path db = dir.path / "casa.db";
+  fs::copy_file(db, copy.path / "casa.db");
+  fs::copy_file(db.string() + "-wal", copy.path / "casa.db-wal");
+  fs::copy_file(db.string() + "-wal-undo", copy.path / "casa.db-wal-undo");
+  if (fs::exists(db.string() + "-undo"))
+    fs::copy_file(db.string() + "-undo", copy.path / "casa.db-undo");
+  CHECK(casa::powercut::power_cut((copy.path / "casa.db").string()) > 0);
+  CHECK(log_on_disk(copy.path / "casa.db", "t1").empty());
+}
+
+TEST_CASE("a COMMIT whose fsync failed stays in doubt until a later commit settles it") {
+  TempDir dir;
+  const fs::path db = dir.path / "casa.db";
+  Store store(db.string(), Durability::full);
+  REQUIRE(wait_for([&](Store::Done d) { store.save_table(a_table("t1"), std::move(d)); }));
+  REQUIRE(append(store, "t1", a_move(1, "first")));
+
+  // The disk takes the move but reports an error: the move is refused. To
+  // look at the files while the doubt lasts, the store is made read-only
+  // before it can settle it.
+  casa::powercut::fail_next_syncs(FileKind::wal, 1);
+  const bool ok = wait_for([&](Store::Done done) {
+    store.append_action("t1", a_move(2, "doubtful"), {}, std::nullopt, [&store, done](bool ok) {
+      store.set_query_only(true);
+      done(ok);
+    });
+  });
+  CHECK_FALSE(ok);
+  CHECK(store.in_doubt());
+  CHECK_FALSE(store.healthy());
+  // The server believes the move did not happen...
+  CHECK(log_in_store(store, "t1") == std::vector<std::string>{"{\"card\":\"first\"}"});
+  // ...but a restart now would find it: that is the doubt.
+  CHECK(log_on_disk(db, "t1") ==
+        std::vector<std::string>{"{\"card\":\"first\"}", "{\"card\":\"doubtful\"}"});
+  // While in doubt, every write is refused, even one that could be stored.
+  CHECK_FALSE(append(store, "t1", a_move(2, "refused")));
+  CHECK(store.in_doubt());
+
+  // The disk works again: the store settles the doubt by itself, with nothing
+  // queued, and from then on the disk agrees with what the server believes.
+  store.set_query_only(false);
+  for (int i = 0; i < 100 && store.in_doubt(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK_FALSE(store.in_doubt());
+  CHECK(store.healthy());
+  CHECK(log_on_disk(db, "t1") == std::vector<std::string>{"{\"card\":\"first\"}"});
+  CHECK(log_in_store(store, "t1") == std::vector<std::string>{"{\"card\":\"first\"}"});
+
+  // Play goes on at the same seq.
+  REQUIRE(append(store, "t1", a_move(2, "second")));
+  CHECK(log_on_disk(db, "t1") ==
+        std::vector<std::string>{"{\"card\":\"first\"}", "{\"card\":\"second\"}"});
+}
+
+TEST_CASE("a COMMIT whose fsync failed, settled by the next batch of moves itself") {
+  TempDir dir;
+  const fs::path db = dir.path / "casa.db";
+  Store store(db.string(), Durability::full);
+  REQUIRE(wait_for([&](Store::Done d) { store.save_table(a_table("t1"), std::move(d)); }));
+  REQUIRE(append(store, "t1", a_move(1, "first")));
+  casa::powercut::fail_next_syncs(FileKind::wal, 1);
+  CHECK_FALSE(append(store, "t1", a_move(2, "doubtful")));
+  // The next move commits together with what settles the doubt (or after it).
+  REQUIRE(append(store, "t1", a_move(2, "second")));
+  CHECK_FALSE(store.in_doubt());
+  CHECK(store.healthy());
+  CHECK(log_on_disk(db, "t1") ==
+        std::vector<std::string>{"{\"card\":\"first\"}", "{\"card\":\"second\"}"});
+}
+
+TEST_CASE(
+    "--durability: full by default, normal on request, anything else refused; CASA_DURABILITY "
+    "too") {
+  auto parse = [](std::vector<std::string> args, casa::server::Config& config) {
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    bool help = false;
+    return casa::server::parse_config(static_cast<int>(argv.size()), argv.data(), config, help);
+  };
+  {
+    casa::server::Config c;
+    CHECK_FALSE(parse({"casa-server"}, c));
+    CHECK(c.durability == "full");
+  }
+  {
+    casa::server::Config c;
+    CHECK_FALSE(parse({"casa-server", "--durability", "normal"}, c));
+    CHECK(c.durability == "normal");
+  }
+  {
+    casa::server::Config c;
+    const auto err = parse({"casa-server", "--durability=off"}, c);
+    REQUIRE(err);
+    CHECK(err->find("--durability") != std::string::npos);
+    CHECK(c.durability == "full");
+  }
+  {
+    ::setenv("CASA_DURABILITY", "normal", 1);
+    casa::server::Config c;
+    CHECK_FALSE(parse({"casa-server"}, c));
+    CHECK(c.durability == "normal");
+    casa::server::Config flag_wins;
+    CHECK_FALSE(parse({"casa-server", "--durability", "full"}, flag_wins));
+    CHECK(flag_wins.durability == "full");
+    ::setenv("CASA_DURABILITY", "sometimes", 1);
+    casa::server::Config bad;
+    CHECK(parse({"casa-server"}, bad));
+    ::unsetenv("CASA_DURABILITY");
+  }
+}
