@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/action_fields.h"
 #include "engine/games/trophy_case/cards.h"
 #include "engine/games/trophy_case/trophy_case_game.h"
 
@@ -572,6 +573,7 @@ std::optional<Error> TrophyCaseGame::decode_action(const Value& value, Action& o
   if (!type || !type->is_string()) {
     return Error{"malformed_action", "An action is an object with a \"type\"."};
   }
+  if (auto err = check_action_fields(value, {{"play", "card"}, {"fold", ""}})) return err;
   if (type->as_string() == "fold") {
     out = Action{kFold, 0};
     return std::nullopt;
