@@ -4,7 +4,7 @@
 #   scripts/deps.sh fuzz     also clang and its runtimes, for the libFuzzer targets
 set -euo pipefail
 packages=(g++ cmake ninja-build ccache pkg-config libboost1.81-dev nlohmann-json3-dev
-  libspdlog-dev doctest-dev libsqlite3-dev libssl-dev openssl)
+  libspdlog-dev doctest-dev libsqlite3-dev libssl-dev openssl python3)
 if [ "${1:-}" = "fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 missing=()
 for p in "${packages[@]}"; do
