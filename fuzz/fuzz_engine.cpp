@@ -5,7 +5,9 @@
 // that games really start, sometimes nonsense, to fuzz option checking) and a
 // seed; then a sequence of steps, each one of:
 //   * a legal move: an index into legal_actions() of a seat to act; it must be
-//     accepted, and its encoding must decode back to the same action;
+//     accepted, and its encoding must decode back to the same action, while
+//     the same encoding with a key added ("extra") must be refused as
+//     malformed_action (engine/action_fields.h);
 //   * a raw Action built from the bytes for any seat: if refused, full_state()
 //     must be unchanged; if accepted, it must have been in legal_actions();
 //   * decode_action() of an arbitrary Value, then the same check as above;
@@ -187,6 +189,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       Action decoded;
       require(!game.decode_action(game.encode_action(action), decoded), "an encoded action decodes");
       require(decoded == action, "encode/decode round trip");
+      Value padded = game.encode_action(action);
+      padded.set("extra", 1);
+      const auto refusal = game.decode_action(padded, decoded);
+      require(refusal && refusal->code == "malformed_action", "an action with an unknown key is refused");
       events.clear();
       require(!game.apply(seat, action, &events), "a legal action is accepted");
     } else if (op == 11) {

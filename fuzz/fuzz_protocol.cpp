@@ -16,6 +16,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/game.h"
@@ -40,12 +41,13 @@ void check_bridge(const nlohmann::json& frame) {
 }
 
 #ifdef CASA_FUZZ_HAS_PROTOCOL
-// One game of each kind that exists, for decode_action.
+// One game of each kind that exists (La Casa's Domination and Solo decode
+// their own actions), for decode_action.
 const std::vector<std::unique_ptr<casa::Game>>& games() {
   static const auto all = [] {
     std::vector<std::unique_ptr<casa::Game>> out;
     for (const auto& name : casa::game_names()) {
-      for (int players : {4, 2}) {
+      for (int players : {4, 3, 2}) {
         auto created = casa::create_game(name, players, casa::Value::object(), 1);
         if (created.game) {
           out.push_back(std::move(created.game));
@@ -53,9 +55,26 @@ const std::vector<std::unique_ptr<casa::Game>>& games() {
         }
       }
     }
+    for (const auto& [players, format] : {std::pair{2, "domination"}, std::pair{1, "solo"}}) {
+      auto created = casa::create_game(
+          "la-casa", players, casa::Value::obj({{"format", format}}), 1);
+      if (created.game) out.push_back(std::move(created.game));
+    }
     return out;
   }();
   return all;
+}
+
+// An accepted action holds only keys of its encoding (or keys whose null or
+// false value means the same as their absence): engine/action_fields.h.
+bool only_known_keys(const casa::Value& action, const casa::Value& encoded) {
+  if (!action.is_object()) return true;
+  for (const auto& [key, item] : action.as_object()) {
+    if (encoded.find(key)) continue;
+    if (item.is_null() || (item.is_bool() && !item.as_bool())) continue;
+    return false;
+  }
+  return true;
 }
 #endif
 
@@ -78,6 +97,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           casa::Action again;
           require(!game->decode_action(game->encode_action(decoded), again) && again == decoded,
                   "decode(encode(decode(v))) == decode(v)");
+          require(only_known_keys(action, game->encode_action(decoded)),
+                  "an accepted action holds no unknown key");
         }
       }
     }

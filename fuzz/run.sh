@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang and runs each for a bounded time.
 #
-#   fuzz/run.sh [SECONDS] [TARGET...]     (default 60 s each, every target)
+#   fuzz/run.sh [SECONDS] [TARGET...]          (default 60 s each, every target)
+#   fuzz/run.sh --grow [SECONDS] [TARGET...]   a campaign that grows the corpus
 #
-# The committed seed corpus fuzz/corpus/<target>/ is copied to a scratch
-# corpus under the build dir, so a run never modifies the repository. Crash
+# The committed corpus fuzz/corpus/<target>/ (merged and minimised: each file
+# adds coverage the others lack) is copied to a scratch corpus under the build
+# dir, so a test run starts where the last campaign ended and never modifies the
+# repository. With --grow (default 480 s each), the targets run one after the
+# other, a single process each, and what they found is merged back into
+# fuzz/corpus/<target>/ with libFuzzer's -merge=1: the committed corpus becomes
+# the smallest set of inputs that covers everything the old corpus and the run
+# reached. Commit it afterwards. Each target prints its covered edges at the
+# start (the corpus loaded) and at the end of the run. Crash
 # reproducers are written to build-fuzz/artifacts/<target>/; reproduce one with
 #   build-fuzz/fuzz/<target> build-fuzz/artifacts/<target>/crash-...
 # Exit status: 0 when no target crashed, 1 otherwise. Prints exec/s per target.
@@ -17,7 +25,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds="${1:-60}"
+grow=0
+if [ "${1:-}" = "--grow" ]; then
+  grow=1
+  shift
+fi
+seconds="${1:-$([ "$grow" = 1 ] && echo 480 || echo 60)}"
 shift || true
 targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then targets=(fuzz_engine fuzz_protocol); fi
@@ -37,6 +50,11 @@ cmake --build "$build" -j"${JOBS:-2}" --target "${targets[@]}"
 status=0
 for target in "${targets[@]}"; do
   corpus="$build/corpus/$target"
+  if [ "$grow" = 1 ]; then
+    # A fresh scratch corpus: exactly the committed one, so the edges printed
+    # at the start are those of the repository's corpus.
+    rm -rf "$corpus"
+  fi
   artifacts="$build/artifacts/$target"
   mkdir -p "$corpus" "$artifacts"
   cp -n fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true
@@ -59,7 +77,21 @@ for target in "${targets[@]}"; do
       -artifact_prefix="$artifacts/" >"$log" 2>&1; then
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
     rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
-    echo "   ok: $runs runs, $rate exec/s, $(grep -o 'cov: [0-9]*' "$log" | tail -1)"
+    start_cov=$(grep -m1 -o 'INITED cov: [0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
+    end_cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || echo '?')
+    echo "   ok: $runs runs, $rate exec/s, covered edges $start_cov at the start, $end_cov at the end"
+    if [ "$grow" = 1 ]; then
+      merged="$build/merged/$target"
+      rm -rf "$merged"
+      mkdir -p "$merged"
+      "$build/fuzz/$target" -merge=1 "$merged" fuzz/corpus/"$target" "$corpus" \
+        >"$build/$target.merge.log" 2>&1
+      rm -rf fuzz/corpus/"$target"
+      mkdir -p fuzz/corpus/"$target"
+      cp "$merged"/* fuzz/corpus/"$target"/
+      echo "   fuzz/corpus/$target: $(ls fuzz/corpus/"$target" | wc -l) files," \
+        "$(du -sk --apparent-size fuzz/corpus/"$target" | cut -f1) KB after the merge"
+    fi
   else
     status=1
     echo "   CRASH (log: $log, reproducer in $artifacts/):"

@@ -1,7 +1,7 @@
 // casa-sim: the engine on the command line, without a server.
 //
 //   casa-sim play  --game G --players N [--options JSON] [--seed S] [--deck JSON]
-//                  [--dealer D] [--challenge NAME] [--rounds R] [--no-views]
+//                  [--dealer D] [--challenge NAME] [--rounds R] [--no-views] [--auto]
 //   casa-sim bench --game G --players N [--options JSON] --games N [--seed S]
 //
 // See docs/engine-cli.md.
@@ -39,12 +39,14 @@ struct Args {
   std::uint64_t seed = 1;
   long games = 1000;
   bool views = true;
+  bool automatic = false;  // --auto: play the first legal action instead of reading stdin
 };
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "casa-sim: " << why << "\n"
             << "usage: casa-sim play  --game G --players N [--options JSON] [--seed S] "
-               "[--deck JSON] [--dealer D] [--challenge NAME] [--rounds R] [--no-views]\n"
+               "[--deck JSON] [--dealer D] [--challenge NAME] [--rounds R] [--no-views] "
+               "[--auto]\n"
             << "       casa-sim bench --game G --players N [--options JSON] --games N "
                "[--seed S]\n";
   std::exit(2);
@@ -71,6 +73,7 @@ Args parse_args(int argc, char** argv) {
       else if (flag == "--seed") a.seed = std::stoull(next());
       else if (flag == "--games") a.games = std::stol(next());
       else if (flag == "--no-views") a.views = false;
+      else if (flag == "--auto") a.automatic = true;
       else usage("unknown flag " + flag);
     } catch (const std::logic_error&) {
       usage("bad number after " + flag);
@@ -150,7 +153,20 @@ int play(const Args& a) {
   print_turn(*game, a.views);
   std::string text;
   std::vector<casa::Event> events;
-  while (!game->is_over() && std::getline(std::cin, text)) {
+  std::vector<Action> legal;
+  // --auto: the lowest seat to act plays its first legal action, written as the
+  // line a player would send, so both ways run through the same code below.
+  auto next_line = [&]() -> bool {
+    if (!a.automatic) return static_cast<bool>(std::getline(std::cin, text));
+    const std::vector<Seat> acting = seats_of(game->to_act());
+    if (acting.empty()) return false;
+    game->legal_actions(acting.front(), legal);
+    if (legal.empty()) return false;
+    text = json{{"seat", acting.front()}, {"action", casa::to_json(game->encode_action(legal.front()))}}
+               .dump();
+    return true;
+  };
+  while (!game->is_over() && next_line()) {
     if (text.empty()) continue;
     auto error_line = [](const std::string& code, const std::string& message) {
       std::cout << json{{"type", "error"}, {"code", code}, {"message", message}} << "\n";

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/action_fields.h"
 #include "engine/cardset.h"
 #include "engine/games/casino/casino_game.h"
 
@@ -654,18 +655,14 @@ std::optional<Error> CasinoGame::decode_action(const Value& value, Action& out) 
   };
   // Only the keys of the action's own type: e.g. an increase that names loose
   // cards is not an increase (a build never absorbs loose cards, CA-3.6).
-  static constexpr std::pair<std::string_view, std::string_view> kKeys[] = {
-      {"capture", " type card loose builds "}, {"build", " type card loose "},
-      {"increase", " type card build "},       {"trail", " type card "},
-      {"ask", " type card target "},           {"done_asking", " type "},
-      {"deal", " type "}};
-  for (const auto& [type_name, keys] : kKeys) {
-    if (type_name != t) continue;
-    for (const auto& [key, item] : value.as_object()) {
-      if (keys.find(" " + key + " ") == std::string_view::npos)
-        return malformed("A " + t + " action has no \"" + key + "\".");
-    }
-  }
+  if (auto e = check_action_fields(value, {{"capture", "card loose builds"},
+                                           {"build", "card loose"},
+                                           {"increase", "card build"},
+                                           {"trail", "card"},
+                                           {"ask", "card target"},
+                                           {"done_asking", ""},
+                                           {"deal", ""}}))
+    return e;
   int card = 0;
   if (t == "capture") {
     a.kind = kCapture;

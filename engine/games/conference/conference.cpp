@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "engine/action_fields.h"
 #include "engine/games/conference/state.h"
 
 namespace casa::conference {
@@ -859,6 +860,11 @@ Value ConferenceGame::encode_action(const Action& action) const {
 std::optional<Error> ConferenceGame::decode_action(const Value& value, Action& out) const {
   auto bad = [](std::string why) { return Error{"malformed_action", std::move(why)}; };
   if (!value.is_object()) return bad("An action is an object with a \"type\".");
+  if (auto err = check_action_fields(value, {{"discard", "card"},
+                                             {"play", "card call as_gallowglass"},
+                                             {"name_gallowglass", "suit"},
+                                             {"deal", ""}}))
+    return err;
   const std::string type = value.get_string("type", "");
   auto read_card = [&](Action& a) -> std::optional<Error> {
     const Value* card = value.find("card");

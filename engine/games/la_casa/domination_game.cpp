@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/action_fields.h"
 #include "engine/games/la_casa/trick.h"
 #include "engine/rng.h"
 
@@ -516,6 +517,12 @@ Value DominationGame::encode_action(const Action& action) const {
 }
 
 std::optional<Error> DominationGame::decode_action(const Value& value, Action& out) const {
+  if (auto err = check_action_fields(value, {{"play", "card"},
+                                             {"elect", "family"},
+                                             {"pass", ""},
+                                             {"take_pile", "pile"},
+                                             {"deal", ""}}))
+    return err;
   const std::string type = value.get_string("type", "");
   if (type == "play") {
     const auto card = parse_card(value.get_string("card", ""));

@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/action_fields.h"
 #include "engine/games/la_casa/robot.h"
 #include "engine/games/la_casa/solo.h"
 #include "engine/games/la_casa/trick.h"
@@ -618,6 +619,9 @@ Value SoloGame::encode_action(const Action& action) const {
 }
 
 std::optional<Error> SoloGame::decode_action(const Value& value, Action& out) const {
+  if (auto err = check_action_fields(
+          value, {{"play", "card"}, {"name_family", "family"}, {"deal", ""}}))
+    return err;
   const std::string type = value.get_string("type", "");
   if (type == "play") {
     const auto card = parse_card(value.get_string("card", ""));

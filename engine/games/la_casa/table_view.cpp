@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "engine/action_fields.h"
 #include "engine/games/la_casa/table_game.h"
 #include "engine/teams.h"
 #include "engine/rng.h"
@@ -325,6 +326,24 @@ std::optional<Error> TableGame::decode_action(const Value& value, Action& out) c
   for (std::uint16_t k = kActPlay; k <= kActDeal; ++k)
     if (kind_name(k) == type->as_string()) a.kind = k;
   if (a.kind == 0) return bad("Unknown action type \"" + type->as_string() + "\".");
+  // The keys encode_action gives each kind, and no other.
+  if (auto err = check_action_fields(value, {{"play", "card"},
+                                             {"elect", "family"},
+                                             {"pass", ""},
+                                             {"bid", "tricks"},
+                                             {"name_family", "family"},
+                                             {"discard", "card"},
+                                             {"set_aside", "cards"},
+                                             {"eliminate", "card"},
+                                             {"no_elimination", ""},
+                                             {"steal", "card"},
+                                             {"no_steal", ""},
+                                             {"give", "card"},
+                                             {"pass_card", "card"},
+                                             {"reveal", "card"},
+                                             {"choose_challenge", "challenge"},
+                                             {"deal", ""}}))
+    return err;
   auto read_card = [&](std::optional<Error>& err) {
     const Value* c = value.find("card");
     std::optional<int> card;

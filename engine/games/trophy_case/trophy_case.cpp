@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/action_fields.h"
 #include "engine/games/trophy_case/cards.h"
 #include "engine/games/trophy_case/trophy_case_game.h"
 
@@ -105,7 +106,7 @@ void TrophyCaseGame::reshuffle() {
   set_aside_ = DeckSet();
   discarded_ = DeckSet();
   shown_ = DeckSet();
-  shown_seat_ = -1;
+  show_count_ = 0;
   last_.cards_visible = false;
   for (int c = 0; c < kDeckSize; ++c) stock_[c] = static_cast<std::uint8_t>(c);
   rng_.shuffle(stock_.data(), stock_.size());
@@ -159,8 +160,10 @@ void TrophyCaseGame::begin_trick(int leader, std::vector<Event>* events) {
     trick_.count = 0;
     turn_ = leader;
     if (!(hands_[leader] & kSuitedSet).empty()) return;
+    // TC-8.1 The shown hand stays public, under the seat that showed it, until
+    // the next reshuffle takes its cards back into the stock.
     shown_ |= hands_[leader];
-    shown_seat_ = leader;
+    shows_[show_count_++] = Show{leader, hands_[leader]};
     if (events) {
       events->push_back({all_seats(), true,
                          Value::obj({{"type", "redeal"},
@@ -459,6 +462,14 @@ Value TrophyCaseGame::trick_value(const Trick& trick) const {
   return t;
 }
 
+Value TrophyCaseGame::shows_value() const {
+  Value shows = Value::array();
+  for (int i = 0; i < show_count_; ++i) {
+    shows.push(Value::obj({{"seat", shows_[i].seat}, {"cards", card_list(shows_[i].cards)}}));
+  }
+  return shows;
+}
+
 Value TrophyCaseGame::view(Seat seat) const {
   Value v = Value::obj({{"game", "trophy-case"}, {"seat", seat}});
   // Every player plays for themselves.
@@ -482,8 +493,7 @@ Value TrophyCaseGame::view(Seat seat) const {
   v.set("tricks_played", tricks_played_);
   v.set("set_aside", card_list(set_aside_));
   v.set("discarded_count", discarded_.size());
-  v.set("shown", shown_seat_ < 0 ? Value()
-                                 : Value::obj({{"seat", shown_seat_}, {"cards", card_list(shown_)}}));
+  v.set("shown", shows_value());
   v.set("trick", trick_value(trick_));
   if (last_.winner < 0) {
     v.set("last_trick", Value());
@@ -519,7 +529,7 @@ Value TrophyCaseGame::full_state() const {
   v.set("set_aside", card_list(set_aside_));
   v.set("discarded", card_list(discarded_));
   v.set("shown", card_list(shown_));
-  v.set("shown_seat", shown_seat_);
+  v.set("shows", shows_value());
   v.set("recalled", card_list(recalled_));
   v.set("trick", trick_value(trick_));
   v.set("last_trick", Value::obj({{"winner", last_.winner},
@@ -563,6 +573,7 @@ std::optional<Error> TrophyCaseGame::decode_action(const Value& value, Action& o
   if (!type || !type->is_string()) {
     return Error{"malformed_action", "An action is an object with a \"type\"."};
   }
+  if (auto err = check_action_fields(value, {{"play", "card"}, {"fold", ""}})) return err;
   if (type->as_string() == "fold") {
     out = Action{kFold, 0};
     return std::nullopt;

@@ -16,8 +16,8 @@
 // View (TC-8): "game", "seat", "to_act", "phase" ("play"/"over"), "scores",
 // "target", "dealer", "hand_number", "hands_left_before_reshuffle", "stock_size",
 // "hand_sizes", "turn", "tricks_played", "set_aside" (cards of finished tricks since
-// the reshuffle), "discarded_count", "shown" ({seat, cards} of a TC-3.2 hand or
-// null), "trick" ({leader, led_suit, led_colour, suit_order, in, folded, plays:
+// the reshuffle), "discarded_count", "shown" ([{seat, cards}]: every TC-3.2 hand
+// shown since the last reshuffle, oldest first), "trick" ({leader, led_suit, led_colour, suit_order, in, folded, plays:
 // [{seat, card} | {seat, mud: true}]}), "last_trick" ({winner, points, reason,
 // trick}), "winners", and for a seat its "hand".
 // Events, all public except "hand": "deal", "hand" (a seat's new cards, to that
@@ -142,6 +142,7 @@ class TrophyCaseGame final : public Game {
   void end_game_by_hands(std::vector<Event>* events);
   std::optional<Error> check_play(Seat seat, int card) const;
   Value trick_value(const Trick& trick) const;
+  Value shows_value() const;
   int next_seat(int seat) const { return (seat + 1) % players_; }
   SeatMask all_seats() const { return (SeatMask{1} << players_) - 1; }
 
@@ -166,7 +167,15 @@ class TrophyCaseGame final : public Game {
   DeckSet set_aside_;  // TC-6.2
   DeckSet discarded_;  // TC-3.2 / TC-6.3 discarded hands
   DeckSet shown_;      // TC-3.2 shown hands: discarded but public
-  int shown_seat_ = -1;
+  // TC-3.2 / TC-8.1 Each hand shown since the last reshuffle, oldest first, with
+  // the seat that showed it. A shuffle serves kHandsPerShuffle hands, so it can
+  // see at most that many shows.
+  struct Show {
+    int seat = -1;
+    DeckSet cards;
+  };
+  std::array<Show, kHandsPerShuffle> shows_{};
+  int show_count_ = 0;
   // Cards that were public just before a reshuffle made during the last action:
   // that action's events name them, so they are not reported as secret until the
   // next action.

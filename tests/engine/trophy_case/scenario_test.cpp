@@ -345,8 +345,9 @@ TEST_CASE("TC-3.2 a leader holding only trumps shows them; all hands are redealt
   CHECK(t.last_of("deal").size() == 1);
   CHECK(t.last_of("hand_end").empty());
   const Value pub = t.pub();
-  CHECK(pub.find("shown")->get_int("seat", -1) == 0);
-  CHECK(as_set(strings(*pub.find("shown")->find("cards"))) == as_set(kAllTrumps));
+  REQUIRE(pub.find("shown")->size() == 1);
+  CHECK(pub.find("shown")->as_array()[0].get_int("seat", -1) == 0);
+  CHECK(as_set(strings(*pub.find("shown")->as_array()[0].find("cards"))) == as_set(kAllTrumps));
   CHECK(pub.get_int("hand_number", 0) == 2);
   CHECK(pub.get_int("dealer", -1) == 0);  // TC-2.1: the next player deals
   CHECK(pub.get_int("hands_left_before_reshuffle", -1) == 1);  // redeals count (TC-2.2)
@@ -370,6 +371,126 @@ TEST_CASE("TC-3.2 a leader holding only trumps shows them; all hands are redealt
 
 // ---------------------------------------------------------------------------
 // TC-4 Turns on a trick
+
+namespace {
+
+// The `shown` list every seat and the spectator must see.
+Value shows(std::initializer_list<std::pair<int, std::vector<std::string>>> list) {
+  Value out = Value::array();
+  for (const auto& [seat, cards] : list) {
+    Value ids = Value::array();
+    for (const auto& c : cards) ids.push(c);
+    out.push(Value::obj({{"seat", seat}, {"cards", std::move(ids)}}));
+  }
+  return out;
+}
+
+void check_shown_everywhere(const Table& t, const Value& expected) {
+  for (Seat seat = kSpectator; seat < t.game->players(); ++seat) {
+    CAPTURE(seat);
+    const Value v = t.view(seat);
+    // Card order inside a shown hand is the hand's sorted order; compare as sets.
+    const Value& shown = *v.find("shown");
+    REQUIRE(shown.size() == expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      CHECK(shown.as_array()[i].get_int("seat", -2) == expected.as_array()[i].get_int("seat", -3));
+      CHECK(as_set(strings(*shown.as_array()[i].find("cards"))) ==
+            as_set(strings(*expected.as_array()[i].find("cards"))));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("TC-3.2 TC-8.1 two hands shown before a reshuffle: each under its own seat, until the reshuffle") {
+  const std::vector<std::string> first_show{"T-GRANOLA", "T-DEATH", "T-LIGHT", "T-SNAIL", "T-BEAUTY"};
+  const std::vector<std::string> second_show{"T-TIME", "T-GRUE", "T-LOBSTER", "T-JESTER"};
+  Stack s;
+  s.players = 5;
+  s.dealer = 4;  // seat 0 leads the first trick (TC-2.3)
+  // Hand 1: seat 0 holds six Mazes and five trumps; the others hold fillers
+  // (no red), so they may fold and seat 4 may play any of its cards.
+  std::vector<std::string> seat0{"MAZ1", "MAZ2", "MAZ3", "MAZ4", "MAZ5", "MAZ6"};
+  seat0.insert(seat0.end(), first_show.begin(), first_show.end());
+  s.hands[0][0] = seat0;
+  // Hand 2 (the redeal, dealer 0): seat 0 holds only red cards, seat 1 seven
+  // yellow cards and the four other trumps.
+  s.hands[1][0] = {"MAZ7", "MAZ8", "MAZ9", "MAZX", "MAZ0", "BOO1", "BOO2", "BOO3", "BOO4", "BOO5", "BOO6"};
+  std::vector<std::string> seat1{"SCY1", "SCY2", "SCY3", "SCY4", "SCY5", "SCY6", "SCY7"};
+  seat1.insert(seat1.end(), second_show.begin(), second_show.end());
+  s.hands[1][1] = seat1;
+  Table t(5, s.options(Value::obj({{"target", 10000}})));
+  check_shown_everywhere(t, Value::array());
+
+  // Hand 1: seats 1-3 fold; seat 0 plays out its Mazes against seat 4, then folds
+  // holding only trumps: seat 4 wins and seat 0 leads with nothing but trumps.
+  t.play(0, "MAZ1");
+  t.fold(1);
+  t.fold(2);
+  t.fold(3);
+  for (const char* card : {"MAZ2", "MAZ3", "MAZ4", "MAZ5", "MAZ6"}) {
+    t.play_lowest();  // seat 4
+    t.play(0, card);
+  }
+  t.play_lowest();  // seat 4
+  CHECK(as_set(t.hand(0)) == as_set(first_show));
+  t.fold(0);
+  auto redeal = t.last_of("redeal");
+  REQUIRE(redeal.size() == 1);
+  CHECK(redeal[0].get_int("seat", -1) == 0);
+  CHECK(as_set(strings(*redeal[0].find("shown"))) == as_set(first_show));
+  CHECK(t.pub().get_int("hand_number", 0) == 2);
+  check_shown_everywhere(t, shows({{0, first_show}}));
+
+  // Hand 2: seat 0 leads again (TC-3.2). Seat 1 plays its seven yellow cards out
+  // of colour, then folds: seat 0 wins, and seat 1 leads holding only trumps.
+  CHECK(t.turn() == 0);
+  t.play(0, "MAZ7");
+  t.play(1, "SCY1");
+  t.fold(2);
+  t.fold(3);
+  t.fold(4);
+  const char* reds[] = {"MAZ8", "MAZ9", "MAZX", "MAZ0", "BOO1", "BOO2", "BOO3"};
+  const char* yellows[] = {"SCY2", "SCY3", "SCY4", "SCY5", "SCY6", "SCY7"};
+  for (int i = 0; i < 6; ++i) {
+    t.play(0, reds[i]);
+    t.play(1, yellows[i]);
+  }
+  t.play(0, reds[6]);
+  CHECK(as_set(t.hand(1)) == as_set(second_show));
+  t.fold(1);
+  CHECK(last_trick(t.pub()).get_int("winner", -1) == 0);
+  redeal = t.last_of("redeal");
+  REQUIRE(redeal.size() == 1);
+  CHECK(redeal[0].get_int("seat", -1) == 1);
+  CHECK(as_set(strings(*redeal[0].find("shown"))) == as_set(second_show));
+  // Both shows stay in every view, each under the seat that showed it.
+  CHECK(t.pub().get_int("hand_number", 0) == 3);
+  CHECK(t.pub().get_int("hands_left_before_reshuffle", -1) == 0);
+  const Value both = shows({{0, first_show}, {1, second_show}});
+  check_shown_everywhere(t, both);
+  for (Seat seat = kSpectator; seat < 5; ++seat) {
+    const auto secret = as_set(t.game->secret_cards(seat));
+    for (const auto& trump : kAllTrumps) CHECK(secret.count(trump) == 0);
+  }
+
+  // Hand 3 is played out: both shows stay public through it; the reshuffle
+  // before hand 4 takes their cards back into the stock and empties the list.
+  int guard = 0;
+  while (t.pub().get_int("hand_number", 0) == 3) {
+    REQUIRE(++guard < 2000);
+    REQUIRE_FALSE(t.game->is_over());
+    check_shown_everywhere(t, both);
+    std::vector<Action> legal;
+    t.game->legal_actions(t.turn(), legal);
+    REQUIRE(!legal.empty());
+    t.apply_ok(t.turn(), t.game->encode_action(legal.front()));
+  }
+  REQUIRE(t.last_of("deal").size() == 1);
+  CHECK(t.last_of("deal")[0].get_bool("reshuffled", false));
+  CHECK(t.pub().get_int("hand_number", 0) == 4);
+  check_shown_everywhere(t, Value::array());
+}
 
 TEST_CASE("TC-4.1 TC-4.2 turns go clockwise among players still in, leader included") {
   Stack s;
@@ -749,7 +870,7 @@ TEST_CASE("TC-8.1 the public view: plays by seat, folds, suit order, results, co
   pub = t.pub();
   CHECK(last_trick(pub).get_int("winner", -1) == 1);
   CHECK(last_trick(pub).get_int("points", -1) == 0);
-  CHECK(pub.find("shown")->is_null());
+  CHECK(*pub.find("shown") == Value::array());
   // Every seat sees the same public part.
   for (Seat seat = 0; seat < 4; ++seat) {
     Value v = t.view(seat);
