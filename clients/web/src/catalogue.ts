@@ -73,6 +73,8 @@ export function fieldOf(key: string, s: Json): OptionField {
     choices: [] as { label: string; value: unknown }[],
     default: s.default,
   };
+  if (Array.isArray(s["x-form-enum"]))
+    return { ...base, kind: "select", choices: s["x-form-enum"].map((v: unknown) => ({ label: labelOf(v), value: v })) };
   const alts: Json[] | undefined = s.anyOf ?? s.oneOf;
   if (alts) {
     const vals: unknown[] = [];
@@ -128,4 +130,16 @@ export async function loadCatalogue(): Promise<GameInfo[]> {
   const r = await fetch("/api/games", { headers: { Accept: "application/json" } });
   if (!r.ok) throw new Error(`GET /api/games: ${r.status}`);
   return normaliseCatalogue(await r.json());
+}
+
+/** Whether a field applies at this player count (the schema's `x-players`). */
+export function fieldApplies(f: OptionField, players: number): boolean {
+  const only = f.schema["x-players"];
+  return !Array.isArray(only) || only.includes(players);
+}
+
+/** The choices of a select at this player count (the schema's `x-enum-by-players`). */
+export function choicesAt(f: OptionField, players: number): { label: string; value: unknown }[] {
+  const by = f.schema["x-enum-by-players"]?.[String(players)];
+  return Array.isArray(by) ? f.choices.filter((c) => by.includes(c.value)) : f.choices;
 }

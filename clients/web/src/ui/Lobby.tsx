@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import type { App } from "../app";
-import { gameTitle, loadCatalogue, parseText, type GameInfo, type OptionField } from "../catalogue";
+import { choicesAt, fieldApplies, gameTitle, loadCatalogue, parseText, type GameInfo, type OptionField } from "../catalogue";
 import { savedName } from "../net";
 import type { Json } from "../words";
 
@@ -23,7 +23,7 @@ export function NameForm({ app }: { app: App }) {
   );
 }
 
-function FieldInput({ f, value, set }: { f: OptionField; value: unknown; set: (v: unknown) => void }) {
+function FieldInput({ f, value, set, players }: { f: OptionField; value: unknown; set: (v: unknown) => void; players: number }) {
   const id = `opt-${f.key}`;
   const help = f.description ? <small id={`${id}-help`}>{f.description}</small> : null;
   if (f.kind === "boolean")
@@ -36,21 +36,22 @@ function FieldInput({ f, value, set }: { f: OptionField; value: unknown; set: (v
         {help}
       </div>
     );
-  if (f.kind === "select")
+  if (f.kind === "select") {
+    const choices = choicesAt(f, players);
     return (
       <div class="field">
         <label for={id}>{f.label}</label>
         <select
           id={id}
           name={f.key}
-          value={value === undefined ? "" : String(f.choices.findIndex((c) => c.value === value))}
+          value={value === undefined ? "" : String(choices.findIndex((c) => c.value === value))}
           onChange={(e) => {
             const v = (e.target as HTMLSelectElement).value;
-            set(v === "" ? undefined : f.choices[Number(v)].value);
+            set(v === "" ? undefined : choices[Number(v)].value);
           }}
         >
           <option value="">{f.default !== undefined ? `default (${String(f.default)})` : "default"}</option>
-          {f.choices.map((c, i) => (
+          {choices.map((c, i) => (
             <option value={String(i)} key={i}>
               {c.label}
             </option>
@@ -59,6 +60,7 @@ function FieldInput({ f, value, set }: { f: OptionField; value: unknown; set: (v
         {help}
       </div>
     );
+  }
   if (f.kind === "number")
     return (
       <div class="field">
@@ -101,7 +103,7 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
   const playersOk = counts.includes(players) ? players : counts[0];
   const message = (): Json => {
     const opts: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(options)) if (v !== undefined) opts[k] = v;
+    for (const [k, v] of Object.entries(options)) if (v !== undefined && fields.some((f) => f.key === k)) opts[k] = v;
     const m: Json = { game, players: playersOk, options: opts };
     if (priv) m.private = true;
     if (timer) m.move_timeout_seconds = Number(timer);
@@ -112,7 +114,7 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
     }
     return m;
   };
-  const fields = info?.fields ?? [];
+  const fields = (info?.fields ?? []).filter((f) => fieldApplies(f, playersOk));
   return (
     <form
       class="create-form"
@@ -156,7 +158,7 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
       {fields
         .filter((f) => !f.testing)
         .map((f) => (
-          <FieldInput key={game + f.key} f={f} value={options[f.key]} set={(v) => setOptions({ ...options, [f.key]: v })} />
+          <FieldInput key={game + f.key} f={f} value={options[f.key]} set={(v) => setOptions({ ...options, [f.key]: v })} players={playersOk} />
         ))}
       <div class="field">
         <label for="timer">Move timer (seconds, empty for none)</label>
@@ -188,7 +190,7 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
           {fields
             .filter((f) => f.testing)
             .map((f) => (
-              <FieldInput key={game + f.key} f={f} value={options[f.key]} set={(v) => setOptions({ ...options, [f.key]: v })} />
+              <FieldInput key={game + f.key} f={f} value={options[f.key]} set={(v) => setOptions({ ...options, [f.key]: v })} players={playersOk} />
             ))}
         </details>
       ) : null}

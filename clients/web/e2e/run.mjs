@@ -1,0 +1,396 @@
+// End-to-end tests in Debian's Chromium (driven by playwright-core, never a
+// downloaded browser) against a real casa-server on a free loopback port with a
+// temporary database. Every game is played to its end by clicking only.
+//
+//   CASA_SERVER_BIN   casa-server to run (default ../../build/server/casa-server)
+//   CHROMIUM          browser binary (default /usr/bin/chromium)
+//   CASA_SCREENSHOTS  directory for the screenshots (default test-results/screenshots)
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, rmSync, existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const here = new URL(".", import.meta.url).pathname;
+const webDir = resolve(here, "..");
+const repo = resolve(webDir, "../..");
+const serverBin = process.env.CASA_SERVER_BIN ?? join(repo, "build/server/casa-server");
+const browserBin = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const shots = resolve(process.env.CASA_SCREENSHOTS ?? join(webDir, "test-results/screenshots"));
+const started = Date.now();
+mkdirSync(shots, { recursive: true });
+
+const results = [];
+async function test(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  } catch (e) {
+    results.push({ name, ok: false });
+    console.log(`FAIL ${name}: ${e && e.stack ? e.stack : e}`);
+  }
+}
+function assert(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const p = s.address().port;
+      s.close(() => res(p));
+    });
+    s.on("error", rej);
+  });
+}
+
+async function waitHttp(url, ms = 20000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+// ---- the server (and, for a server without --web-dir, a preview server) --------
+const tmp = mkdtempSync(join(tmpdir(), "casa-web-e2e-"));
+const port = await freePort();
+const help = execFileSync(serverBin, ["--help"], { encoding: "utf8" });
+const servesPage = help.includes("web-dir");
+const serverArgs = ["--address", "127.0.0.1", "--port", String(port), "--db", join(tmp, "casa.db"), "--testing"];
+if (servesPage) serverArgs.push("--web-dir", join(webDir, "dist"));
+const children = [];
+const server = spawn(serverBin, serverArgs, { stdio: ["ignore", "ignore", "pipe"] });
+children.push(server);
+let serverLog = "";
+server.stderr.on("data", (d) => (serverLog = (serverLog + d).slice(-20000)));
+await waitHttp(`http://127.0.0.1:${port}/healthz`);
+let base = `http://127.0.0.1:${port}`;
+if (!servesPage) {
+  // A server that predates the page: Vite's preview server hands out dist/ and
+  // forwards /ws and /api to it.
+  const previewPort = await freePort();
+  const preview = spawn(join(webDir, "node_modules/.bin/vite"), ["preview", "--host", "127.0.0.1", "--port", String(previewPort), "--strictPort"], {
+    cwd: webDir,
+    env: { ...process.env, CASA_SERVER: base },
+    stdio: "ignore",
+  });
+  children.push(preview);
+  base = `http://127.0.0.1:${previewPort}`;
+  await waitHttp(base + "/");
+}
+console.log(`casa-server on port ${port}${servesPage ? " serving the page" : ", page from vite preview"}`);
+
+const browser = await chromium.launch({
+  executablePath: browserBin,
+  args: [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-dev-shm-usage",
+  ],
+});
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+/** A new browser profile (fresh storage) with a page that keeps its WebSocket frames. */
+async function person(name, viewport = DESKTOP) {
+  const context = await browser.newContext({ viewport, baseURL: base });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]).catch(() => {});
+  const page = await context.newPage();
+  page.frames_ = [];
+  page.on("websocket", (ws) => ws.on("framereceived", (f) => page.frames_.push(String(f.payload))));
+  page.errors_ = [];
+  page.on("pageerror", (e) => page.errors_.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error") page.errors_.push(m.text());
+  });
+  await page.goto("/");
+  await page.fill('input[name="name"]', name);
+  await page.click('.name-form button[type="submit"]');
+  await page.waitForSelector(".conn-open");
+  return page;
+}
+
+async function openCreateForm(page, game, players) {
+  await page.goto("/");
+  await page.waitForSelector(".create-form");
+  await page.selectOption("#game", game);
+  await page.selectOption("#players", String(players));
+}
+
+async function setTesting(page, key, value) {
+  const details = page.locator("details.testing");
+  if (!(await details.evaluate((d) => d.open))) await details.locator("summary").click();
+  await page.fill(`#opt-${key}`, String(value));
+}
+
+/** Plays the page's seat to the end by clicking: a lit card, else the first choice. */
+async function playToEnd(page, { maxMoves = 600, onMove } = {}) {
+  let moves = 0;
+  for (;;) {
+    const what = await page.waitForFunction(
+      () => (document.querySelector(".game-over") ? "over" : document.querySelector(".choices") ? "move" : false),
+      null,
+      { timeout: 60000, polling: 50 },
+    );
+    if ((await what.jsonValue()) === "over") return moves;
+    assert(moves++ < maxMoves, "too many moves");
+    const picker = page.locator(".card-choices button.choice").first();
+    const lit = page.locator(".choices .card.legal, .hand button.card.legal, .board button.card.legal").first();
+    try {
+      if (await picker.count()) await picker.click({ timeout: 2000 });
+      else if (await lit.count()) await lit.click({ timeout: 2000 });
+      else await page.locator(".choices button.choice").first().click({ timeout: 2000 });
+    } catch {
+      continue; // the page changed under the click: look again
+    }
+    if (onMove) await onMove(moves);
+  }
+}
+
+async function screenshots(page, label) {
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: join(shots, `${label}-desktop.png`) });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: join(shots, `${label}-phone.png`), fullPage: false });
+  await page.setViewportSize(DESKTOP);
+}
+
+function tableIdOf(page) {
+  const m = new URL(page.url()).pathname.match(/\/table\/([^/]+)/);
+  return m ? m[1] : null;
+}
+
+async function checkCleanPage(page) {
+  const errs = page.errors_.filter((e) => !/favicon|404/.test(e));
+  assert(errs.length === 0, `page errors: ${errs.join(" | ")}`);
+}
+
+// ---- the tests --------------------------------------------------------------------
+await test("the page is served with its assets and a lobby", async () => {
+  const r = await fetch(base + "/");
+  assert(r.ok, "GET /");
+  const html = await r.text();
+  assert(/assets\/index-[\w-]+\.js/.test(html), "hashed script in index.html");
+  if (servesPage) {
+    for (const p of ["/join/ABC123", "/table/t123", "/replay/t123"]) {
+      const x = await fetch(base + p);
+      assert(x.ok && (await x.text()).includes("assets/index-"), `index.html for ${p}`);
+    }
+  }
+});
+
+let ann, bea, spec;
+await test("two friends play a private La Casa 4p table from an invite link, with a spectator", async () => {
+  ann = await person("ann");
+  bea = await person("bea");
+  spec = await person("sam");
+  await openCreateForm(ann, "la-casa", 4);
+  await ann.check('input[name="private"]');
+  await setTesting(ann, "rounds", 1);
+  await ann.click('button[name="create"]');
+  await ann.waitForSelector(".invite-link");
+  const invite = await ann.locator(".invite-link").getAttribute("href");
+  assert(/\/join\/\w+$/.test(invite), `invite link ${invite}`);
+  await ann.click('.invite button');
+  const copied = await ann.evaluate(() => navigator.clipboard.readText()).catch(() => "");
+  assert(copied === invite, `clipboard holds the invite (${copied})`);
+  const table = tableIdOf(ann);
+  // The spectator and the friend open the link; the friend sits at seat 2 (ann's partner).
+  await spec.goto(new URL(invite).pathname);
+  await spec.waitForSelector(".seat");
+  await bea.goto(new URL(invite).pathname);
+  await bea.locator('.seat[data-seat="2"] button', { hasText: "Sit here" }).click();
+  await bea.waitForURL(`**/table/${table}`);
+  await ann.waitForFunction(() => document.querySelector('.seat[data-seat="2"]')?.textContent?.includes("bea"));
+  assert((await ann.locator('.seat[data-seat="2"]').textContent()).includes("Team A"), "bea is on ann's team");
+  await ann.locator('.seat[data-seat="1"] button', { hasText: "Add robot bot" }).click();
+  await ann.waitForSelector('.seat[data-seat="1"] .tag');
+  await ann.locator('.seat[data-seat="3"] button', { hasText: "Add random bot" }).click();
+  await ann.waitForSelector(".board .facts");
+  // Chat: table chat reaches everyone, team chat only the team.
+  await ann.fill('.chat input[aria-label="Message"]', "good luck all");
+  await ann.click('.chat button[type="submit"]');
+  await bea.fill('.chat input[aria-label="Message"]', "partner plan");
+  await bea.check('.chat input[type="checkbox"]');
+  await bea.click('.chat button[type="submit"]');
+  await spec.waitForFunction(() => document.querySelector(".chat")?.textContent?.includes("good luck all"));
+  await ann.waitForFunction(() => document.querySelector(".chat")?.textContent?.includes("partner plan"));
+  // Hidden cards: while they play, the spectator's page never names a card in a hand.
+  let checks = 0;
+  const spectatorSeesNoHand = async () => {
+    for (const player of [ann, bea]) {
+      const hand = await player.locator(".hand [data-card]").evaluateAll((els) => els.map((e) => [e.getAttribute("data-card"), e.getAttribute("title")]));
+      const seen = await spec.evaluate(() => ({ text: document.body.innerText, cards: [...document.querySelectorAll("[data-card]")].map((e) => e.getAttribute("data-card")) }));
+      for (const [id, name] of hand) {
+        // A card just played may already be on the spectator's table; only cards still in hand after a settle count.
+        if (seen.cards.includes(id) || seen.text.includes(name)) {
+          const still = await player.locator(`.hand [data-card="${id}"]`).count();
+          assert(!still, `spectator sees ${id} (${name}) from a hand`);
+        }
+      }
+    }
+    checks++;
+  };
+  let shot = false;
+  const [a, b] = await Promise.all([
+    playToEnd(ann, {
+      onMove: async (n) => {
+        if (n % 2 === 1) await spectatorSeesNoHand();
+        if (n === 3 && !shot) {
+          shot = true;
+          await screenshots(ann, "la-casa-4p");
+          await screenshots(spec, "la-casa-4p-spectator");
+        }
+      },
+    }),
+    playToEnd(bea),
+  ]);
+  assert(a > 0 && b > 0, `both friends played (${a}, ${b})`);
+  assert(checks > 0, "the spectator was checked");
+  await spec.waitForSelector(".game-over");
+  const winners = await ann.locator(".winners").textContent();
+  assert(/win/.test(winners), `winners shown: ${winners}`);
+  assert((await ann.locator(".log li").count()) > 10, "the log tells the game");
+  assert((await ann.locator(".sheet").count()) > 0, "a score sheet");
+  await screenshots(ann, "la-casa-4p-over");
+  // Every frame the spectator received against the final state: no card of a hand
+  // before it was played, and no card the game never showed.
+  const replay = await (await fetch(`http://127.0.0.1:${port}/api/games/${table}`)).json();
+  const hiddenForever = hiddenCards(replay);
+  const firstHands = firstHandOf(ann).concat(firstHandOf(bea));
+  assert(firstHands.length === 14, `both first hands known (${firstHands.length})`);
+  let seenPublic = new Set();
+  for (const raw of spec.frames_) {
+    const m = JSON.parse(raw);
+    for (const id of hiddenForever) assert(!raw.includes(`"${id}"`), `spectator frame has the hidden ${id}: ${raw.slice(0, 200)}`);
+    if (m.type === "event" && ["play", "reveal", "slap_reveal", "steal"].includes(m.event.type)) {
+      for (const c of JSON.stringify(m.event).match(/"[GKMF][1-9]"|"MC"/g) ?? []) seenPublic.add(c.slice(1, -1));
+      continue;
+    }
+    for (const id of firstHands) {
+      if (!seenPublic.has(id)) assert(!raw.includes(`"${id}"`), `spectator frame shows ${id} before it was played: ${raw.slice(0, 300)}`);
+    }
+  }
+  assert(spec.frames_.length > 20, `spectator frames recorded (${spec.frames_.length})`);
+  // The replay link opens the viewer, which steps move by move.
+  await ann.click(".game-over a[href^='/replay/']");
+  await ann.waitForSelector(".replay-controls");
+  await ann.click('[aria-label="First move"]');
+  await ann.click('[aria-label="Next move"]');
+  assert((await ann.locator(".step").textContent()).includes("Move 1 of"), "replay steps");
+  await ann.keyboard.press("ArrowRight");
+  assert((await ann.locator(".step").textContent()).includes("Move 2 of"), "replay steps with the keyboard");
+  await screenshots(ann, "replay");
+  await checkCleanPage(bea);
+});
+
+function firstHandOf(page) {
+  for (const raw of page.frames_) {
+    const m = JSON.parse(raw);
+    if (m.type === "table_state" && m.view?.hand) return m.view.hand;
+  }
+  return [];
+}
+
+/** Cards the final state holds face down that no one but the engine ever saw. */
+function hiddenCards(replay) {
+  const fs = replay.final_state ?? {};
+  const out = [];
+  const casa = fs.casa?.cards ?? fs.casa_cards ?? fs.casa;
+  if (Array.isArray(casa)) out.push(...casa.filter((c) => typeof c === "string"));
+  return out.filter((c) => c !== fs.casa_top);
+}
+
+await test("Play now: Casino against a bot, with a reload in the middle", async () => {
+  const p = await person("cleo");
+  await openCreateForm(p, "casino", 2);
+  await setTesting(p, "rounds", 1);
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector(".board.casino");
+  const table = tableIdOf(p);
+  let reloaded = false;
+  await playToEnd(p, {
+    onMove: async (n) => {
+      if (n === 2) await screenshots(p, "casino");
+      if (n === 4 && !reloaded) {
+        reloaded = true;
+        await p.reload();
+        await p.waitForSelector(".board.casino");
+        assert(tableIdOf(p) === table, "same table after the reload");
+      }
+    },
+  });
+  assert(reloaded, "reloaded mid-game");
+  await p.waitForSelector(".game-over");
+  // No duplicate table: the player sits at exactly one unfinished table (none now).
+  await p.goto("/");
+  await p.waitForSelector(".create-form");
+  assert((await p.locator('[aria-label="Your tables"] li').count()) === 0, "no other table of cleo");
+});
+
+await test("Play now: Conference (one hand) on a phone", async () => {
+  const p = await person("dan", PHONE);
+  await openCreateForm(p, "conference", 4);
+  await p.fill("#opt-hands", "1");
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector(".board.conference");
+  await playToEnd(p, { onMove: async (n) => n === 3 && (await screenshots(p, "conference")) });
+  await p.setViewportSize(PHONE);
+  await p.screenshot({ path: join(shots, "conference-over-phone.png") });
+});
+
+await test("Play now: Trophy Case 3p to a low target", async () => {
+  const p = await person("eve");
+  await openCreateForm(p, "trophy-case", 3);
+  await p.fill("#opt-target", "8");
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector(".board.trophy-case");
+  await playToEnd(p, { onMove: async (n) => n === 3 && (await screenshots(p, "trophy-case")) });
+});
+
+await test("Solo against the Robot (one round), keyboard only", async () => {
+  const p = await person("fay");
+  await openCreateForm(p, "la-casa", 1);
+  await setTesting(p, "rounds", 1);
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector(".board.solo");
+  let n = 0;
+  for (;;) {
+    const what = await p.waitForFunction(() => (document.querySelector(".game-over") ? "over" : document.querySelector(".choices") ? "move" : false), null, { timeout: 60000, polling: 50 });
+    if ((await what.jsonValue()) === "over") break;
+    // Tab to the first lit card or choice and press Enter.
+    await p.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.blur() : null));
+    let found = false;
+    for (let i = 0; i < 80 && !found; i++) {
+      await p.keyboard.press("Tab");
+      found = await p.evaluate(() => !!document.activeElement?.matches(".card.legal, .choices button.choice"));
+    }
+    assert(found, "a legal choice is reachable with Tab");
+    await p.keyboard.press("Enter");
+    if (++n === 2) await screenshots(p, "solo");
+    assert(n < 200, "too many moves");
+    await p.waitForTimeout(30);
+  }
+  await screenshots(p, "solo-over");
+});
+
+await browser.close();
+for (const c of children) c.kill("SIGTERM");
+rmSync(tmp, { recursive: true, force: true });
+const failed = results.filter((r) => !r.ok).length;
+if (failed) console.log("server log tail:\n" + serverLog.slice(-3000));
+console.log(`e2e: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`${results.length - failed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
