@@ -2,10 +2,17 @@
 # Installs the Debian packages the build needs, if any is missing. Safe to re-run.
 #   scripts/deps.sh          what the server and its tests need
 #   scripts/deps.sh fuzz     also clang and its runtimes, for the libFuzzer targets
+#   scripts/deps.sh web      also Chromium and a font for the web client's browser tests,
+#                            and Node.js with npm when no node is installed
 set -euo pipefail
 packages=(g++ cmake ninja-build ccache pkg-config libboost1.81-dev nlohmann-json3-dev
   libspdlog-dev doctest-dev libsqlite3-dev libssl-dev openssl)
 if [ "${1:-}" = "fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
+if [ "${1:-}" = "web" ]; then
+  packages+=(chromium fonts-dejavu-core)
+  # A node that is already there (for example a newer one) is kept.
+  command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -268,7 +268,9 @@ await test("two friends play a private La Casa 4p table from an invite link, wit
   // Every frame the spectator received against the final state: no card of a hand
   // before it was played, and no card the game never showed.
   const replay = await (await fetch(`http://127.0.0.1:${port}/api/games/${table}`)).json();
-  const hiddenForever = hiddenCards(replay);
+  const annFirst = firstStateOf(ann);
+  const hiddenForever = hiddenCards(replay).filter((c) => c !== annFirst?.view?.casa?.top);
+  assert(hiddenForever.length >= 4, `the Casa's face-down cards are known (${hiddenForever.length})`);
   const firstHands = firstHandOf(ann).concat(firstHandOf(bea));
   assert(firstHands.length === 14, `both first hands known (${firstHands.length})`);
   let seenPublic = new Set();
@@ -296,21 +298,23 @@ await test("two friends play a private La Casa 4p table from an invite link, wit
   await checkCleanPage(bea);
 });
 
-function firstHandOf(page) {
+function firstStateOf(page) {
   for (const raw of page.frames_) {
     const m = JSON.parse(raw);
-    if (m.type === "table_state" && m.view?.hand) return m.view.hand;
+    if (m.type === "table_state" && m.view?.hand) return m;
   }
-  return [];
+  return null;
+}
+function firstHandOf(page) {
+  return firstStateOf(page)?.view?.hand ?? [];
 }
 
 /** Cards the final state holds face down that no one but the engine ever saw. */
 function hiddenCards(replay) {
   const fs = replay.final_state ?? {};
   const out = [];
-  const casa = fs.casa?.cards ?? fs.casa_cards ?? fs.casa;
-  if (Array.isArray(casa)) out.push(...casa.filter((c) => typeof c === "string"));
-  return out.filter((c) => c !== fs.casa_top);
+  if (Array.isArray(fs.casa)) out.push(...fs.casa.filter((c) => typeof c === "string"));
+  return out;
 }
 
 await test("Play now: Casino against a bot, with a reload in the middle", async () => {

@@ -85,7 +85,8 @@ export function ReplayPage({ id, navigate }: { id: string; navigate: (p: string)
             ))}
           </section>
         ) : null}
-        {state?.view || state?.game ? <Board view={state.view ?? state} name={name} /> : null}
+        {state?.view ? <Board view={state.view} name={name} /> : null}
+        {state && Array.isArray(state.scores) ? <p>Scores: {state.scores.map((x: Json) => JSON.stringify(x)).join(" – ")}</p> : null}
       </Pick.Provider>
       <ScoreSheet rows={rows} name={name} />
       <ol class="replay-log" aria-label="Every move">

@@ -369,6 +369,7 @@ export function TablePage({ app, id }: { app: App; id: string }) {
             <Seats app={app} t={t} />
             {t.gameOver ? <GameOver app={app} t={t} name={name} /> : null}
             <Board view={v} name={name} />
+            <div class="dock">
             {v?.hand ? (
               <section class={`hand${myTurn ? " my-turn" : ""}`} aria-label="Your hand">
                 <h3>Your hand</h3>
@@ -380,6 +381,7 @@ export function TablePage({ app, id }: { app: App; id: string }) {
               </section>
             ) : null}
             <ChoicesPanel app={app} t={t} pick={pick} selected={selected} setSelected={setSelected} />
+            </div>
           </div>
           <aside class="side-panel">
             <ScoreSheet rows={t.sheet} name={name} teams={st.teams?.length < st.players ? st.teams : undefined} />
