@@ -82,7 +82,7 @@ if (!servesPage) {
   const previewPort = await freePort();
   const preview = spawn(join(webDir, "node_modules/.bin/vite"), ["preview", "--host", "127.0.0.1", "--port", String(previewPort), "--strictPort"], {
     cwd: webDir,
-    env: { ...process.env, CASA_SERVER: base },
+    env: { ...process.env, CASA_SERVER: base, CASA_CATALOGUE: join(here, "dev-catalogue.json") },
     stdio: "ignore",
   });
   children.push(preview);

@@ -14,9 +14,9 @@ const LA_CASA: Record<string, [string, string]> = {
   G: ["Guns", "◎"],
   K: ["Knives", "†"],
   M: ["Masks", "☺"],
-  F: ["Fists", "✊"],
+  F: ["Fists", "✚"],
 };
-export const FAMILY_SYMBOL: Record<string, string> = { guns: "◎", knives: "†", masks: "☺", fists: "✊" };
+export const FAMILY_SYMBOL: Record<string, string> = { guns: "◎", knives: "†", masks: "☺", fists: "✚" };
 
 const CASINO_SUITS: Record<string, [string, string]> = {
   S: ["Spades", "♠"],
@@ -45,7 +45,7 @@ const TC_SUITS: Record<string, [string, string]> = {
   SCY: ["Scythes", "☽"],
   PLU: ["Plungers", "⊥"],
   FAC: ["Faces", "☻"],
-  TIM: ["Time", "⌛"],
+  TIM: ["Time", "◷"],
   LAM: ["Lamps", "☀"],
   HIV: ["Hives", "⬡"],
   EAR: ["Ears", "◐"],
