@@ -93,7 +93,7 @@ export function cardFace(id: string, game?: string): CardFace {
   if (g === "trophy-case") {
     if (id.startsWith("T-")) {
       const n = titleCase(id.slice(2));
-      return { id, rank: n.slice(0, 3), symbol: "★", suit: "trump", name: `the ${n} (trump)` };
+      return { id, rank: n, symbol: "★", suit: "trump", name: `the ${n} (trump)` };
     }
     const code = id.slice(0, 3);
     const s = TC_SUITS[code];

@@ -36,7 +36,7 @@ export function Card({ id, small, note, dim, inert }: CardProps) {
   const cls = `card s-${f.suit}${small ? " small" : ""}${dim ? " dim" : ""}`;
   const face = (
     <>
-      <span class="rank">{f.rank}</span>
+      <span class={f.rank.length > 3 ? "rank long" : "rank"}>{f.rank}</span>
       <span class="sym" aria-hidden="true">{f.symbol}</span>
       {note ? <span class="note">{note}</span> : null}
     </>

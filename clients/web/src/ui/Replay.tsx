@@ -51,7 +51,7 @@ export function ReplayPage({ id, navigate }: { id: string; navigate: (p: string)
   const log: Json[] = replay.log;
   const at = step === 0 ? null : log[step - 1];
   // A log entry may carry the full state after it; the final state always comes.
-  const state = at?.state ?? (step === log.length ? replay.final_state : null);
+  const state = step === 0 ? replay.initial_state : (at?.state ?? (step === log.length ? replay.final_state : null));
   const hands = allHands(state);
   const ctx = { game: replay.game, byCard: new Map(), drawn: null, selected: null, pick: () => {} };
   const rows = (replay.rounds ?? []).map((r: Json) => ({ label: `Round ${r.round}`, scores: Array.isArray(r.scores) ? r.scores : [] }));
@@ -65,13 +65,13 @@ export function ReplayPage({ id, navigate }: { id: string; navigate: (p: string)
         {(replay.winners ?? []).map(name).join(", ") || "none"}
       </p>
       <div class="replay-controls">
-        <button type="button" onClick={() => setStep(0)} disabled={step === 0} aria-label="First move">⏮</button>
+        <button type="button" onClick={() => setStep(0)} disabled={step === 0} aria-label="First move">«</button>
         <button type="button" onClick={() => setStep(Math.max(0, step - 1))} disabled={step === 0} aria-label="Previous move">◀</button>
         <span class="step">
           Move {step} of {log.length}
         </span>
         <button type="button" onClick={() => setStep(Math.min(log.length, step + 1))} disabled={step === log.length} aria-label="Next move">▶</button>
-        <button type="button" onClick={() => setStep(log.length)} disabled={step === log.length} aria-label="Last move">⏭</button>
+        <button type="button" onClick={() => setStep(log.length)} disabled={step === log.length} aria-label="Last move">»</button>
         <input type="range" min={0} max={log.length} value={step} aria-label="Move" onInput={(e) => setStep(Number((e.target as HTMLInputElement).value))} />
       </div>
       <p class="replay-move">{at ? `${name(at.seat)}: ${describeAction(at.action, replay.game)}${at.auto ? ` (${at.auto})` : ""}` : "The deal."}</p>
@@ -93,7 +93,7 @@ export function ReplayPage({ id, navigate }: { id: string; navigate: (p: string)
         {log.map((e, i) => (
           <li key={i} class={i === step - 1 ? "current" : ""}>
             <button type="button" class="link" onClick={() => setStep(i + 1)}>
-              {i + 1}. {name(e.seat)}: {describeAction(e.action, replay.game)}
+              {name(e.seat)}: {describeAction(e.action, replay.game)}
             </button>
           </li>
         ))}

@@ -12,8 +12,11 @@ const drawn = new DrawnCards();
 export function seatNamer(state: Json, mySeat: number) {
   return (seat: number): string => {
     if (seat === -1) return "the Robot";
-    const s = state?.seats?.[seat];
-    const base = s?.name ?? `Seat ${seat + 1}`;
+    const seats = state?.seats ?? [];
+    const s = seats[seat];
+    let base = s?.name ?? `Seat ${seat + 1}`;
+    // Two bots (or players) of one name: the seat number tells them apart.
+    if (s?.name && seats.some((o: Json) => o.seat !== seat && o.name === s.name)) base = `${s.name} ${seat + 1}`;
     return seat === mySeat ? `${base} (you)` : base;
   };
 }
@@ -352,7 +355,7 @@ export function TablePage({ app, id }: { app: App; id: string }) {
     <div class={`table-page game-${st.game}`}>
       <header class="table-head">
         <h2>
-          {gameTitle(st.game)} <span class="muted">· {st.players} players · table {st.table}</span>
+          {gameTitle(st.game)} <span class="muted">· {st.players === 1 ? "solo" : `${st.players} players`} · table {st.table}</span>
         </h2>
         <div class="status">
           {st.status === "waiting" ? "Waiting for players" : st.status === "playing" ? (myTurn ? <b class="your-turn">Your turn</b> : "Playing") : st.status === "over" ? "Finished" : cap(st.status)}

@@ -1,7 +1,7 @@
 // The middle of the table for each game: what the seat's view shows, laid out.
 // Only fields of the view are drawn; nothing is worked out from the rules.
 import type { ComponentChildren } from "preact";
-import { FAMILY_SYMBOL, LOKA_SUIT_SYMBOL } from "../cards";
+import { cardFace, FAMILY_SYMBOL, LOKA_SUIT_SYMBOL } from "../cards";
 import { cap, humanize, type Json } from "../words";
 import { Card, CardBack, Cards } from "./Card";
 
@@ -449,7 +449,7 @@ function TrophyCase({ view: v, name }: BoardProps) {
         <Fact label="Stock">{v.stock_size}</Fact>
         {t?.led_suit ? (
           <Fact label="Led">
-            {t.led_suit} ({t.led_colour})
+            {cardFace(`${t.led_suit}1`, "trophy-case").name.replace(/^1 of /, "")}
           </Fact>
         ) : null}
         {t?.folded?.length ? <Fact label="Folded">{t.folded.map(name).join(", ")}</Fact> : null}
