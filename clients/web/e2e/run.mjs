@@ -6,7 +6,7 @@
 //   CHROMIUM          browser binary (default /usr/bin/chromium)
 //   CASA_SCREENSHOTS  directory for the screenshots (default test-results/screenshots)
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -165,6 +165,19 @@ async function screenshots(page, label) {
   await page.setViewportSize(PHONE);
   await page.screenshot({ path: join(shots, `${label}-phone.png`), fullPage: false });
   await page.setViewportSize(DESKTOP);
+}
+
+/** The finished game's replay: kept as a file, and its viewer shows every hand. */
+async function checkReplay(page, label) {
+  const table = tableIdOf(page);
+  const r = await fetch(`${base}/api/tables/${table}/replay`).then((x) => (x.ok ? x : fetch(`${base}/api/games/${table}`)));
+  assert(r.ok, `replay of ${table}`);
+  writeFileSync(join(shots, `../replay-${label}.json`), await r.text());
+  await page.goto(`/replay/${table}`);
+  await page.waitForSelector(".replay-controls");
+  await page.click('[aria-label="First move"]');
+  await page.click('[aria-label="Next move"]');
+  assert((await page.locator(".replay-hands .card").count()) > 0, "the replay shows the hands");
 }
 
 function tableIdOf(page) {
@@ -348,6 +361,7 @@ await test("Play now: Conference (one hand) on a phone", async () => {
   await p.click('button[name="play-now"]');
   await p.waitForSelector(".board.conference");
   await playToEnd(p, { onMove: async (n) => n === 3 && (await screenshots(p, "conference")) });
+  await checkReplay(p, "conference");
   await p.setViewportSize(PHONE);
   await p.screenshot({ path: join(shots, "conference-over-phone.png") });
 });
@@ -359,6 +373,7 @@ await test("Play now: Trophy Case 3p to a low target", async () => {
   await p.click('button[name="play-now"]');
   await p.waitForSelector(".board.trophy-case");
   await playToEnd(p, { onMove: async (n) => n === 3 && (await screenshots(p, "trophy-case")) });
+  await checkReplay(p, "trophy-case");
 });
 
 await test("Solo against the Robot (one round), keyboard only", async () => {
@@ -385,6 +400,7 @@ await test("Solo against the Robot (one round), keyboard only", async () => {
     await p.waitForTimeout(30);
   }
   await screenshots(p, "solo-over");
+  await checkReplay(p, "solo");
 });
 
 await browser.close();

@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { gameTitle } from "../catalogue";
 import { describeAction, type Json } from "../words";
 import { Board } from "./boards";
-import { Cards, Pick } from "./Card";
+import { Card, Cards, Pick } from "./Card";
 import { ScoreSheet } from "./Table";
 
 export async function loadReplay(table: string): Promise<Json> {
@@ -20,7 +20,15 @@ function allHands(state: Json): string[][] | null {
   if (!state) return null;
   const h = state.hands ?? state.hand;
   if (Array.isArray(h) && h.every((x: unknown) => Array.isArray(x))) return h;
+  if (Array.isArray(h) && h.every((x: unknown) => typeof x === "string")) return [h];
   return null;
+}
+
+/** The cards of the trick in play, if the state has one in a shape we can read. */
+function trickCards(state: Json): Json[] {
+  const t = state?.trick;
+  const plays = Array.isArray(t) ? t : Array.isArray(t?.plays) ? t.plays : [];
+  return plays.filter((p: Json) => p && typeof p.card === "string");
 }
 
 export function ReplayPage({ id, navigate }: { id: string; navigate: (p: string) => void }) {
@@ -83,6 +91,19 @@ export function ReplayPage({ id, navigate }: { id: string; navigate: (p: string)
                 <span class="who">{name(i)}</span> <Cards ids={h} small inert />
               </div>
             ))}
+          </section>
+        ) : null}
+        {trickCards(state).length ? (
+          <section class="area" aria-label="Trick">
+            <h3>Trick</h3>
+            <div class="trick">
+              {trickCards(state).map((p, i) => (
+                <div class="played" key={i}>
+                  <Card id={p.card} inert />
+                  <span class="who">{typeof p.seat === "number" ? name(p.seat) : (p.player ?? "")}</span>
+                </div>
+              ))}
+            </div>
           </section>
         ) : null}
         {state?.view ? <Board view={state.view} name={name} /> : null}
