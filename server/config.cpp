@@ -26,6 +26,9 @@ const std::vector<Flag>& flags() {
       {"address", "listen address (0.0.0.0)", [](Config& c, const std::string& v) { c.address = v; }},
       {"port", "listen port, 0 for any (8080)", [](Config& c, const std::string& v) { c.port = to_int(v); }},
       {"db", "SQLite database path (./casa.db)", [](Config& c, const std::string& v) { c.db = v; }},
+      {"web-dir", "built web client to serve at / (off: none; default: ../share/casa/web beside the binary, "
+                  "else ./clients/web/dist)",
+       [](Config& c, const std::string& v) { c.web_dir = v; }},
       {"log-level", "trace|debug|info|warn|error (info)", [](Config& c, const std::string& v) { c.log_level = v; }},
       {"tls-cert", "PEM certificate chain: serve TLS only", [](Config& c, const std::string& v) { c.tls_cert = v; }},
       {"tls-key", "PEM private key", [](Config& c, const std::string& v) { c.tls_key = v; }},

@@ -14,6 +14,7 @@ struct Config {
   std::string address = "0.0.0.0";
   int port = 8080;  // 0: any free port (tests)
   std::string db = "./casa.db";
+  std::string web_dir;  // "": the default places (see find_web_dir in server/http.h); "off": none
   std::string log_level = "info";
   std::string tls_cert;  // both set: serve wss:// and https:// only
   std::string tls_key;

@@ -22,6 +22,7 @@
 
 #include "engine/game.h"
 #include "protocol/protocol.h"
+#include "server/http.h"
 #include "server/server.h"
 
 namespace casa::server {
@@ -75,6 +76,7 @@ struct Shared {
   Lobby* lobby = nullptr;
   Store* store = nullptr;
   AddressLimiter* limiter = nullptr;
+  HttpContext http;  // what plain HTTP requests need (server/http.cpp)
 };
 
 // ---- WebSocket session ---------------------------------------------------------
@@ -305,39 +307,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
 // ---- HTTP ----------------------------------------------------------------------
 
 http::response<http::string_body> answer(const Shared& shared, const http::request<http::string_body>& req) {
-  auto respond = [&](http::status status, const json& body) {
-    http::response<http::string_body> res{status, req.version()};
-    res.set(http::field::server, "casa-server");
-    res.set(http::field::content_type, "application/json");
-    res.keep_alive(req.keep_alive());
-    res.body() = body.dump();
-    res.prepare_payload();
-    return res;
-  };
-  if (req.method() != http::verb::get) return respond(http::status::method_not_allowed, {{"error", "get_only"}});
-  std::string target(req.target());
-  std::string query;
-  if (auto q = target.find('?'); q != std::string::npos) {
-    query = target.substr(q + 1);
-    target = target.substr(0, q);
-  }
-  if (target == "/healthz") {
-    return respond(http::status::ok,
-                   {{"status", "ok"}, {"storage", shared.store->healthy() ? "ok" : "unavailable"}});
-  }
-  const std::string games_prefix = "/api/games/";
-  if (target.rfind(games_prefix, 0) == 0 && target.size() > games_prefix.size() &&
-      target.size() - games_prefix.size() <= 32) {
-    int status = 404;
-    json body = shared.lobby->replay(target.substr(games_prefix.size()), status);
-    return respond(static_cast<http::status>(status), body);
-  }
-  if (target == "/api/leaderboard") {
-    std::string game;
-    if (query.rfind("game=", 0) == 0) game = query.substr(5, 32);
-    return respond(http::status::ok, shared.lobby->leaderboard(game));
-  }
-  return respond(http::status::not_found, {{"error", "not_found"}});
+  return answer_http(shared.http, req);
 }
 
 template <class Stream>
@@ -373,7 +343,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
     auto req = parser_->release();
     if (websocket::is_upgrade(req)) {
       if (req.target() != "/ws") {
-        write(http::response<http::string_body>{http::status::not_found, req.version()}, false);
+        http::response<http::string_body> res{http::status::not_found, req.version()};
+        res.prepare_payload();
+        write(std::move(res), false);
         return;
       }
       std::make_shared<WsSession<Stream>>(std::move(stream_), shared_, slot_)->run(std::move(req));
@@ -385,8 +357,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   }
 
   void write(http::response<http::string_body> res, bool keep) {
+    // Complete as it is: a HEAD response carries the length of a body it does not send.
     auto sp = std::make_shared<http::response<http::string_body>>(std::move(res));
-    sp->prepare_payload();
     http::async_write(stream_, *sp, [self = this->shared_from_this(), sp, keep](beast::error_code ec, std::size_t) {
       if (ec) return;
       if (keep) {
@@ -404,6 +376,22 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
 };
+
+// The plain HTTP side: the catalogue, serialised once, and the web client's files.
+void start_http(Shared& shared, const std::vector<std::string>& games) {
+  shared.http.config = &shared.config;
+  shared.http.lobby = shared.lobby;
+  shared.http.store = shared.store;
+  shared.http.catalogue = game_catalogue(games, shared.config.testing).dump();
+  const auto dir = find_web_dir(shared.config);
+  if (dir.empty()) {
+    spdlog::info("no web client to serve (--web-dir)");
+    return;
+  }
+  shared.http.web = WebFiles::load(dir);
+  spdlog::info("serving the web client from {} ({} files, {} bytes)", shared.http.web->root().string(),
+               shared.http.web->size(), shared.http.web->bytes());
+}
 
 }  // namespace
 
@@ -476,7 +464,8 @@ void Server::start() {
   m.store = std::make_unique<Store>(m.config.db);
   m.lobby = std::make_unique<Lobby>(m.io, *m.store, m.config, m.factory, m.games);
   m.limiter = std::make_unique<AddressLimiter>(m.config.max_connections_per_address);
-  m.shared = Shared{m.config, m.lobby.get(), m.store.get(), m.limiter.get()};
+  m.shared = Shared{m.config, m.lobby.get(), m.store.get(), m.limiter.get(), {}};
+  start_http(m.shared, m.games);
   if (!m.config.tls_cert.empty()) {
     m.tls = std::make_unique<ssl::context>(ssl::context::tls_server);
     m.tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
@@ -521,6 +510,7 @@ void Server::stop() {
   impl_->stopped_cv.notify_all();
 }
 
+// The plain HTTP side: the catalogue, serialised once, and the web client's files.
 Store& Server::store() { return *impl_->store; }
 Lobby& Server::lobby() { return *impl_->lobby; }
 

@@ -1,0 +1,471 @@
+#include "server/http.h"
+
+#include <boost/beast/http.hpp>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+#include <unistd.h>
+
+#include "engine/bots.h"
+#include "protocol/schema_documents.h"
+#include "server/lobby.h"
+#include "server/store.h"
+
+namespace casa::server {
+
+namespace fs = std::filesystem;
+namespace http = boost::beast::http;
+using nlohmann::json;
+
+namespace {
+
+// Every file the server holds in memory together: a web build is far smaller.
+constexpr std::size_t kMaxWebBytes = 64u * 1024 * 1024;
+
+constexpr const char* kContentSecurityPolicy =
+    "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self'; "
+    "script-src 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+// Paths the web client routes itself: the server answers them with index.html.
+constexpr std::array<std::string_view, 3> kClientRoutes{"join/", "replay/", "table/"};
+
+std::string content_type_of(const fs::path& file) {
+  std::string ext = file.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  static const std::map<std::string, std::string, std::less<>> kTypes = {
+      {".html", "text/html; charset=utf-8"},
+      {".htm", "text/html; charset=utf-8"},
+      {".js", "text/javascript; charset=utf-8"},
+      {".mjs", "text/javascript; charset=utf-8"},
+      {".css", "text/css; charset=utf-8"},
+      {".json", "application/json"},
+      {".map", "application/json"},
+      {".webmanifest", "application/manifest+json"},
+      {".txt", "text/plain; charset=utf-8"},
+      {".xml", "application/xml"},
+      {".svg", "image/svg+xml"},
+      {".png", "image/png"},
+      {".jpg", "image/jpeg"},
+      {".jpeg", "image/jpeg"},
+      {".gif", "image/gif"},
+      {".webp", "image/webp"},
+      {".avif", "image/avif"},
+      {".ico", "image/x-icon"},
+      {".woff2", "font/woff2"},
+      {".woff", "font/woff"},
+      {".ttf", "font/ttf"},
+      {".otf", "font/otf"},
+      {".wasm", "application/wasm"},
+      {".pdf", "application/pdf"},
+      {".gz", "application/gzip"},
+      {".br", "application/octet-stream"},
+  };
+  const auto it = kTypes.find(ext);
+  return it == kTypes.end() ? "application/octet-stream" : it->second;
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  std::ostringstream out;
+  out << in.rdbuf();
+  return std::move(out).str();
+}
+
+// FNV-1a, 64 bits: an ETag needs to change with the content, not to resist attack.
+std::string content_tag(const std::string& data) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : data) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+bool inside(const fs::path& root, const fs::path& p) {
+  auto r = root.begin();
+  auto q = p.begin();
+  for (; r != root.end(); ++r, ++q) {
+    if (q == p.end() || *r != *q) return false;
+  }
+  return true;
+}
+
+bool ends_with(std::string_view s, std::string_view tail) {
+  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+}  // namespace
+
+// ---- Static files ----------------------------------------------------------------
+
+std::shared_ptr<const WebFiles> WebFiles::load(const fs::path& root_in) {
+  std::error_code ec;
+  const fs::path root = fs::canonical(root_in, ec);
+  if (ec || !fs::is_directory(root)) throw std::runtime_error("web directory " + root_in.string() + " not found");
+  auto web = std::make_shared<WebFiles>();
+  web->root_ = root;
+  std::map<std::string, std::string> found;  // request path -> file contents
+  for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const fs::path& p = it->path();
+    const std::string name = p.filename().string();
+    if (!name.empty() && name[0] == '.') {  // .git, .DS_Store, editor files: never served
+      if (it->is_directory()) it.disable_recursion_pending();
+      continue;
+    }
+    // A link is followed only to a regular file inside the root; directory
+    // links are not walked (recursive_directory_iterator does not follow them).
+    std::error_code e2;
+    const fs::path real = fs::canonical(p, e2);
+    if (e2 || !inside(root, real) || !fs::is_regular_file(real, e2)) {
+      if (it->is_symlink(e2)) spdlog::warn("web directory: {} leads outside it or nowhere; not served", p.string());
+      continue;
+    }
+    std::string data = read_file(real);
+    web->bytes_ += data.size();
+    if (web->bytes_ > kMaxWebBytes) throw std::runtime_error("web directory " + root.string() + " holds over 64 MB");
+    found.emplace(fs::relative(p, root).generic_string(), std::move(data));
+  }
+  if (ec) throw std::runtime_error("cannot read web directory " + root.string() + ": " + ec.message());
+  for (auto& [path, data] : found) {
+    // x.gz / x.br beside x are x's encodings, not files of their own.
+    if ((ends_with(path, ".gz") || ends_with(path, ".br")) && found.count(path.substr(0, path.size() - 3))) continue;
+    File f;
+    f.content_type = content_type_of(path);
+    f.etag = content_tag(data);
+    f.identity = std::move(data);
+    if (auto gz = found.find(path + ".gz"); gz != found.end()) f.gzip = gz->second;
+    if (auto br = found.find(path + ".br"); br != found.end()) f.brotli = br->second;
+    web->files_.emplace(path, std::move(f));
+  }
+  return web;
+}
+
+const WebFiles::File* WebFiles::find(const std::string& path) const {
+  const auto it = files_.find(path);
+  return it == files_.end() ? nullptr : &it->second;
+}
+
+fs::path find_web_dir(const Config& config) {
+  if (config.web_dir == "off") return {};
+  if (!config.web_dir.empty()) return config.web_dir;
+  std::error_code ec;
+  std::vector<fs::path> candidates;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) candidates.push_back(exe.parent_path() / ".." / "share" / "casa" / "web");
+  candidates.push_back(fs::current_path(ec) / "clients" / "web" / "dist");
+  for (const auto& c : candidates) {
+    if (fs::is_directory(c, ec)) return fs::weakly_canonical(c, ec);
+  }
+  return {};
+}
+
+bool decode_path(std::string_view in, std::string& out) {
+  out.clear();
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (in[i] != '%') {
+      out += in[i];
+      continue;
+    }
+    if (i + 2 >= in.size()) return false;
+    const int hi = hex(in[i + 1]);
+    const int lo = hex(in[i + 2]);
+    if (hi < 0 || lo < 0) return false;
+    const char c = static_cast<char>(hi * 16 + lo);
+    if (c == '\0' || c == '/' || c == '\\') return false;
+    out += c;
+    i += 2;
+  }
+  return true;
+}
+
+// ---- The catalogue ----------------------------------------------------------------
+
+namespace {
+
+// Removes the testing options from a schema: from every "properties" and
+// "required" that names them.
+void drop_names(json& node, const std::vector<std::string>& names) {
+  if (node.is_array()) {
+    for (auto& item : node) drop_names(item, names);
+    return;
+  }
+  if (!node.is_object()) return;
+  if (auto p = node.find("properties"); p != node.end() && p->is_object()) {
+    for (const auto& n : names) p->erase(n);
+  }
+  if (auto d = node.find("dependencies"); d != node.end() && d->is_object()) {
+    for (const auto& n : names) d->erase(n);
+  }
+  if (auto r = node.find("required"); r != node.end() && r->is_array()) {
+    json kept = json::array();
+    for (const auto& n : *r) {
+      if (std::find(names.begin(), names.end(), n) == names.end()) kept.push_back(n);
+    }
+    *r = std::move(kept);
+  }
+  for (auto& [key, value] : node.items()) {
+    if (key != "properties" && key != "enum" && key != "const" && key != "default") drop_names(value, names);
+  }
+  if (auto p = node.find("properties"); p != node.end() && p->is_object()) {
+    for (auto& [key, value] : p->items()) drop_names(value, names);
+  }
+}
+
+json public_schema(json schema, bool testing) {
+  if (testing || !schema.contains("properties")) return schema;
+  std::vector<std::string> names;
+  for (const auto& [key, value] : schema["properties"].items()) {
+    if (value.is_object() && value.value("x-testing", false)) names.push_back(key);
+  }
+  drop_names(schema, names);
+  return schema;
+}
+
+}  // namespace
+
+json game_catalogue(const std::vector<std::string>& games, bool testing) {
+  json list = json::array();
+  for (const auto& name : games) {
+    json entry = {{"name", name}};
+    if (const json* s = protocol::schema_document("options/" + name + ".json")) {
+      entry["title"] = s->value("title", name);
+      entry["description"] = s->value("description", "");
+      entry["players"] = s->value("x-players", json::array());
+      if (s->contains("x-teams")) entry["teams"] = (*s)["x-teams"];
+      entry["options"] = public_schema(*s, testing);
+    } else {
+      // A game without a published schema (a test game): its options are not described.
+      entry["title"] = name;
+      entry["description"] = "";
+      entry["players"] = json::array();
+      entry["options"] = {{"type", "object"}};
+    }
+    list.push_back(std::move(entry));
+  }
+  const json* table = protocol::schema_document("table_settings.json");
+  return {{"protocol", 1},
+          {"games", std::move(list)},
+          {"bots", bot_names()},
+          {"table", table ? public_schema(*table, testing) : json::object()}};
+}
+
+// ---- Requests ----------------------------------------------------------------------
+
+namespace {
+
+void security_headers(HttpResponse& res) {
+  res.set(http::field::server, "casa-server");
+  res.set("Content-Security-Policy", kContentSecurityPolicy);
+  res.set("X-Content-Type-Options", "nosniff");
+  res.set("Referrer-Policy", "no-referrer");
+}
+
+// Sets the body, or for HEAD only the length it would have.
+void set_body(HttpResponse& res, const HttpRequest& req, std::string body) {
+  if (req.method() == http::verb::head) {
+    res.content_length(body.size());
+  } else {
+    res.body() = std::move(body);
+    res.prepare_payload();
+  }
+}
+
+HttpResponse json_response(const HttpRequest& req, http::status status, const std::string& body) {
+  HttpResponse res{status, req.version()};
+  security_headers(res);
+  res.set(http::field::content_type, "application/json");
+  res.set(http::field::cache_control, "no-cache");
+  res.keep_alive(req.keep_alive());
+  set_body(res, req, body);
+  return res;
+}
+
+HttpResponse text_response(const HttpRequest& req, http::status status, const std::string& text) {
+  HttpResponse res{status, req.version()};
+  security_headers(res);
+  res.set(http::field::content_type, "text/plain; charset=utf-8");
+  res.set(http::field::cache_control, "no-cache");
+  res.keep_alive(req.keep_alive());
+  set_body(res, req, text);
+  return res;
+}
+
+// Whether the request's Accept-Encoding admits `coding` (q=0 refuses it).
+bool accepts(const HttpRequest& req, std::string_view coding) {
+  const auto field = req.find(http::field::accept_encoding);
+  if (field == req.end()) return false;
+  std::string_view v = field->value();
+  while (!v.empty()) {
+    const auto comma = v.find(',');
+    std::string_view item = v.substr(0, comma);
+    v = comma == std::string_view::npos ? std::string_view() : v.substr(comma + 1);
+    auto trim = [](std::string_view s) {
+      while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+      while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+      return s;
+    };
+    const auto semi = item.find(';');
+    const std::string_view token = trim(item.substr(0, semi));
+    if (token.size() != coding.size() ||
+        !std::equal(token.begin(), token.end(), coding.begin(),
+                    [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; })) {
+      continue;
+    }
+    if (semi == std::string_view::npos) return true;
+    std::string_view params = trim(item.substr(semi + 1));
+    if (params.rfind("q=", 0) == 0) {
+      params.remove_prefix(2);
+      // q=0, q=0.0, q=0.000: refused; anything else admits it.
+      return params.find_first_not_of("0.") != std::string_view::npos;
+    }
+    return true;
+  }
+  return false;
+}
+
+// If-None-Match against `etag` (weak comparison, as RFC 9110 asks for it).
+bool not_modified(const HttpRequest& req, const std::string& etag) {
+  const auto field = req.find(http::field::if_none_match);
+  if (field == req.end()) return false;
+  std::string_view v = field->value();
+  if (v.find('*') != std::string_view::npos) return true;
+  std::size_t pos = 0;
+  while ((pos = v.find('"', pos)) != std::string_view::npos) {
+    const auto end = v.find('"', pos + 1);
+    if (end == std::string_view::npos) break;
+    if (v.substr(pos, end - pos + 1) == etag) return true;
+    pos = end + 1;
+  }
+  return false;
+}
+
+HttpResponse file_response(const HttpRequest& req, const WebFiles::File& file, bool immutable) {
+  const std::string* body = &file.identity;
+  const char* encoding = nullptr;
+  std::string etag = file.etag;
+  if (!file.brotli.empty() && accepts(req, "br")) {
+    body = &file.brotli;
+    encoding = "br";
+    etag += "-br";
+  } else if (!file.gzip.empty() && accepts(req, "gzip")) {
+    body = &file.gzip;
+    encoding = "gzip";
+    etag += "-gz";
+  }
+  etag = "\"" + etag + "\"";
+  const bool has_encodings = !file.gzip.empty() || !file.brotli.empty();
+  const bool unchanged = not_modified(req, etag);
+  HttpResponse res{unchanged ? http::status::not_modified : http::status::ok, req.version()};
+  security_headers(res);
+  res.keep_alive(req.keep_alive());
+  res.set(http::field::etag, etag);
+  res.set(http::field::cache_control, immutable ? "public, max-age=31536000, immutable" : "no-cache");
+  if (has_encodings) res.set(http::field::vary, "Accept-Encoding");
+  if (unchanged) return res;  // 304: no body, no Content-Length
+  res.set(http::field::content_type, file.content_type);
+  if (encoding) res.set(http::field::content_encoding, encoding);
+  if (req.method() == http::verb::head) {
+    res.content_length(body->size());
+  } else {
+    res.body() = *body;
+    res.prepare_payload();
+  }
+  return res;
+}
+
+HttpResponse web_response(const HttpContext& ctx, const HttpRequest& req, const std::string& target) {
+  static const std::string kNoClient =
+      "The web client is not installed on this server. Build it (clients/web) and start casa-server "
+      "with --web-dir, or play with a bot or the casa terminal client over /ws.\n";
+  std::string path;
+  if (target.empty() || target[0] != '/' || !decode_path(target.substr(1), path)) {
+    return text_response(req, http::status::bad_request, "Bad path.\n");
+  }
+  // Files are looked up by exact name in the snapshot, so no path can leave the
+  // web directory; dot segments are refused outright all the same.
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    const auto slash = path.find('/', start);
+    const std::string_view seg = std::string_view(path).substr(start, slash - start);
+    if (seg == "." || seg == "..") return text_response(req, http::status::not_found, "Not found.\n");
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  const bool client_route =
+      path.empty() || path == "index.html" ||
+      std::any_of(kClientRoutes.begin(), kClientRoutes.end(),
+                  [&](std::string_view r) { return path.rfind(r, 0) == 0 || path + "/" == r; });
+  if (!ctx.web) return text_response(req, http::status::not_found, kNoClient);
+  if (const auto* file = ctx.web->find(path); file && !client_route) {
+    return file_response(req, *file, path.rfind("assets/", 0) == 0);
+  }
+  if (client_route) {
+    if (const auto* index = ctx.web->find("index.html")) return file_response(req, *index, false);
+    return text_response(req, http::status::not_found, kNoClient);
+  }
+  return text_response(req, http::status::not_found, "Not found.\n");
+}
+
+}  // namespace
+
+HttpResponse answer_http(const HttpContext& ctx, const HttpRequest& req) {
+  if (req.method() != http::verb::get && req.method() != http::verb::head) {
+    HttpResponse res = json_response(req, http::status::method_not_allowed, json{{"error", "get_only"}}.dump());
+    res.set(http::field::allow, "GET, HEAD");
+    return res;
+  }
+  std::string target(req.target());
+  std::string query;
+  if (auto q = target.find('?'); q != std::string::npos) {
+    query = target.substr(q + 1);
+    target = target.substr(0, q);
+  }
+  auto respond = [&](int status, const json& body) {
+    return json_response(req, static_cast<http::status>(status), body.dump());
+  };
+  if (target == "/healthz") {
+    return respond(200, {{"status", "ok"}, {"storage", ctx.store->healthy() ? "ok" : "unavailable"}});
+  }
+  if (target == "/api/games" || target == "/api/games/") return json_response(req, http::status::ok, ctx.catalogue);
+  // A finished game's replay: /api/tables/{table}/replay, and the older
+  // /api/games/{table}.
+  const std::string games_prefix = "/api/games/";
+  const std::string tables_prefix = "/api/tables/";
+  std::string replay_of;
+  if (target.rfind(games_prefix, 0) == 0) {
+    replay_of = target.substr(games_prefix.size());
+  } else if (target.rfind(tables_prefix, 0) == 0 && ends_with(target, "/replay")) {
+    replay_of = target.substr(tables_prefix.size(), target.size() - tables_prefix.size() - 7);
+  }
+  if (!replay_of.empty() && replay_of.size() <= 32 && replay_of.find('/') == std::string::npos) {
+    int status = 404;
+    json body = ctx.lobby->replay(replay_of, status);
+    return respond(status, body);
+  }
+  if (target == "/api/leaderboard") {
+    std::string game;
+    if (query.rfind("game=", 0) == 0) game = query.substr(5, 32);
+    return respond(200, ctx.lobby->leaderboard(game));
+  }
+  if (target.rfind("/api/", 0) == 0 || target == "/api" || target == "/ws") {
+    return respond(404, {{"error", "not_found"}});
+  }
+  return web_response(ctx, req, target);
+}
+
+}  // namespace casa::server
