@@ -76,6 +76,8 @@ export function fieldOf(key: string, s: Json): OptionField {
   if (Array.isArray(s["x-form-enum"]))
     return { ...base, kind: "select", choices: s["x-form-enum"].map((v: unknown) => ({ label: labelOf(v), value: v })) };
   const alts: Json[] | undefined = s.anyOf ?? s.oneOf;
+  // true/false, also spelt "on"/"off": a checkbox.
+  if (alts?.some((a) => a.type === "boolean")) return { ...base, kind: "boolean" };
   if (alts) {
     const vals: unknown[] = [];
     let closed = true;
@@ -132,10 +134,22 @@ export async function loadCatalogue(): Promise<GameInfo[]> {
   return normaliseCatalogue(await r.json());
 }
 
-/** Whether a field applies at this player count (the schema's `x-players`). */
-export function fieldApplies(f: OptionField, players: number): boolean {
+/** The format a form's values select: the chosen one, the only one allowed at this
+ * player count, or the schema's default (`x-enum-by-players`, La Casa). */
+export function effectiveFormat(fields: OptionField[], players: number, options: Record<string, unknown>): unknown {
+  const f = fields.find((x) => x.key === "format");
+  if (!f) return undefined;
+  if (options.format !== undefined) return options.format;
+  const allowed = choicesAt(f, players);
+  return allowed.length === 1 ? allowed[0].value : f.default;
+}
+
+/** Whether a field applies at this player count (`x-players`) and format (`x-formats`). */
+export function fieldApplies(f: OptionField, players: number, format?: unknown): boolean {
   const only = f.schema["x-players"];
-  return !Array.isArray(only) || only.includes(players);
+  if (Array.isArray(only) && !only.includes(players)) return false;
+  const formats = f.schema["x-formats"];
+  return format === undefined || !Array.isArray(formats) || formats.includes(format);
 }
 
 /** The choices of a select at this player count (the schema's `x-enum-by-players`). */

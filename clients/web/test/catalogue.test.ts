@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normaliseCatalogue, parseText } from "../src/catalogue";
+import { effectiveFormat, fieldApplies, normaliseCatalogue, parseText } from "../src/catalogue";
 import { fixture } from "./helpers";
 
 describe("catalogue", () => {
@@ -15,9 +15,24 @@ describe("catalogue", () => {
     expect(f.rounds.testing).toBe(true);
     expect(f.target.testing).toBe(false);
     const q = casino.fields.find((x) => x.key === "questions")!;
-    expect(q.kind).toBe("text"); // an object alternative cannot be a list
+    // The schema also takes an object of texts; the form offers what x-form-enum lists.
+    expect(q.kind).toBe("select");
+    expect(q.choices.map((c) => c.value)).toEqual([false, "default"]);
+    expect(casino.fields.find((x) => x.key === "attack")!.kind).toBe("boolean");
     expect(parseText(f.deck, "G1, K2 M3")).toEqual(["G1", "K2", "M3"]);
-    expect(parseText(q, "default")).toBe("default");
-    expect(parseText(q, "true")).toBe(true);
+    expect(parseText(f.format, "[1]")).toEqual([1]);
+  });
+
+  it("shows an option only at the player counts and formats it names", () => {
+    const [laCasa, casino] = normaliseCatalogue(fixture("catalogue.json"));
+    const partners = casino.fields.find((x) => x.key === "partners")!;
+    expect(fieldApplies(partners, 2)).toBe(false);
+    expect(fieldApplies(partners, 4)).toBe(true);
+    expect(effectiveFormat(laCasa.fields, 1, {})).toBe("solo");
+    expect(effectiveFormat(laCasa.fields, 4, {})).toBe("challenges");
+    expect(effectiveFormat(laCasa.fields, 2, { format: "domination" })).toBe("domination");
+    const soloOnly = laCasa.fields.find((x) => x.key === "challenges")!;
+    expect(fieldApplies(soloOnly, 1, "solo")).toBe(true);
+    expect(fieldApplies(soloOnly, 4, "challenges")).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import type { App } from "../app";
-import { choicesAt, fieldApplies, gameTitle, loadCatalogue, parseText, type GameInfo, type OptionField } from "../catalogue";
+import { choicesAt, effectiveFormat, fieldApplies, gameTitle, loadCatalogue, parseText, type GameInfo, type OptionField } from "../catalogue";
 import { savedName } from "../net";
 import type { Json } from "../words";
 
@@ -114,7 +114,8 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
     }
     return m;
   };
-  const fields = (info?.fields ?? []).filter((f) => fieldApplies(f, playersOk));
+  const format = effectiveFormat(info?.fields ?? [], playersOk, options);
+  const fields = (info?.fields ?? []).filter((f) => fieldApplies(f, playersOk, format));
   return (
     <form
       class="create-form"
