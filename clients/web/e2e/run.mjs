@@ -178,6 +178,7 @@ async function checkReplay(page, label) {
   await page.click('[aria-label="First move"]');
   await page.click('[aria-label="Next move"]');
   assert((await page.locator(".replay-hands .card").count()) > 0, "the replay shows the hands");
+  await checkCleanPage(page);
 }
 
 function tableIdOf(page) {
@@ -197,6 +198,12 @@ await test("the page is served with its assets and a lobby", async () => {
   const html = await r.text();
   assert(/assets\/index-[\w-]+\.js/.test(html), "hashed script in index.html");
   if (servesPage) {
+    assert(/script-src 'self'/.test(r.headers.get("content-security-policy") ?? ""), "a Content-Security-Policy");
+    const asset = html.match(/\/assets\/index-[\w-]+\.js/)[0];
+    const a = await fetch(base + asset, { headers: { "Accept-Encoding": "gzip" } });
+    assert(a.ok && a.headers.get("content-encoding") === "gzip", `${asset} compressed (${a.headers.get("content-encoding")})`);
+    assert(/max-age=\d{6,}/.test(a.headers.get("cache-control") ?? ""), "hashed assets cached long");
+    assert(/javascript/.test(a.headers.get("content-type") ?? ""), "a script's content type");
     for (const p of ["/join/ABC123", "/table/t123", "/replay/t123"]) {
       const x = await fetch(base + p);
       assert(x.ok && (await x.text()).includes("assets/index-"), `index.html for ${p}`);
@@ -314,7 +321,7 @@ await test("two friends play a private La Casa 4p table from an invite link, wit
   await ann.keyboard.press("ArrowRight");
   assert((await ann.locator(".step").textContent()).includes("Move 2 of"), "replay steps with the keyboard");
   await screenshots(ann, "replay");
-  await checkCleanPage(bea);
+  for (const p of [ann, bea, spec]) await checkCleanPage(p);
 });
 
 /** Whether the spectator was told of the card by a public event (played, revealed). */
@@ -366,13 +373,26 @@ await test("Play now: Conference (one hand) on a phone", async () => {
   await p.screenshot({ path: join(shots, "conference-over-phone.png") });
 });
 
-await test("Play now: Trophy Case 3p to a low target", async () => {
+await test("Play now: Trophy Case 3p to a low target, through a dropped connection", async () => {
   const p = await person("eve");
   await openCreateForm(p, "trophy-case", 3);
   await p.fill("#opt-target", "8");
   await p.click('button[name="play-now"]');
   await p.waitForSelector(".board.trophy-case");
-  await playToEnd(p, { onMove: async (n) => n === 3 && (await screenshots(p, "trophy-case")) });
+  let dropped = false;
+  await playToEnd(p, {
+    onMove: async (n) => {
+      if (n === 3) await screenshots(p, "trophy-case");
+      if (n === 5) {
+        // The connection drops (as on a lost network): the page reconnects with its token.
+        dropped = true;
+        await p.evaluate(() => window.casaApp.conn.drop());
+        await p.waitForSelector(".conn-closed, .conn-connecting", { timeout: 5000 }).catch(() => {});
+        await p.waitForSelector(".conn-open");
+      }
+    },
+  });
+  assert(dropped, "the connection was dropped mid-game");
   await checkReplay(p, "trophy-case");
 });
 

@@ -88,6 +88,11 @@ export function describeAction(a: Json, game: string): string {
   }
 }
 
+/** Numbers per side or seat: "3 – 1". */
+function list(v: Json): string {
+  return Array.isArray(v) ? v.join(" – ") : String(v ?? "");
+}
+
 function fieldsText(o: Json): string {
   const parts = Object.entries(o)
     .filter(([k]) => k !== "type")
@@ -187,9 +192,9 @@ export function describeEvent(e: Json, game: string, who: (seat: number) => stri
     case "redeal":
       return `${s} shows an all-trump hand: redeal.`;
     case "round_end":
-      return `Round ${e.round ?? ""} over. Points: ${JSON.stringify(e.points)}; scores ${JSON.stringify(e.scores ?? e.total)}.`;
+      return `Round ${e.round ?? ""} over: ${list(e.points)} point(s) this round, ${list(e.scores ?? e.total)} in all.`;
     case "hand_end":
-      return e.hands_played !== undefined ? `Hand ${e.hands_played} over.` : `Hand over. Game points ${JSON.stringify(e.game_points)}.`;
+      return e.hands_played !== undefined ? `Hand ${e.hands_played} over.` : `Hand over: game points ${list(e.game_points)}.`;
     case "game_over":
       return "Game over.";
     default:
