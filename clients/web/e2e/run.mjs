@@ -217,6 +217,7 @@ await test("two friends play a private La Casa 4p table from an invite link, wit
   bea = await person("bea");
   spec = await person("sam");
   await openCreateForm(ann, "la-casa", 4);
+  await screenshots(ann, "lobby");
   await ann.check('input[name="private"]');
   await setTesting(ann, "rounds", 1);
   await ann.click('button[name="create"]');
