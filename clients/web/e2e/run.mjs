@@ -322,6 +322,11 @@ await test("two friends play a private La Casa 4p table from an invite link, wit
   await ann.keyboard.press("ArrowRight");
   assert((await ann.locator(".step").textContent()).includes("Move 2 of"), "replay steps with the keyboard");
   await screenshots(ann, "replay");
+  // Rematch: ann asks, bea is offered the new table.
+  await ann.goto(`/table/${table}`);
+  await ann.locator(".game-over button", { hasText: "Rematch" }).click();
+  await ann.waitForURL((u) => /\/table\//.test(u.pathname) && !u.pathname.endsWith(table));
+  await bea.waitForFunction(() => document.querySelector(".game-over")?.textContent?.includes("offers a rematch"));
   for (const p of [ann, bea, spec]) await checkCleanPage(p);
 });
 
@@ -395,6 +400,26 @@ await test("Play now: Trophy Case 3p to a low target, through a dropped connecti
   });
   assert(dropped, "the connection was dropped mid-game");
   await checkReplay(p, "trophy-case");
+});
+
+await test("La Casa for two with the Election, and Domination with a move timer", async () => {
+  const p = await person("gus");
+  await openCreateForm(p, "la-casa", 2);
+  await p.check("#opt-election");
+  await setTesting(p, "rounds", 1);
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector('.board [aria-label="Tableaux"]');
+  await playToEnd(p, { onMove: async (n) => n === 2 && (await screenshots(p, "la-casa-2p")) });
+  await openCreateForm(p, "la-casa", 2);
+  await p.selectOption("#opt-format", { label: "domination" });
+  await setTesting(p, "rounds", 1);
+  await p.fill("#timer", "60");
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector(".board.domination");
+  await p.waitForSelector(".choices");
+  assert(await p.locator(".status .countdown").count(), "the move timer counts down");
+  await playToEnd(p, { onMove: async (n) => n === 2 && (await screenshots(p, "domination")) });
+  await checkCleanPage(p);
 });
 
 await test("Solo against the Robot (one round), keyboard only", async () => {

@@ -30,6 +30,7 @@ export class App {
   private listeners = new Set<() => void>();
   private resyncTimers = new Map<string, ReturnType<typeof setTimeout>>();
   private watched = new Set<string>(); // tables this page spectates (re-spectated on reconnect)
+  private probing = new Set<string>(); // tables opened by address, waiting for their first state
   /** Called after each message has been applied and the page re-rendered (benchmarks). */
   afterRender: ((m: Json) => void) | null = null;
 
@@ -64,6 +65,9 @@ export class App {
     if (m.type === "table_created" || m.type === "rematch_created") {
       const id = m.new_table ?? m.table;
       this.markCreated(id);
+    }
+    if (m.type === "table_state" && this.probing.delete(m.table) && m.seat === -1 && m.status !== "over") {
+      this.spectate(m.table);
     }
     const changed = reduce(this.state, m);
     if (m.table) {
@@ -110,13 +114,11 @@ export class App {
     }
     if (r.page === "table") {
       const t = this.state.tables[r.table];
-      if (!t || t.spectating || !t.state) {
-        // Seated tables come back by themselves after a resumed welcome; others are watched.
-        setTimeout(() => {
-          const now = this.state.tables[r.table];
-          if (now?.state && now.state.seat >= 0) return;
-          this.spectate(r.table);
-        }, 150);
+      if (!t?.state) {
+        // resync answers with this player's seat (also at a finished table); a page
+        // that turns out not to sit there then watches the table.
+        this.probing.add(r.table);
+        this.conn.send({ type: "resync", table: r.table });
       }
     }
   }
