@@ -355,7 +355,8 @@ export function TablePage({ app, id }: { app: App; id: string }) {
     <div class={`table-page game-${st.game}`}>
       <header class="table-head">
         <h2>
-          {gameTitle(st.game)} <span class="muted">· {st.players === 1 ? "solo" : `${st.players} players`} · table {st.table}</span>
+          {gameTitle(st.game)}
+          {v?.mode ? ` — ${cap(v.mode)}` : ""} <span class="muted">· {st.players === 1 ? "solo" : `${st.players} players`} · table {st.table}</span>
         </h2>
         <div class="status">
           {st.status === "waiting" ? "Waiting for players" : st.status === "playing" ? (myTurn ? <b class="your-turn">Your turn</b> : "Playing") : st.status === "over" ? "Finished" : cap(st.status)}
