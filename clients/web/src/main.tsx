@@ -35,7 +35,13 @@ function Root({ app }: { app: App }) {
         </a>
         <span class="me">{s.me ? s.me.name : ""}</span>
         <span class={`conn conn-${s.connection}`} role="status">
-          {s.connection === "open" ? "online" : s.connection === "connecting" ? "connecting…" : "offline, reconnecting…"}
+          {s.connection === "open"
+            ? "online"
+            : s.connection === "connecting"
+              ? "connecting…"
+              : app.conn.replaced
+                ? "playing in another tab"
+                : "offline, reconnecting…"}
         </span>
       </header>
       {s.errors.length ? (
