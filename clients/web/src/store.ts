@@ -98,8 +98,11 @@ export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
       if (m.status !== "playing" || (t.request && t.request.seq < m.seq)) {
         if (t.request && t.request.seq !== m.seq) t.request = null;
       }
-      if (m.status === "over" && !t.gameOver && m.view?.winners) {
-        t.gameOver = { table: m.table, seq: m.seq, scores: m.view.scores, winners: m.view.winners };
+      if (m.status === "over" && !t.gameOver) {
+        // Opened after the end: the view says who won (Solo names "human" or "robot").
+        const v = m.view ?? {};
+        const winners = v.winners ?? (v.winner === "human" ? [0] : v.winner === "robot" ? [-1] : []);
+        t.gameOver = { table: m.table, seq: m.seq, scores: v.scores, winners };
       }
       if (m.status === "closed") t.closed = t.closed ?? { reason: "closed", message: "This table is closed." };
       return true;

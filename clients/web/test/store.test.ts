@@ -42,6 +42,14 @@ describe("reduce", () => {
     expect(s.tables[st.table].state.seats[2].takeover_in_ms).toBe(30000);
   });
 
+  it("shows a finished game opened later with the winners of its view", () => {
+    const s = initialState();
+    reduce(s, { type: "table_state", table: "t2", status: "over", seq: 40, seat: 0, seats: [], view: { mode: "solo", winner: "robot", scores: [3] } });
+    expect(s.tables.t2.gameOver).toMatchObject({ winners: [-1], scores: [3] });
+    reduce(s, { type: "table_state", table: "t3", status: "over", seq: 40, seat: 0, seats: [], view: { winners: [1, 3], scores: [2, 12] } });
+    expect(s.tables.t3.gameOver.winners).toEqual([1, 3]);
+  });
+
   it("runs the clock from the moment it arrived", () => {
     const s = initialState();
     reduce(s, { type: "clock", table: "t1", seq: 3, seats: [1], remaining_ms: 10000 }, 1000);
