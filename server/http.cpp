@@ -132,7 +132,7 @@ std::shared_ptr<const WebFiles> WebFiles::load(const fs::path& root_in) {
     std::string data = read_file(real);
     web->bytes_ += data.size();
     if (web->bytes_ > kMaxWebBytes) throw std::runtime_error("web directory " + root.string() + " holds over 64 MB");
-    found.emplace(fs::relative(p, root).generic_string(), std::move(data));
+    found.emplace(p.lexically_relative(root).generic_string(), std::move(data));
   }
   if (ec) throw std::runtime_error("cannot read web directory " + root.string() + ": " + ec.message());
   for (auto& [path, data] : found) {
