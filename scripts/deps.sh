@@ -5,6 +5,8 @@
 #   scripts/deps.sh image    also podman (runc, overlay storage), mmdebstrap for base
 #                            images made from Debian packages, and the compose schema
 #                            check's tools, for scripts/test-image.sh
+#   scripts/deps.sh web      also Chromium and a font for the web client's browser tests,
+#                            and Node.js with npm when no node is installed
 set -euo pipefail
 packages=(g++ cmake ninja-build ccache pkg-config libboost1.81-dev nlohmann-json3-dev
   libspdlog-dev doctest-dev libsqlite3-dev libssl-dev openssl python3)
@@ -12,6 +14,11 @@ if [ "${1:-}" = "fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 if [ "${1:-}" = "image" ]; then
   packages+=(podman runc crun fuse-overlayfs slirp4netns uidmap containernetworking-plugins
     iptables mmdebstrap docker-compose python3-jsonschema python3-yaml curl)
+fi
+if [ "${1:-}" = "web" ]; then
+  packages+=(chromium fonts-dejavu-core)
+  # A node that is already there (for example a newer one) is kept.
+  command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -15,6 +15,7 @@ cmake --build build -j"$jobs"
 # Both cores: the two halves of the property runs go side by side; the
 # network suites are marked RUN_SERIAL and still run alone.
 ctest --test-dir build --output-on-failure --timeout 600 -j"$jobs"
+scripts/test-web.sh
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASA_SANITIZE=ON \
   -DCASA_ENGINE_ONLY=ON >/dev/null
 cmake --build build-sanitize -j"$jobs" --target casa_engine_tests

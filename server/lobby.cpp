@@ -494,15 +494,20 @@ json Lobby::replay(const std::string& table, int& status) {
   setup.seed = stored->seed;
   auto created = make_game(setup);
   json log = json::array();
+  // Every entry carries the full state after its action (every hand visible), so a
+  // replay viewer steps through the game without knowing its rules.
+  json initial_state = created.game ? protocol::value_to_json(created.game->full_state()) : json();
   for (const auto& a : stored->actions) {
     json action = json::parse(a.action, nullptr, false);
+    json entry = {{"seq", a.seq}, {"seat", a.seat}, {"action", std::move(action)}};
     if (created.game) {
       Action decoded;
-      if (!created.game->decode_action(protocol::json_to_value(action), decoded)) {
+      if (!created.game->decode_action(protocol::json_to_value(entry["action"]), decoded)) {
         created.game->apply(a.seat, decoded, nullptr);
       }
+      entry["state"] = protocol::value_to_json(created.game->full_state());
     }
-    log.push_back({{"seq", a.seq}, {"seat", a.seat}, {"action", std::move(action)}});
+    log.push_back(std::move(entry));
   }
   json seats = json::array();
   for (std::size_t s = 0; s < stored->seats.size(); ++s) {
@@ -530,6 +535,7 @@ json Lobby::replay(const std::string& table, int& status) {
           {"scores", json::parse(stored->scores, nullptr, false)},
           {"winners", json::parse(stored->winners, nullptr, false)},
           {"rounds", std::move(rounds)},
+          {"initial_state", std::move(initial_state)},
           {"log", std::move(log)},
           {"final_state", created.game ? protocol::value_to_json(created.game->full_state()) : json()}};
 }

@@ -61,6 +61,13 @@ TEST_CASE("two players play a whole game; messages fit the schemas and leak no h
   const json replay = get_json(ts.port(), "/api/games/" + table, 200);
   CHECK(replay["log"].size() == 10);
   CHECK(replay["final_state"]["hands"].size() == 2);
+  // Each log entry carries the full state after its action: a viewer steps through
+  // the game with every hand visible. The last one is the final state.
+  REQUIRE(replay["initial_state"].is_object());
+  CHECK(replay["initial_state"]["hands"].size() == 2);
+  for (const auto& entry : replay["log"]) CHECK(entry["state"].is_object());
+  CHECK(replay["log"][0]["state"] != replay["initial_state"]);
+  CHECK(replay["log"].back()["state"] == replay["final_state"]);
   CHECK(check_no_leak(a, 0, replay) > 10);
   CHECK(check_no_leak(b, 1, replay) > 10);
   check_schemas(a);

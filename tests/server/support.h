@@ -41,6 +41,9 @@ struct TestServer {
     config.db = (dir / "casa.db").string();
     config.testing = true;
     config.log_level = "warn";
+    // No web client unless a test asks for one: a checkout's clients/web/dist must
+    // not change what these servers answer.
+    config.web_dir = "off";
     if (tweak) tweak(config);
     start();
   }

@@ -1,0 +1,459 @@
+// End-to-end tests in Debian's Chromium (driven by playwright-core, never a
+// downloaded browser) against a real casa-server on a free loopback port with a
+// temporary database. Every game is played to its end by clicking only.
+//
+//   CASA_SERVER_BIN   casa-server to run (default ../../build/server/casa-server)
+//   CHROMIUM          browser binary (default /usr/bin/chromium)
+//   CASA_SCREENSHOTS  directory for the screenshots (default test-results/screenshots)
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const here = new URL(".", import.meta.url).pathname;
+const webDir = resolve(here, "..");
+const repo = resolve(webDir, "../..");
+const serverBin = process.env.CASA_SERVER_BIN ?? join(repo, "build/server/casa-server");
+const browserBin = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const shots = resolve(process.env.CASA_SCREENSHOTS ?? join(webDir, "test-results/screenshots"));
+const started = Date.now();
+mkdirSync(shots, { recursive: true });
+
+const results = [];
+async function test(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  } catch (e) {
+    results.push({ name, ok: false });
+    console.log(`FAIL ${name}: ${e && e.stack ? e.stack : e}`);
+  }
+}
+function assert(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const p = s.address().port;
+      s.close(() => res(p));
+    });
+    s.on("error", rej);
+  });
+}
+
+async function waitHttp(url, ms = 20000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+// ---- the server (and, for a server without --web-dir, a preview server) --------
+const tmp = mkdtempSync(join(tmpdir(), "casa-web-e2e-"));
+const port = await freePort();
+const help = execFileSync(serverBin, ["--help"], { encoding: "utf8" });
+const servesPage = help.includes("web-dir");
+const serverArgs = ["--address", "127.0.0.1", "--port", String(port), "--db", join(tmp, "casa.db"), "--testing"];
+if (servesPage) serverArgs.push("--web-dir", join(webDir, "dist"));
+const children = [];
+const server = spawn(serverBin, serverArgs, { stdio: ["ignore", "ignore", "pipe"] });
+children.push(server);
+let serverLog = "";
+server.stderr.on("data", (d) => (serverLog = (serverLog + d).slice(-20000)));
+await waitHttp(`http://127.0.0.1:${port}/healthz`);
+let base = `http://127.0.0.1:${port}`;
+if (!servesPage) {
+  // A server that predates the page: Vite's preview server hands out dist/ and
+  // forwards /ws and /api to it.
+  const previewPort = await freePort();
+  const preview = spawn(join(webDir, "node_modules/.bin/vite"), ["preview", "--host", "127.0.0.1", "--port", String(previewPort), "--strictPort"], {
+    cwd: webDir,
+    env: { ...process.env, CASA_SERVER: base, CASA_CATALOGUE: join(here, "dev-catalogue.json") },
+    stdio: "ignore",
+  });
+  children.push(preview);
+  base = `http://127.0.0.1:${previewPort}`;
+  await waitHttp(base + "/");
+}
+console.log(`casa-server on port ${port}${servesPage ? " serving the page" : ", page from vite preview"}`);
+
+const browser = await chromium.launch({
+  executablePath: browserBin,
+  args: [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-dev-shm-usage",
+  ],
+});
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+/** A new browser profile (fresh storage) with a page that keeps its WebSocket frames. */
+async function person(name, viewport = DESKTOP) {
+  const context = await browser.newContext({ viewport, baseURL: base });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]).catch(() => {});
+  const page = await context.newPage();
+  page.frames_ = [];
+  page.on("websocket", (ws) => ws.on("framereceived", (f) => page.frames_.push(String(f.payload))));
+  page.errors_ = [];
+  page.on("pageerror", (e) => page.errors_.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error") page.errors_.push(m.text());
+  });
+  await page.goto("/");
+  await page.fill('input[name="name"]', name);
+  await page.click('.name-form button[type="submit"]');
+  await page.waitForSelector(".conn-open");
+  return page;
+}
+
+async function openCreateForm(page, game, players) {
+  await page.goto("/");
+  await page.waitForSelector(".create-form");
+  await page.selectOption("#game", game);
+  await page.selectOption("#players", String(players));
+}
+
+async function setTesting(page, key, value) {
+  const details = page.locator("details.testing");
+  if (!(await details.evaluate((d) => d.open))) await details.locator("summary").click();
+  await page.fill(`#opt-${key}`, String(value));
+}
+
+/** Plays the page's seat to the end by clicking: a lit card, else the first choice. */
+async function playToEnd(page, { maxMoves = 600, onMove } = {}) {
+  let moves = 0;
+  for (;;) {
+    const what = await page.waitForFunction(
+      () => (document.querySelector(".game-over") ? "over" : document.querySelector(".choices") ? "move" : false),
+      null,
+      { timeout: 60000, polling: 50 },
+    );
+    if ((await what.jsonValue()) === "over") return moves;
+    assert(moves++ < maxMoves, "too many moves");
+    const picker = page.locator(".card-choices button.choice").first();
+    const lit = page.locator(".choices .card.legal, .hand button.card.legal, .board button.card.legal").first();
+    try {
+      if (await picker.count()) await picker.click({ timeout: 2000 });
+      else if (await lit.count()) await lit.click({ timeout: 2000 });
+      else await page.locator(".choices button.choice").first().click({ timeout: 2000 });
+    } catch {
+      continue; // the page changed under the click: look again
+    }
+    if (onMove) await onMove(moves);
+  }
+}
+
+async function screenshots(page, label) {
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: join(shots, `${label}-desktop.png`) });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: join(shots, `${label}-phone.png`), fullPage: false });
+  await page.setViewportSize(DESKTOP);
+}
+
+/** The finished game's replay: kept as a file, and its viewer shows every hand. */
+async function checkReplay(page, label) {
+  const table = tableIdOf(page);
+  const r = await fetch(`${base}/api/tables/${table}/replay`).then((x) => (x.ok ? x : fetch(`${base}/api/games/${table}`)));
+  assert(r.ok, `replay of ${table}`);
+  writeFileSync(join(shots, `../replay-${label}.json`), await r.text());
+  await page.goto(`/replay/${table}`);
+  await page.waitForSelector(".replay-controls");
+  await page.click('[aria-label="First move"]');
+  await page.click('[aria-label="Next move"]');
+  assert((await page.locator(".replay-hands .card").count()) > 0, "the replay shows the hands");
+  await checkCleanPage(page);
+}
+
+function tableIdOf(page) {
+  const m = new URL(page.url()).pathname.match(/\/table\/([^/]+)/);
+  return m ? m[1] : null;
+}
+
+async function checkCleanPage(page) {
+  const errs = page.errors_.filter((e) => !/favicon|404/.test(e));
+  assert(errs.length === 0, `page errors: ${errs.join(" | ")}`);
+}
+
+// ---- the tests --------------------------------------------------------------------
+await test("the page is served with its assets and a lobby", async () => {
+  const r = await fetch(base + "/");
+  assert(r.ok, "GET /");
+  const html = await r.text();
+  assert(/assets\/index-[\w-]+\.js/.test(html), "hashed script in index.html");
+  if (servesPage) {
+    assert(/script-src 'self'/.test(r.headers.get("content-security-policy") ?? ""), "a Content-Security-Policy");
+    const asset = html.match(/\/assets\/index-[\w-]+\.js/)[0];
+    const a = await fetch(base + asset, { headers: { "Accept-Encoding": "gzip" } });
+    assert(a.ok && a.headers.get("content-encoding") === "gzip", `${asset} compressed (${a.headers.get("content-encoding")})`);
+    assert(/max-age=\d{6,}/.test(a.headers.get("cache-control") ?? ""), "hashed assets cached long");
+    assert(/javascript/.test(a.headers.get("content-type") ?? ""), "a script's content type");
+    for (const p of ["/join/ABC123", "/table/t123", "/replay/t123"]) {
+      const x = await fetch(base + p);
+      assert(x.ok && (await x.text()).includes("assets/index-"), `index.html for ${p}`);
+    }
+  }
+});
+
+let ann, bea, spec;
+await test("two friends play a private La Casa 4p table from an invite link, with a spectator", async () => {
+  ann = await person("ann");
+  bea = await person("bea");
+  spec = await person("sam");
+  await openCreateForm(ann, "la-casa", 4);
+  await screenshots(ann, "lobby");
+  await ann.check('input[name="private"]');
+  await setTesting(ann, "rounds", 1);
+  await ann.click('button[name="create"]');
+  await ann.waitForSelector(".invite-link");
+  const invite = await ann.locator(".invite-link").getAttribute("href");
+  assert(/\/join\/\w+$/.test(invite), `invite link ${invite}`);
+  await ann.click('.invite button');
+  const copied = await ann.evaluate(() => navigator.clipboard.readText()).catch(() => "");
+  assert(copied === invite, `clipboard holds the invite (${copied})`);
+  const table = tableIdOf(ann);
+  // The spectator and the friend open the link; the friend sits at seat 2 (ann's partner).
+  await spec.goto(new URL(invite).pathname);
+  await spec.waitForSelector(".seat");
+  await bea.goto(new URL(invite).pathname);
+  await bea.locator('.seat[data-seat="2"] button', { hasText: "Sit here" }).click();
+  await bea.waitForURL(`**/table/${table}`);
+  await ann.waitForFunction(() => document.querySelector('.seat[data-seat="2"]')?.textContent?.includes("bea"));
+  assert((await ann.locator('.seat[data-seat="2"]').textContent()).includes("Team A"), "bea is on ann's team");
+  await ann.locator('.seat[data-seat="1"] button', { hasText: "Add robot bot" }).click();
+  await ann.waitForSelector('.seat[data-seat="1"] .tag');
+  await ann.locator('.seat[data-seat="3"] button', { hasText: "Add random bot" }).click();
+  await ann.waitForSelector(".board .facts");
+  // Chat: table chat reaches everyone, team chat only the team.
+  await ann.fill('.chat input[aria-label="Message"]', "good luck all");
+  await ann.click('.chat button[type="submit"]');
+  await bea.fill('.chat input[aria-label="Message"]', "partner plan");
+  await bea.check('.chat input[type="checkbox"]');
+  await bea.click('.chat button[type="submit"]');
+  await spec.waitForFunction(() => document.querySelector(".chat")?.textContent?.includes("good luck all"));
+  await ann.waitForFunction(() => document.querySelector(".chat")?.textContent?.includes("partner plan"));
+  // Hidden cards: while they play, the spectator's page never names a card in a hand.
+  let checks = 0;
+  const spectatorSeesNoHand = async () => {
+    for (const player of [ann, bea]) {
+      const hand = await player.locator(".hand [data-card]").evaluateAll((els) => els.map((e) => [e.getAttribute("data-card"), e.getAttribute("title")]));
+      const seen = await spec.evaluate(() => ({ text: document.body.innerText, cards: [...document.querySelectorAll("[data-card]")].map((e) => e.getAttribute("data-card")) }));
+      for (const [id, name] of hand) {
+        // A card just played may already be on the spectator's table; only cards still in hand after a settle count.
+        if (seen.cards.includes(id) || new RegExp(`\\b${name}\\b`).test(seen.text)) {
+          // Fine only if the card has been shown to everyone in the meantime (the
+          // player's page may not have redrawn its hand yet).
+          assert(shownToSpectator(id), `spectator sees ${id} (${name}) from a hand`);
+        }
+      }
+    }
+    checks++;
+  };
+  let shot = false;
+  const [a, b] = await Promise.all([
+    playToEnd(ann, {
+      onMove: async (n) => {
+        if (n % 2 === 1) await spectatorSeesNoHand();
+        if (n === 3 && !shot) {
+          shot = true;
+          await screenshots(ann, "la-casa-4p");
+          await screenshots(spec, "la-casa-4p-spectator");
+        }
+      },
+    }),
+    playToEnd(bea),
+  ]);
+  assert(a > 0 && b > 0, `both friends played (${a}, ${b})`);
+  assert(checks > 0, "the spectator was checked");
+  await spec.waitForSelector(".game-over");
+  const winners = await ann.locator(".winners").textContent();
+  assert(/win/.test(winners), `winners shown: ${winners}`);
+  assert((await ann.locator(".log li").count()) > 10, "the log tells the game");
+  assert((await ann.locator(".sheet").count()) > 0, "a score sheet");
+  await screenshots(ann, "la-casa-4p-over");
+  // Every frame the spectator received against the final state: no card of a hand
+  // before it was played, and no card the game never showed.
+  const replay = await (await fetch(`http://127.0.0.1:${port}/api/games/${table}`)).json();
+  // The replay holds the full state after every move: a frame at seq k may name no
+  // card that lies in a hand, or face down in the Casa (all but its top), after move k,
+  // unless the game has shown it to everyone.
+  const handsAt = (k) => {
+    const st = k === 0 ? replay.initial_state : replay.log[k - 1]?.state;
+    const known = new Set(st?.public ?? []); // cards every seat has seen (a steal, a reveal)
+    return new Set([...(st?.hands ?? []).flat(), ...(st?.casa ?? []).slice(1)].filter((c) => typeof c === "string" && !known.has(c)));
+  };
+  assert(replay.log.length > 20 && replay.log.every((e) => e.state), "the replay has every state");
+  let seq = 0;
+  let checkedFrames = 0;
+  for (const raw of spec.frames_) {
+    const m = JSON.parse(raw);
+    if (m.table !== table) continue;
+    if (typeof m.seq === "number") seq = m.seq;
+    const hidden = handsAt(seq);
+    for (const id of raw.match(/"([GKMF][1-9]|MC)"/g) ?? []) {
+      assert(!hidden.has(id.slice(1, -1)), `spectator frame at seq ${seq} shows the hidden ${id}: ${raw.slice(0, 300)}`);
+    }
+    checkedFrames++;
+  }
+  assert(checkedFrames > 20, `spectator frames checked (${checkedFrames})`);
+  assert(spec.frames_.length > 20, `spectator frames recorded (${spec.frames_.length})`);
+  // The replay link opens the viewer, which steps move by move.
+  await ann.click(".game-over a[href^='/replay/']");
+  await ann.waitForSelector(".replay-controls");
+  await ann.click('[aria-label="First move"]');
+  await ann.click('[aria-label="Next move"]');
+  assert((await ann.locator(".step").textContent()).includes("Move 1 of"), "replay steps");
+  await ann.keyboard.press("ArrowRight");
+  assert((await ann.locator(".step").textContent()).includes("Move 2 of"), "replay steps with the keyboard");
+  await screenshots(ann, "replay");
+  // Rematch: ann asks, bea is offered the new table.
+  await ann.goto(`/table/${table}`);
+  await ann.locator(".game-over button", { hasText: "Rematch" }).click();
+  await ann.waitForURL((u) => /\/table\//.test(u.pathname) && !u.pathname.endsWith(table));
+  await bea.waitForFunction(() => document.querySelector(".game-over")?.textContent?.includes("offers a rematch"));
+  for (const p of [ann, bea, spec]) await checkCleanPage(p);
+});
+
+/** Whether the spectator was told of the card by a public event (played, revealed). */
+function shownToSpectator(id) {
+  return spec.frames_.some((raw) => {
+    const m = JSON.parse(raw);
+    return m.type === "event" && ["play", "reveal", "slap_reveal", "steal", "selection", "turn_up"].includes(m.event.type) && JSON.stringify(m.event).includes(`"${id}"`);
+  });
+}
+
+
+
+await test("Play now: Casino against a bot, with a reload in the middle", async () => {
+  const p = await person("cleo");
+  await openCreateForm(p, "casino", 2);
+  await setTesting(p, "rounds", 1);
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector(".board.casino");
+  const table = tableIdOf(p);
+  let reloaded = false;
+  await playToEnd(p, {
+    onMove: async (n) => {
+      if (n === 2) await screenshots(p, "casino");
+      if (n === 4 && !reloaded) {
+        reloaded = true;
+        await p.reload();
+        await p.waitForSelector(".board.casino");
+        assert(tableIdOf(p) === table, "same table after the reload");
+      }
+    },
+  });
+  assert(reloaded, "reloaded mid-game");
+  await p.waitForSelector(".game-over");
+  // No duplicate table: the player sits at exactly one unfinished table (none now).
+  await p.goto("/");
+  await p.waitForSelector(".create-form");
+  assert((await p.locator('[aria-label="Your tables"] li').count()) === 0, "no other table of cleo");
+});
+
+await test("Play now: Conference (one hand) on a phone", async () => {
+  const p = await person("dan", PHONE);
+  await openCreateForm(p, "conference", 4);
+  await p.fill("#opt-hands", "1");
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector(".board.conference");
+  await playToEnd(p, { onMove: async (n) => n === 3 && (await screenshots(p, "conference")) });
+  await checkReplay(p, "conference");
+  await p.setViewportSize(PHONE);
+  await p.screenshot({ path: join(shots, "conference-over-phone.png") });
+});
+
+await test("Play now: Trophy Case 3p to a low target, through a dropped connection", async () => {
+  const p = await person("eve");
+  await openCreateForm(p, "trophy-case", 3);
+  await p.fill("#opt-target", "8");
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector(".board.trophy-case");
+  let dropped = false;
+  await playToEnd(p, {
+    onMove: async (n) => {
+      if (n === 3) await screenshots(p, "trophy-case");
+      if (n === 5) {
+        // The connection drops (as on a lost network): the page reconnects with its token.
+        dropped = true;
+        await p.evaluate(() => window.casaApp.conn.drop());
+        await p.waitForSelector(".conn-closed, .conn-connecting", { timeout: 5000 }).catch(() => {});
+        await p.waitForSelector(".conn-open");
+      }
+    },
+  });
+  assert(dropped, "the connection was dropped mid-game");
+  await checkReplay(p, "trophy-case");
+});
+
+await test("La Casa for two with the Election, and Domination with a move timer", async () => {
+  const p = await person("gus");
+  await openCreateForm(p, "la-casa", 2);
+  await p.check("#opt-election");
+  await setTesting(p, "rounds", 1);
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector('.board [aria-label="Tableaux"]');
+  await playToEnd(p, { onMove: async (n) => n === 2 && (await screenshots(p, "la-casa-2p")) });
+  await openCreateForm(p, "la-casa", 2);
+  await p.selectOption("#opt-format", { label: "domination" });
+  await setTesting(p, "rounds", 1);
+  await p.fill("#timer", "60");
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector(".board.domination");
+  await p.waitForSelector(".choices");
+  assert(await p.locator(".status .countdown").count(), "the move timer counts down");
+  await playToEnd(p, { onMove: async (n) => n === 2 && (await screenshots(p, "domination")) });
+  await checkCleanPage(p);
+});
+
+await test("Solo against the Robot (one round), keyboard only", async () => {
+  const p = await person("fay");
+  await openCreateForm(p, "la-casa", 1);
+  await setTesting(p, "rounds", 1);
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector(".board.solo");
+  let n = 0;
+  for (;;) {
+    const what = await p.waitForFunction(() => (document.querySelector(".game-over") ? "over" : document.querySelector(".choices") ? "move" : false), null, { timeout: 60000, polling: 50 });
+    if ((await what.jsonValue()) === "over") break;
+    // Tab to the first lit card or choice and press Enter.
+    await p.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.blur() : null));
+    let found = false;
+    for (let i = 0; i < 80 && !found; i++) {
+      await p.keyboard.press("Tab");
+      found = await p.evaluate(() => !!document.activeElement?.matches(".card.legal, .choices button.choice"));
+    }
+    assert(found, "a legal choice is reachable with Tab");
+    await p.keyboard.press("Enter");
+    if (++n === 2) await screenshots(p, "solo");
+    assert(n < 200, "too many moves");
+    await p.waitForTimeout(30);
+  }
+  await screenshots(p, "solo-over");
+  await checkReplay(p, "solo");
+});
+
+await browser.close();
+for (const c of children) c.kill("SIGTERM");
+rmSync(tmp, { recursive: true, force: true });
+const failed = results.filter((r) => !r.ok).length;
+if (failed) console.log("server log tail:\n" + serverLog.slice(-3000));
+console.log(`e2e: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`${results.length - failed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

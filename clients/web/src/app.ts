@@ -1,0 +1,244 @@
+// The page's controller: owns the connection and the state, turns clicks into
+// protocol messages, and routes between the lobby, a table and a replay.
+import { Connection, forgetToken, saveName, savedName } from "./net";
+import { AppState, initialState, reduce, tableEntry } from "./store";
+import type { Json } from "./words";
+
+export type Route =
+  | { page: "lobby" }
+  | { page: "join"; invite: string }
+  | { page: "table"; table: string }
+  | { page: "replay"; table: string };
+
+export function parseRoute(path: string): Route {
+  let m = path.match(/^\/join\/([^/]+)\/?$/);
+  if (m) return { page: "join", invite: decodeURIComponent(m[1]) };
+  m = path.match(/^\/table\/([^/]+)\/?$/);
+  if (m) return { page: "table", table: decodeURIComponent(m[1]) };
+  m = path.match(/^\/replay\/([^/]+)\/?$/);
+  if (m) return { page: "replay", table: decodeURIComponent(m[1]) };
+  return { page: "lobby" };
+}
+
+const CREATED_KEY = "casa.created";
+const RESYNC_DELAY_MS = 60;
+
+export class App {
+  state: AppState = initialState();
+  route: Route = parseRoute(location.pathname);
+  conn: Connection;
+  private listeners = new Set<() => void>();
+  private resyncTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  private watched = new Set<string>(); // tables this page spectates (re-spectated on reconnect)
+  private probing = new Set<string>(); // tables opened by address, waiting for their first state
+  /** Called after each message has been applied and the page re-rendered (benchmarks). */
+  afterRender: ((m: Json) => void) | null = null;
+
+  constructor(conn?: Connection) {
+    this.conn = conn ?? new Connection();
+    this.conn.onStatus = (s) => {
+      this.state.connection = s;
+      this.changed();
+    };
+    this.conn.onMessage = (m) => this.receive(m);
+    this.conn.onWelcome = () => this.afterWelcome();
+    window.addEventListener("popstate", () => {
+      this.route = parseRoute(location.pathname);
+      this.enterRoute();
+      this.changed();
+    });
+  }
+
+  subscribe(f: () => void): () => void {
+    this.listeners.add(f);
+    return () => this.listeners.delete(f);
+  }
+  changed(): void {
+    for (const f of this.listeners) f();
+  }
+
+  start(): void {
+    if (savedName()) this.conn.connect();
+  }
+
+  receive(m: Json): void {
+    if (m.type === "table_created" || m.type === "rematch_created") {
+      const id = m.new_table ?? m.table;
+      this.markCreated(id);
+    }
+    if (m.type === "table_state" && this.probing.delete(m.table) && m.seat === -1 && m.status !== "over") {
+      this.spectate(m.table);
+    }
+    const changed = reduce(this.state, m);
+    if (m.table) {
+      const t = this.state.tables[m.table];
+      if (t?.stale) this.scheduleResync(m.table);
+    }
+    if (changed) this.changed();
+    this.afterRender?.(m);
+  }
+
+  private scheduleResync(table: string): void {
+    const old = this.resyncTimers.get(table);
+    if (old) clearTimeout(old);
+    this.resyncTimers.set(
+      table,
+      setTimeout(() => {
+        this.resyncTimers.delete(table);
+        const t = this.state.tables[table];
+        if (t?.stale) this.conn.send({ type: "resync", table });
+      }, RESYNC_DELAY_MS),
+    );
+  }
+
+  private afterWelcome(): void {
+    for (const id of this.watched) this.conn.send({ type: "spectate", table: id });
+    this.enterRoute();
+  }
+
+  /** What a route needs from the server once connected. */
+  enterRoute(): void {
+    if (this.state.connection !== "open") return;
+    const r = this.route;
+    if (r.page === "lobby") this.refreshLobby();
+    if (r.page === "join") {
+      this.conn
+        .request({ type: "spectate", invite: r.invite })
+        .then((m) => {
+          const t = tableEntry(this.state, m.table);
+          t.invite = r.invite;
+          this.watched.add(m.table);
+          this.changed();
+        })
+        .catch((e) => this.fail(e));
+    }
+    if (r.page === "table") {
+      const t = this.state.tables[r.table];
+      if (!t?.state) {
+        // resync answers with this player's seat (also at a finished table); a page
+        // that turns out not to sit there then watches the table.
+        this.probing.add(r.table);
+        this.conn.send({ type: "resync", table: r.table });
+      }
+    }
+  }
+
+  navigate(path: string): void {
+    if (location.pathname !== path) history.pushState(null, "", path);
+    this.route = parseRoute(path);
+    this.enterRoute();
+    this.changed();
+  }
+
+  fail(e: Json): void {
+    if (e && e.type === "error" && !this.state.errors.some((x) => x === e)) {
+      if (e.id === undefined) return; // already reported by reduce
+    }
+    this.changed();
+  }
+
+  dismissError(i: number): void {
+    this.state.errors.splice(i, 1);
+    this.changed();
+  }
+
+  setName(name: string): void {
+    const first = !savedName();
+    saveName(name);
+    if (first) {
+      this.conn.connect();
+    } else if (this.state.me && this.state.me.name !== name) {
+      // A resumed player keeps its name: a new name is a new player.
+      forgetToken();
+      this.conn.drop();
+    }
+    this.changed();
+  }
+
+  refreshLobby(): void {
+    this.conn.request({ type: "list_tables" }).catch(() => {});
+  }
+
+  createdByMe(table: string): boolean {
+    return (JSON.parse(localStorage.getItem(CREATED_KEY) ?? "[]") as string[]).includes(table);
+  }
+  private markCreated(table: string): void {
+    const list = JSON.parse(localStorage.getItem(CREATED_KEY) ?? "[]") as string[];
+    if (!list.includes(table)) list.push(table);
+    localStorage.setItem(CREATED_KEY, JSON.stringify(list.slice(-50)));
+  }
+
+  async createTable(msg: Json, botsInOtherSeats = false): Promise<void> {
+    try {
+      const created = await this.conn.request({ type: "create_table", ...msg });
+      const t = tableEntry(this.state, created.table);
+      t.invite = created.invite;
+      this.navigate(`/table/${created.table}`);
+      if (botsInOtherSeats) {
+        const mine = created.seat;
+        for (let s = 0; s < msg.players; s++) {
+          if (s !== mine) await this.conn.request({ type: "add_bot", table: created.table, seat: s, bot: "robot" });
+        }
+      }
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  async sit(table: string, seat: number): Promise<void> {
+    const t = this.state.tables[table];
+    const msg: Json = { type: "join", seat };
+    if (t?.invite) msg.invite = t.invite;
+    else msg.table = table;
+    try {
+      await this.conn.request(msg);
+      this.watched.delete(table);
+      if (t) t.spectating = false;
+      this.navigate(`/table/${table}`);
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  spectate(table: string): void {
+    this.watched.add(table);
+    this.conn.request({ type: "spectate", table }).catch((e) => this.fail(e));
+  }
+
+  addBot(table: string, seat: number, bot: string): void {
+    this.conn.request({ type: "add_bot", table, seat, bot }).catch((e) => this.fail(e));
+  }
+
+  leave(table: string): void {
+    this.watched.delete(table);
+    this.conn.request({ type: "leave", table }).catch(() => {});
+    this.navigate("/");
+  }
+
+  act(table: string, action: Json): void {
+    const t = this.state.tables[table];
+    if (!t?.request) return;
+    const seq = t.request.seq;
+    t.request = null; // no double click: the next request comes from the server
+    this.changed();
+    this.conn.request({ type: "action", table, seq, action }).catch((e) => {
+      this.fail(e);
+      this.conn.send({ type: "resync", table });
+    });
+  }
+
+  chat(table: string, text: string, team: boolean): void {
+    const msg: Json = { type: "chat", table, text };
+    if (team) msg.team = true;
+    this.conn.send(msg);
+  }
+
+  async rematch(table: string): Promise<void> {
+    try {
+      const m = await this.conn.request({ type: "rematch", table });
+      this.navigate(`/table/${m.new_table}`);
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+// Builds what the player may click from a request's `legal` list, and nothing else:
+// the page knows no rule. Actions naming one `card` light that card up wherever it
+// is drawn; the rest become buttons, or a selection list when there are many.
+import type { Json } from "./words";
+
+/** Action types whose `card` is a card drawn on the table or in the hand. */
+const CARD_TYPES = new Set([
+  "play", "discard", "reveal", "pass_card", "steal", "give", "eliminate",
+  "capture", "build", "increase", "trail",
+]);
+/** More legal values of one type than this become a selection list. */
+export const SELECT_THRESHOLD = 8;
+
+export interface ChoiceGroup {
+  type: string;
+  actions: Json[];
+  asSelect: boolean;
+}
+
+export interface Choices {
+  byCard: Map<string, Json[]>;
+  groups: ChoiceGroup[];
+}
+
+export function buildChoices(legal: Json[] | undefined): Choices {
+  const byCard = new Map<string, Json[]>();
+  const groupsByType = new Map<string, Json[]>();
+  for (const a of legal ?? []) {
+    if (a && typeof a.card === "string" && CARD_TYPES.has(a.type)) {
+      const list = byCard.get(a.card) ?? [];
+      list.push(a);
+      byCard.set(a.card, list);
+    } else {
+      const t = String(a?.type);
+      const list = groupsByType.get(t) ?? [];
+      list.push(a);
+      groupsByType.set(t, list);
+    }
+  }
+  const groups = [...groupsByType.entries()].map(([type, actions]) => ({
+    type,
+    actions,
+    asSelect: actions.length > SELECT_THRESHOLD,
+  }));
+  return { byCard, groups };
+}
+
+/** Cards drawn clickable during one render, so the choices panel can offer the rest. */
+export class DrawnCards {
+  private seen = new Set<string>();
+  reset(): void {
+    this.seen.clear();
+  }
+  add(id: string): void {
+    this.seen.add(id);
+  }
+  has(id: string): boolean {
+    return this.seen.has(id);
+  }
+}

@@ -1,0 +1,139 @@
+// One WebSocket to casa-server speaking protocol v1. Reconnects by itself with the
+// resume token (kept in localStorage with the name), so a reload or a lost network
+// brings the player back to the same seats.
+import type { Json } from "./words";
+
+const TOKEN_KEY = "casa.token";
+const NAME_KEY = "casa.name";
+
+export function savedName(): string {
+  return localStorage.getItem(NAME_KEY) ?? "";
+}
+export function saveName(name: string): void {
+  localStorage.setItem(NAME_KEY, name);
+}
+/** Forgets the resume token: the next hello makes a new player. */
+export function forgetToken(): void {
+  localStorage.removeItem(TOKEN_KEY);
+}
+
+type Pending = { resolve: (m: Json) => void; reject: (m: Json) => void };
+
+export class Connection {
+  private ws: WebSocket | null = null;
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+  private backoff = 250;
+  private closedByPage = false;
+  private welcomed = false;
+  private queue: Json[] = [];
+  replaced = false;
+  onMessage: (m: Json) => void = () => {};
+  onStatus: (s: "connecting" | "open" | "closed") => void = () => {};
+  onWelcome: (m: Json) => void = () => {};
+
+  constructor(private url = Connection.defaultUrl()) {}
+
+  static defaultUrl(): string {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${proto}//${location.host}/ws`;
+  }
+
+  connect(): void {
+    this.closedByPage = false;
+    this.onStatus("connecting");
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.onopen = () => {
+      const hello: Json = { type: "hello", version: 1 };
+      const name = savedName();
+      if (name) hello.name = name;
+      const token = localStorage.getItem(TOKEN_KEY);
+      if (token) hello.token = token;
+      ws.send(JSON.stringify({ ...hello, id: 0 }));
+    };
+    ws.onmessage = (ev) => {
+      let m: Json;
+      try {
+        m = JSON.parse(String(ev.data));
+      } catch {
+        return;
+      }
+      this.receive(m);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.welcomed = false;
+      for (const p of this.pending.values()) p.reject({ type: "error", code: "disconnected", message: "Connection lost." });
+      this.pending.clear();
+      this.onStatus("closed");
+      if (!this.closedByPage) {
+        const wait = this.backoff;
+        this.backoff = Math.min(this.backoff * 2, 5000);
+        setTimeout(() => this.connect(), wait);
+      }
+    };
+  }
+
+  /** Drops the connection as a lost network would (it reconnects by itself). */
+  drop(): void {
+    this.ws?.close();
+  }
+
+  close(): void {
+    this.closedByPage = true;
+    this.ws?.close();
+  }
+
+  private receive(m: Json): void {
+    if (m.type === "welcome") {
+      localStorage.setItem(TOKEN_KEY, m.token);
+      this.welcomed = true;
+      this.backoff = 250;
+      this.onStatus("open");
+      this.onMessage(m);
+      this.onWelcome(m);
+      const queued = this.queue;
+      this.queue = [];
+      for (const q of queued) this.ws?.send(JSON.stringify(q));
+      return;
+    }
+    if (m.type === "error" && m.code === "replaced") {
+      // The same player opened the page elsewhere: that page plays now, this one stops.
+      this.closedByPage = true;
+      this.replaced = true;
+    }
+    if (m.type === "error" && m.code === "bad_token" && !this.welcomed) {
+      // The server no longer knows the token (a new database): start afresh.
+      localStorage.removeItem(TOKEN_KEY);
+      this.ws?.close();
+      return;
+    }
+    if (m.id !== undefined && m.id !== 0) {
+      const p = this.pending.get(m.id);
+      if (p) {
+        this.pending.delete(m.id);
+        if (m.type === "error") p.reject(m);
+        else p.resolve(m);
+      }
+    }
+    this.onMessage(m);
+  }
+
+  /** Sends a request and resolves with its direct reply (rejects with an error). */
+  request(msg: Json): Promise<Json> {
+    const id = this.nextId++;
+    const framed = { ...msg, id };
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.send(framed);
+    });
+  }
+
+  /** Sends without waiting for a reply (chat, resync). */
+  send(msg: Json): void {
+    if (this.ws && this.welcomed && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+    else this.queue.push(msg);
+  }
+}

@@ -1,0 +1,201 @@
+// The page's state, changed only by server messages (reduce) and by the page's own
+// navigation. Views are the server's: after events the page asks for a fresh
+// table_state instead of working out the consequences itself.
+import type { Json } from "./words";
+
+export interface LogLine {
+  seq: number;
+  event: Json;
+  auto?: string;
+}
+export interface ChatLine {
+  from: string;
+  name: string;
+  seat: number;
+  team: boolean;
+  text: string;
+}
+export interface SheetRow {
+  label: string;
+  scores: number[];
+  detail?: Json;
+}
+
+export interface TableEntry {
+  id: string;
+  state: Json | null; // the latest table_state, seats/status refreshed by table_update
+  request: Json | null; // the pending request of my seat
+  log: LogLine[];
+  chat: ChatLine[];
+  sheet: SheetRow[];
+  gameOver: Json | null;
+  clock: { seats: number[]; remaining_ms: number; received: number } | null;
+  closed: Json | null;
+  rematch: Json | null;
+  spectating: boolean;
+  invite?: string;
+  stale: boolean; // events arrived after the view: a resync is due
+}
+
+export interface AppState {
+  connection: "connecting" | "open" | "closed";
+  me: { player_id: string; name: string } | null;
+  games: string[];
+  bots: string[];
+  lobby: Json[];
+  tables: Record<string, TableEntry>;
+  errors: { code: string; message: string; table?: string }[];
+}
+
+export function initialState(): AppState {
+  return { connection: "connecting", me: null, games: [], bots: [], lobby: [], tables: {}, errors: [] };
+}
+
+export function tableEntry(s: AppState, id: string): TableEntry {
+  let t = s.tables[id];
+  if (!t) {
+    t = {
+      id, state: null, request: null, log: [], chat: [], sheet: [], gameOver: null,
+      clock: null, closed: null, rematch: null, spectating: false, stale: false,
+    };
+    s.tables[id] = t;
+  }
+  return t;
+}
+
+const LOG_LIMIT = 300;
+
+/** A score-sheet row from a round / hand summary event, or null. */
+export function sheetRow(e: Json): SheetRow | null {
+  if (e.type === "round_end") {
+    const scores = Array.isArray(e.scores) ? e.scores : typeof e.total === "number" ? [e.total] : [];
+    return { label: `Round ${e.round ?? ""}`.trim(), scores, detail: e };
+  }
+  if (e.type === "hand_end" && Array.isArray(e.game_points)) {
+    return { label: "Hand", scores: e.game_points, detail: e };
+  }
+  return null;
+}
+
+/** Applies one server message. Returns true when the state changed. */
+export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
+  switch (m.type) {
+    case "welcome":
+      s.me = { player_id: m.player_id, name: m.name };
+      s.games = m.games ?? [];
+      s.bots = m.bots ?? [];
+      return true;
+    case "tables":
+      s.lobby = m.tables ?? [];
+      return true;
+    case "table_state": {
+      const t = tableEntry(s, m.table);
+      t.state = m;
+      t.stale = false;
+      t.spectating = m.seat === -1;
+      if (m.invite) t.invite = m.invite;
+      if (m.clock !== undefined) t.clock = m.clock ? { ...m.clock, received: now } : null;
+      if (m.status !== "playing" || (t.request && t.request.seq < m.seq)) {
+        if (t.request && t.request.seq !== m.seq) t.request = null;
+      }
+      if (m.status === "over" && !t.gameOver) {
+        // Opened after the end: the view says who won (Solo names "human" or "robot").
+        const v = m.view ?? {};
+        const winners = v.winners ?? (v.winner === "human" ? [0] : v.winner === "robot" ? [-1] : []);
+        t.gameOver = { table: m.table, seq: m.seq, scores: v.scores, winners };
+      }
+      if (m.status === "closed") t.closed = t.closed ?? { reason: "closed", message: "This table is closed." };
+      return true;
+    }
+    case "table_update": {
+      const t = tableEntry(s, m.table);
+      if (t.state) {
+        t.state = { ...t.state, status: m.status ?? t.state.status, seats: m.seats ?? t.state.seats };
+        if (m.disconnect_policy) t.state.disconnect_policy = m.disconnect_policy;
+      }
+      return true;
+    }
+    case "request": {
+      const t = tableEntry(s, m.table);
+      t.request = m;
+      if (t.state) {
+        t.state = { ...t.state, view: m.view, seq: m.seq };
+        t.stale = false;
+      }
+      if (typeof m.deadline_ms === "number") {
+        t.clock = { seats: [m.seat], remaining_ms: m.deadline_ms, received: now };
+      }
+      return true;
+    }
+    case "accepted": {
+      const t = s.tables[m.table];
+      if (t && t.request && t.request.seq < m.seq) t.request = null;
+      return true;
+    }
+    case "event": {
+      const t = tableEntry(s, m.table);
+      t.log.push({ seq: m.seq, event: m.event, auto: m.auto });
+      if (t.log.length > LOG_LIMIT) t.log.splice(0, t.log.length - LOG_LIMIT);
+      const row = sheetRow(m.event);
+      if (row) t.sheet.push(row);
+      if (t.state && m.seq > t.state.seq) t.stale = true;
+      if (t.request && t.request.seq < m.seq) t.request = null;
+      return true;
+    }
+    case "game_over": {
+      const t = tableEntry(s, m.table);
+      t.gameOver = m;
+      t.request = null;
+      t.clock = null;
+      if (t.state) t.state = { ...t.state, status: "over" };
+      t.stale = true;
+      return true;
+    }
+    case "clock": {
+      const t = tableEntry(s, m.table);
+      t.clock = { seats: m.seats ?? [], remaining_ms: m.remaining_ms, received: now };
+      return true;
+    }
+    case "table_closed": {
+      const t = tableEntry(s, m.table);
+      t.closed = m;
+      t.request = null;
+      t.clock = null;
+      if (t.state) t.state = { ...t.state, status: "closed" };
+      return true;
+    }
+    case "chat": {
+      const t = tableEntry(s, m.table);
+      t.chat.push({ from: m.from, name: m.name, seat: m.seat, team: !!m.team, text: m.text });
+      if (t.chat.length > LOG_LIMIT) t.chat.splice(0, t.chat.length - LOG_LIMIT);
+      return true;
+    }
+    case "rematch_created":
+    case "rematch_offer": {
+      const t = tableEntry(s, m.table);
+      t.rematch = m;
+      return true;
+    }
+    case "spectating": {
+      tableEntry(s, m.table).spectating = true;
+      return true;
+    }
+    case "left": {
+      delete s.tables[m.table];
+      return true;
+    }
+    case "error":
+      if (m.code === "stale_seq" || m.code === "replaced") return false;
+      s.errors.push({ code: m.code, message: m.message, table: m.table });
+      if (s.errors.length > 3) s.errors.shift();
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Remaining milliseconds of the running move timer, or null. */
+export function clockLeft(t: TableEntry, now = Date.now()): number | null {
+  if (!t.clock) return null;
+  return Math.max(0, t.clock.remaining_ms - (now - t.clock.received));
+}

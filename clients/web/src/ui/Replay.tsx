@@ -1,0 +1,127 @@
+import { useEffect, useState } from "preact/hooks";
+import { gameTitle } from "../catalogue";
+import { describeAction, type Json } from "../words";
+import { Board } from "./boards";
+import { Card, Cards, Pick } from "./Card";
+import { ScoreSheet } from "./Table";
+
+export async function loadReplay(table: string): Promise<Json> {
+  for (const url of [`/api/tables/${encodeURIComponent(table)}/replay`, `/api/games/${encodeURIComponent(table)}`]) {
+    const r = await fetch(url);
+    if (r.ok) return r.json();
+    if (r.status === 403) throw new Error("This game is still being played: its replay opens when it is over.");
+    if (r.status !== 404) throw new Error(`${url}: ${r.status}`);
+  }
+  throw new Error("No such game.");
+}
+
+/** Every hand of a full state, whatever its game calls them. */
+function allHands(state: Json): string[][] | null {
+  if (!state) return null;
+  const h = state.hands ?? state.hand;
+  if (Array.isArray(h) && h.every((x: unknown) => Array.isArray(x))) return h;
+  if (Array.isArray(h) && h.every((x: unknown) => typeof x === "string")) return [h];
+  return null;
+}
+
+/** The cards of the trick in play, if the state has one in a shape we can read. */
+function trickCards(state: Json): Json[] {
+  const t = state?.trick;
+  const plays = Array.isArray(t) ? t : Array.isArray(t?.plays) ? t.plays : [];
+  return plays.filter((p: Json) => p && typeof p.card === "string");
+}
+
+export function ReplayPage({ id, navigate }: { id: string; navigate: (p: string) => void }) {
+  const [replay, setReplay] = useState<Json | null>(null);
+  const [error, setError] = useState("");
+  const [step, setStep] = useState(0);
+  useEffect(() => {
+    loadReplay(id).then(
+      (r) => {
+        setReplay(r);
+        setStep(r.log.length);
+      },
+      (e) => setError(String(e.message ?? e)),
+    );
+  }, [id]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!replay || (e.target as HTMLElement)?.tagName === "INPUT") return;
+      if (e.key === "ArrowRight") setStep((s) => Math.min(replay.log.length, s + 1));
+      if (e.key === "ArrowLeft") setStep((s) => Math.max(0, s - 1));
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [replay]);
+  if (error) return <p class="error">{error}</p>;
+  if (!replay) return <p class="muted">Loading the replay…</p>;
+  const name = (s: number) => (s === -1 ? "the Robot" : (replay.seats?.[s]?.name ?? replay.seats?.[s]?.bot ?? `Seat ${s + 1}`));
+  const log: Json[] = replay.log;
+  const at = step === 0 ? null : log[step - 1];
+  // A log entry may carry the full state after it; the final state always comes.
+  const state = step === 0 ? replay.initial_state : (at?.state ?? (step === log.length ? replay.final_state : null));
+  const hands = allHands(state);
+  const ctx = { game: replay.game, byCard: new Map(), drawn: null, selected: null, pick: () => {} };
+  const rows = (replay.rounds ?? []).map((r: Json) => ({ label: `Round ${r.round}`, scores: Array.isArray(r.scores) ? r.scores : [] }));
+  return (
+    <div class="replay">
+      <h2>
+        Replay: {gameTitle(replay.game)} <span class="muted">· table {replay.table}</span>
+      </h2>
+      <p>
+        {replay.seats?.map((s: Json, i: number) => name(i) + (s.bot ? " (bot)" : "")).join(", ")} · winners:{" "}
+        {(replay.winners ?? []).map(name).join(", ") || "none"}
+      </p>
+      <div class="replay-controls">
+        <button type="button" onClick={() => setStep(0)} disabled={step === 0} aria-label="First move">«</button>
+        <button type="button" onClick={() => setStep(Math.max(0, step - 1))} disabled={step === 0} aria-label="Previous move">◀</button>
+        <span class="step">
+          Move {step} of {log.length}
+        </span>
+        <button type="button" onClick={() => setStep(Math.min(log.length, step + 1))} disabled={step === log.length} aria-label="Next move">▶</button>
+        <button type="button" onClick={() => setStep(log.length)} disabled={step === log.length} aria-label="Last move">»</button>
+        <input type="range" min={0} max={log.length} value={step} aria-label="Move" onInput={(e) => setStep(Number((e.target as HTMLInputElement).value))} />
+      </div>
+      <p class="replay-move">{at ? `${name(at.seat)}: ${describeAction(at.action, replay.game)}${at.auto ? ` (${at.auto})` : ""}` : "The deal."}</p>
+      <Pick.Provider value={ctx}>
+        {hands ? (
+          <section class="replay-hands" aria-label="Every hand">
+            {hands.map((h, i) => (
+              <div key={i} class="tableau">
+                <span class="who">{name(i)}</span> <Cards ids={h} small inert />
+              </div>
+            ))}
+          </section>
+        ) : null}
+        {trickCards(state).length ? (
+          <section class="area" aria-label="Trick">
+            <h3>Trick</h3>
+            <div class="trick">
+              {trickCards(state).map((p, i) => (
+                <div class="played" key={i}>
+                  <Card id={p.card} inert />
+                  <span class="who">{typeof p.seat === "number" ? name(p.seat) : (p.player ?? "")}</span>
+                </div>
+              ))}
+            </div>
+          </section>
+        ) : null}
+        {state?.view ? <Board view={state.view} name={name} /> : null}
+        {state && Array.isArray(state.scores) ? <p>Scores: {state.scores.map((x: Json) => JSON.stringify(x)).join(" – ")}</p> : null}
+      </Pick.Provider>
+      <ScoreSheet rows={rows} name={name} />
+      <ol class="replay-log" aria-label="Every move">
+        {log.map((e, i) => (
+          <li key={i} class={i === step - 1 ? "current" : ""}>
+            <button type="button" class="link" onClick={() => setStep(i + 1)}>
+              {name(e.seat)}: {describeAction(e.action, replay.game)}
+            </button>
+          </li>
+        ))}
+      </ol>
+      <p>
+        <a href="/" onClick={(e) => { e.preventDefault(); navigate("/"); }}>Back to the lobby</a>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,406 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { App } from "../app";
+import { buildChoices, DrawnCards, type ChoiceGroup } from "../choices";
+import { clockLeft, type TableEntry } from "../store";
+import { cap, describeAction, describeEvent, humanize, type Json } from "../words";
+import { Board } from "./boards";
+import { Card, Pick, type PickContext } from "./Card";
+import { gameTitle } from "../catalogue";
+
+const drawn = new DrawnCards();
+
+export function seatNamer(state: Json, mySeat: number) {
+  return (seat: number): string => {
+    if (seat === -1) return "the Robot";
+    const seats = state?.seats ?? [];
+    const s = seats[seat];
+    let base = s?.name ?? `Seat ${seat + 1}`;
+    // Two bots (or players) of one name: the seat number tells them apart.
+    if (s?.name && seats.some((o: Json) => o.seat !== seat && o.name === s.name)) base = `${s.name} ${seat + 1}`;
+    return seat === mySeat ? `${base} (you)` : base;
+  };
+}
+
+function teamLabel(teams: number[][] | undefined, seat: number): string | null {
+  if (!teams || teams.every((t) => t.length <= 1)) return null;
+  const i = teams.findIndex((t) => t.includes(seat));
+  return i < 0 ? null : `Team ${String.fromCharCode(65 + i)}`;
+}
+
+function seatScores(v: Json, players: number): number[] | null {
+  if (!v) return null;
+  if (Array.isArray(v.seat_scores)) return v.seat_scores;
+  if (v.mode === "solo") return [v.points ?? 0];
+  if (Array.isArray(v.scores) && v.scores.length === players) return v.scores;
+  return null;
+}
+
+function handSize(v: Json, seat: number): number | null {
+  if (!v) return null;
+  if (Array.isArray(v.hand_sizes)) return v.hand_sizes[seat] ?? null;
+  if (typeof v.hand_size === "number") return v.hand_size;
+  return null;
+}
+
+function Countdown({ ms }: { ms: number }) {
+  const s = Math.ceil(ms / 1000);
+  return <span class={`countdown${s <= 10 ? " urgent" : ""}`}>{`${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`}</span>;
+}
+
+function Seats({ app, t }: { app: App; t: TableEntry }) {
+  const st = t.state!;
+  const v = st.view;
+  const mySeat = st.seat;
+  const name = seatNamer(st, mySeat);
+  const scores = seatScores(v, st.players);
+  const toAct: number[] = v?.to_act ?? (typeof v?.turn === "number" ? [v.turn] : []);
+  const creator = app.createdByMe(t.id);
+  const clockMs = clockLeft(t);
+  return (
+    <ol class="seats" aria-label="Seats">
+      {st.seats.map((s: Json) => {
+        const team = teamLabel(st.teams, s.seat);
+        const acting = st.status === "playing" && toAct.includes(s.seat);
+        const hs = handSize(v, s.seat);
+        return (
+          <li class={`seat${acting ? " acting" : ""}${s.seat === mySeat ? " mine" : ""}${team ? " team-" + team.slice(-1) : ""}`} key={s.seat} data-seat={s.seat}>
+            <div class="seat-name">
+              {acting ? <span class="turn-mark" aria-label="to act">▶ </span> : null}
+              {s.kind === "empty" ? <i>empty seat {s.seat + 1}</i> : name(s.seat)}
+              {s.kind === "bot" ? <span class="tag">bot</span> : null}
+              {s.away ? <span class="tag away">away</span> : s.kind === "player" && s.connected === false ? <span class="tag away">offline</span> : null}
+              {s.played_by ? <span class="tag">played by {s.played_by}</span> : null}
+              {typeof s.takeover_in_ms === "number" ? (
+                <span class="tag">
+                  bot in <Countdown ms={s.takeover_in_ms} />
+                </span>
+              ) : null}
+            </div>
+            <div class="seat-info">
+              {team ? <span class="team">{team}</span> : null}
+              {hs !== null ? <span>{hs} cards</span> : null}
+              {scores ? <span>{scores[s.seat]} pts</span> : null}
+              {acting && clockMs !== null && t.clock?.seats.includes(s.seat) ? <Countdown ms={clockMs} /> : null}
+            </div>
+            {st.status === "waiting" && s.kind === "empty" ? (
+              <div class="seat-actions">
+                {mySeat < 0 ? (
+                  <button type="button" class="primary" onClick={() => app.sit(t.id, s.seat)}>
+                    Sit here
+                  </button>
+                ) : null}
+                {creator && mySeat >= 0
+                  ? app.state.bots.map((b) => (
+                      <button type="button" key={b} onClick={() => app.addBot(t.id, s.seat, b)}>
+                        Add {b} bot
+                      </button>
+                    ))
+                  : null}
+              </div>
+            ) : null}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+function GroupControl({ g, game, onPick }: { g: ChoiceGroup; game: string; onPick: (a: Json) => void }) {
+  const [i, setI] = useState(0);
+  if (!g.asSelect)
+    return (
+      <>
+        {g.actions.map((a, k) => (
+          <button type="button" class="choice" key={k} onClick={() => onPick(a)}>
+            {describeAction(a, game)}
+          </button>
+        ))}
+      </>
+    );
+  return (
+    <span class="select-choice">
+      <select aria-label={humanize(g.type)} value={String(i)} onChange={(e) => setI(Number((e.target as HTMLSelectElement).value))}>
+        {g.actions.map((a, k) => (
+          <option value={String(k)} key={k}>
+            {describeAction(a, game)}
+          </option>
+        ))}
+      </select>
+      <button type="button" class="choice" onClick={() => onPick(g.actions[Math.min(i, g.actions.length - 1)])}>
+        {cap(humanize(g.type))}
+      </button>
+    </span>
+  );
+}
+
+function ChoicesPanel({ app, t, pick, selected, setSelected }: { app: App; t: TableEntry; pick: PickContext; selected: string | null; setSelected: (c: string | null) => void }) {
+  const game = t.state!.game;
+  const choices = buildChoices(t.request?.legal);
+  const send = (a: Json) => {
+    setSelected(null);
+    app.act(t.id, a);
+  };
+  const forCard = selected ? choices.byCard.get(selected) : undefined;
+  const hidden = [...choices.byCard.entries()].filter(([c]) => !drawn.has(c));
+  if (!t.request) return null;
+  return (
+    <section class="choices" aria-label="Your move">
+      <h3>Your move</h3>
+      {choices.byCard.size ? <p class="hint">Lit cards can be played: click one.</p> : null}
+      {forCard ? (
+        <div class="card-choices">
+          {forCard.map((a, k) => (
+            <button type="button" class="choice" key={k} onClick={() => send(a)}>
+              {describeAction(a, game)}
+            </button>
+          ))}
+          <button type="button" onClick={() => setSelected(null)}>
+            Cancel
+          </button>
+        </div>
+      ) : null}
+      {hidden.length ? (
+        <div class="other-cards">
+          {hidden.map(([c]) => (
+            <Pick.Provider value={pick} key={c}>
+              <Card id={c} small />
+            </Pick.Provider>
+          ))}
+        </div>
+      ) : null}
+      <div class="buttons">
+        {choices.groups.map((g) => (
+          <GroupControl g={g} game={game} onPick={send} key={g.type} />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function Log({ t, name }: { t: TableEntry; name: (s: number) => string }) {
+  const game = t.state?.game ?? "";
+  const ref = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.scrollTop = ref.current.scrollHeight;
+  });
+  const lines = t.log
+    .map((l) => ({ l, text: describeEvent(l.event, game, name) }))
+    .filter((x) => x.text)
+    .slice(-80);
+  return (
+    <section class="log" aria-label="What happened">
+      <h3>What happened</h3>
+      <ol ref={ref} aria-live="polite">
+        {lines.map(({ l, text }, i) => (
+          <li key={i}>
+            {text}
+            {l.auto ? <span class="tag">{l.auto === "timer" ? "time ran out" : l.auto === "away" ? "played for an away player" : "played for a player who left"}</span> : null}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function Chat({ app, t }: { app: App; t: TableEntry }) {
+  const [text, setText] = useState("");
+  const [team, setTeam] = useState(false);
+  const seated = (t.state?.seat ?? -1) >= 0;
+  return (
+    <section class="chat" aria-label="Chat">
+      <h3>Chat</h3>
+      <ol>
+        {t.chat.slice(-50).map((c, i) => (
+          <li key={i} class={c.team ? "team-msg" : ""}>
+            <b>{c.name}</b>
+            {c.team ? " (team)" : ""}: {c.text}
+          </li>
+        ))}
+      </ol>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!text.trim()) return;
+          app.chat(t.id, text.trim(), team);
+          setText("");
+        }}
+      >
+        <input aria-label="Message" maxLength={500} value={text} placeholder="Say something" onInput={(e) => setText((e.target as HTMLInputElement).value)} />
+        {seated ? (
+          <label class="inline">
+            <input type="checkbox" checked={team} onChange={(e) => setTeam((e.target as HTMLInputElement).checked)} /> team only
+          </label>
+        ) : null}
+        <button type="submit">Send</button>
+      </form>
+    </section>
+  );
+}
+
+export function ScoreSheet({ rows, name, teams }: { rows: { label: string; scores: number[] }[]; name: (s: number) => string; teams?: number[][] }) {
+  if (!rows.length) return null;
+  const width = Math.max(...rows.map((r) => r.scores.length));
+  const head = Array.from({ length: width }, (_, i) => (teams && teams.length === width ? teams[i].map(name).join(" & ") : width === 1 ? "You" : name(i)));
+  return (
+    <table class="sheet" aria-label="Score sheet">
+      <thead>
+        <tr>
+          <th>Score sheet</th>
+          {head.map((h, i) => (
+            <th key={i}>{h}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r, i) => (
+          <tr key={i}>
+            <td>{r.label}</td>
+            {r.scores.map((s, k) => (
+              <td key={k}>{s}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function InviteLink({ invite }: { invite: string }) {
+  const [copied, setCopied] = useState(false);
+  const url = `${location.origin}/join/${invite}`;
+  return (
+    <div class="invite">
+      Invite friends: <a href={url} class="invite-link">{url}</a>{" "}
+      <button
+        type="button"
+        onClick={() => {
+          navigator.clipboard?.writeText(url).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          );
+        }}
+      >
+        {copied ? "Copied ✓" : "Copy link"}
+      </button>
+    </div>
+  );
+}
+
+function GameOver({ app, t, name }: { app: App; t: TableEntry; name: (s: number) => string }) {
+  const g = t.gameOver!;
+  const st = t.state!;
+  const winners: number[] = g.winners ?? [];
+  const text = winners.length === 0 ? "No winner." : winners.map((w) => (w === -1 ? "the Robot" : name(w))).join(" and ") + (winners.length > 1 ? " win." : " wins.");
+  return (
+    <section class="game-over" aria-label="Game over">
+      <h2>Game over</h2>
+      <p class="winners">{cap(text)}</p>
+      {Array.isArray(g.scores) ? <p>Final scores: {g.scores.map((s: number, i: number) => `${name(i)} ${s}`).join(", ")}</p> : null}
+      <div class="buttons">
+        {st.seat >= 0 ? (
+          <button type="button" class="primary" onClick={() => app.rematch(t.id)}>
+            Rematch
+          </button>
+        ) : null}
+        <a class="button" href={`/replay/${t.id}`} onClick={(e) => { e.preventDefault(); app.navigate(`/replay/${t.id}`); }}>
+          Watch the replay
+        </a>
+        <a class="button" href="/" onClick={(e) => { e.preventDefault(); app.navigate("/"); }}>
+          Back to the lobby
+        </a>
+      </div>
+      {t.rematch && t.rematch.type === "rematch_offer" ? (
+        <p>
+          {t.rematch.by} offers a rematch:{" "}
+          <a href={`/join/${t.rematch.invite}`} onClick={(e) => { e.preventDefault(); app.navigate(`/join/${t.rematch.invite}`); }}>
+            join it
+          </a>
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+export function TablePage({ app, id }: { app: App; id: string }) {
+  const t = app.state.tables[id];
+  const [selected, setSelected] = useState<string | null>(null);
+  const [, tick] = useState(0);
+  const hasClock = !!t?.clock || !!t?.state?.seats?.some((s: Json) => typeof s.takeover_in_ms === "number");
+  useEffect(() => {
+    if (!hasClock) return;
+    const h = setInterval(() => tick((x) => x + 1), 500);
+    return () => clearInterval(h);
+  }, [hasClock]);
+  if (!t || !t.state) return <p class="muted">Opening table {id}…</p>;
+  const st = t.state;
+  const name = seatNamer(st, st.seat);
+  const choices = buildChoices(t.request?.legal);
+  const pick: PickContext = {
+    game: st.game,
+    byCard: choices.byCard,
+    drawn,
+    selected,
+    pick: (card: string) => {
+      const acts = choices.byCard.get(card) ?? [];
+      if (acts.length === 1) {
+        setSelected(null);
+        app.act(id, acts[0]);
+      } else setSelected(card);
+    },
+  };
+  drawn.reset();
+  const v = st.view;
+  const myTurn = !!t.request;
+  return (
+    <div class={`table-page game-${st.game}`}>
+      <header class="table-head">
+        <h2>
+          {gameTitle(st.game)}
+          {v?.mode ? ` — ${cap(v.mode)}` : ""} <span class="muted">· {st.players === 1 ? "solo" : `${st.players} players`} · table {st.table}</span>
+        </h2>
+        <div class="status">
+          {st.status === "waiting" ? "Waiting for players" : st.status === "playing" ? (myTurn ? <b class="your-turn">Your turn</b> : "Playing") : st.status === "over" ? "Finished" : cap(st.status)}
+          {t.spectating ? <span class="tag">spectating</span> : null}
+          {st.move_timeout_seconds ? <span class="tag">{st.move_timeout_seconds}s per move</span> : null}
+          {myTurn && clockLeft(t) !== null ? <Countdown ms={clockLeft(t)!} /> : null}
+        </div>
+        {st.invite && st.status === "waiting" ? <InviteLink invite={st.invite} /> : null}
+      </header>
+      {t.closed ? <p class="closed">{t.closed.message ?? "This table is closed."}</p> : null}
+      <Pick.Provider value={pick}>
+        <div class="table-main">
+          <div class="play-area">
+            <Seats app={app} t={t} />
+            {t.gameOver ? <GameOver app={app} t={t} name={name} /> : null}
+            <Board view={v} name={name} />
+            <div class="dock">
+            {v?.hand ? (
+              <section class={`hand${myTurn ? " my-turn" : ""}`} aria-label="Your hand">
+                <h3>Your hand</h3>
+                <div class="cards">
+                  {v.hand.map((c: string) => (
+                    <Card id={c} key={c} />
+                  ))}
+                </div>
+              </section>
+            ) : null}
+            <ChoicesPanel app={app} t={t} pick={pick} selected={selected} setSelected={setSelected} />
+            </div>
+          </div>
+          <aside class="side-panel">
+            <ScoreSheet rows={t.sheet} name={name} teams={st.teams?.length < st.players ? st.teams : undefined} />
+            <Log t={t} name={name} />
+            <Chat app={app} t={t} />
+            <div class="buttons">
+              {st.status !== "over" ? (
+                <button type="button" onClick={() => app.leave(id)}>
+                  {t.spectating ? "Stop watching" : st.status === "playing" ? "Leave (a bot takes your seat)" : "Leave the table"}
+                </button>
+              ) : null}
+            </div>
+          </aside>
+        </div>
+      </Pick.Provider>
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { clockLeft, initialState, reduce } from "../src/store";
+import { fixture } from "./helpers";
+
+describe("reduce", () => {
+  it("keeps the table state, the pending request and drops it once acted", () => {
+    const s = initialState();
+    const st = fixture("la-casa-4p-state.json");
+    reduce(s, st);
+    const req = fixture("la-casa-4p-request.json");
+    req.table = st.table;
+    reduce(s, req);
+    const t = s.tables[st.table];
+    expect(t.request.seq).toBe(3);
+    expect(t.state.view.trick.length).toBe(3);
+    reduce(s, { type: "accepted", table: st.table, seq: 4 });
+    expect(t.request).toBeNull();
+  });
+
+  it("logs events, marks the view stale and fills the score sheet", () => {
+    const s = initialState();
+    const st = fixture("la-casa-4p-state.json");
+    reduce(s, st);
+    reduce(s, { type: "event", table: st.table, seq: 5, event: { type: "play", seat: 1, card: "G1", from: "hand" }, auto: "away" });
+    const t = s.tables[st.table];
+    expect(t.stale).toBe(true);
+    expect(t.log[0].auto).toBe("away");
+    reduce(s, { type: "event", table: st.table, seq: 9, event: { type: "round_end", round: 1, scores: [2, 0], points: [2, 0] } });
+    expect(t.sheet).toEqual([expect.objectContaining({ label: "Round 1", scores: [2, 0] })]);
+    reduce(s, st);
+    expect(t.stale).toBe(false);
+  });
+
+  it("updates seats from table_update: away, takeover countdown, played_by", () => {
+    const s = initialState();
+    const st = fixture("la-casa-4p-state.json");
+    reduce(s, st);
+    const seats = st.seats.map((x: object) => ({ ...x }));
+    seats[2] = { ...seats[2], connected: false, away: true, takeover_in_ms: 30000 };
+    reduce(s, { type: "table_update", table: st.table, status: "playing", seats });
+    expect(s.tables[st.table].state.seats[2].away).toBe(true);
+    expect(s.tables[st.table].state.seats[2].takeover_in_ms).toBe(30000);
+  });
+
+  it("shows a finished game opened later with the winners of its view", () => {
+    const s = initialState();
+    reduce(s, { type: "table_state", table: "t2", status: "over", seq: 40, seat: 0, seats: [], view: { mode: "solo", winner: "robot", scores: [3] } });
+    expect(s.tables.t2.gameOver).toMatchObject({ winners: [-1], scores: [3] });
+    reduce(s, { type: "table_state", table: "t3", status: "over", seq: 40, seat: 0, seats: [], view: { winners: [1, 3], scores: [2, 12] } });
+    expect(s.tables.t3.gameOver.winners).toEqual([1, 3]);
+  });
+
+  it("runs the clock from the moment it arrived", () => {
+    const s = initialState();
+    reduce(s, { type: "clock", table: "t1", seq: 3, seats: [1], remaining_ms: 10000 }, 1000);
+    expect(clockLeft(s.tables.t1, 4000)).toBe(7000);
+    expect(clockLeft(s.tables.t1, 20000)).toBe(0);
+  });
+
+  it("closes a table with the server's sentence", () => {
+    const s = initialState();
+    reduce(s, fixture("la-casa-4p-state.json"));
+    const id = Object.keys(s.tables)[0];
+    reduce(s, { type: "table_closed", table: id, reason: "abandoned", message: "Everyone left." });
+    expect(s.tables[id].closed.message).toBe("Everyone left.");
+    expect(s.tables[id].state.status).toBe("closed");
+  });
+
+  it("ignores stale_seq errors and keeps the last three others", () => {
+    const s = initialState();
+    expect(reduce(s, { type: "error", code: "stale_seq", message: "x" })).toBe(false);
+    for (let i = 0; i < 5; i++) reduce(s, { type: "error", code: "bad_field", message: `m${i}` });
+    expect(s.errors.map((e) => e.message)).toEqual(["m2", "m3", "m4"]);
+  });
+});

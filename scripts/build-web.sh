@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds the browser client into clients/web/dist (which casa-server serves) when
+# any of its sources is newer than the last build. Needs Node.js 20.19+ and npm.
+set -euo pipefail
+cd "$(dirname "$0")/../clients/web"
+if ! command -v npm >/dev/null; then
+  echo "npm is missing: scripts/deps.sh web installs it; the server runs without the web client" >&2
+  exit 0
+fi
+stamp=dist/index.html
+if [ -f "$stamp" ] && [ -z "$(find src index.html package-lock.json vite.config.ts -newer "$stamp" -print -quit)" ]; then
+  exit 0
+fi
+[ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error
+npm run build --silent

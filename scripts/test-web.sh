@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds and tests the browser client (clients/web): installs Chromium and Node.js
+# when missing, npm ci, type check and build, the first-load size budget, the unit
+# tests (Vitest), then the end-to-end tests in Debian's Chromium against a real
+# casa-server that they start on a free loopback port with a temporary database.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+scripts/deps.sh web
+if [ ! -x build/server/casa-server ]; then
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build build -j"$(nproc)" --target casa-server
+fi
+cd clients/web
+npm ci --no-audit --no-fund --loglevel=error
+npm run build
+node scripts/size.mjs
+npx vitest run
+CASA_SERVER_BIN="$PWD/../../build/server/casa-server" node e2e/run.mjs
+echo "web client tests: $(($(date +%s) - start)) s"
