@@ -467,11 +467,12 @@ function TrophyCase({ view: v, name }: BoardProps) {
           Last trick: {name(v.last_trick.winner)}, {v.last_trick.points} points.
         </p>
       ) : null}
-      {v.shown ? (
-        <p>
-          {name(v.shown.seat)} showed <Cards ids={v.shown.cards} small inert />
+      {/* Every hand shown since the last reshuffle, oldest first (TC-3.2). */}
+      {(Array.isArray(v.shown) ? v.shown : []).map((s: Json, i: number) => (
+        <p key={i}>
+          {name(s.seat)} showed <Cards ids={s.cards} small inert />
         </p>
-      ) : null}
+      ))}
     </div>
   );
 }
