@@ -344,12 +344,14 @@ void Lobby::create_table(const std::shared_ptr<Client>& client, const json& body
   if (std::find(games_.begin(), games_.end(), setup.game) == games_.end()) {
     return refuse("no_such_game", "This server does not run '" + setup.game + "'.");
   }
-  // Options that fix the deal or shorten the game are for test servers only,
-  // whatever the game (docs/games/ marks them "testing").
+  // Options that fix the deal or cut a game short are for test servers only
+  // (docs/games/ marks them "testing"). Conference's `hands` is a real option.
   if (!config_.testing) {
-    for (const char* option : {"deck", "dealer", "rounds", "hands", "challenge"}) {
+    std::vector<std::string> testing_only = {"deck", "dealer", "rounds", "challenge"};
+    if (setup.game == "trophy-case") testing_only.push_back("hands");
+    for (const auto& option : testing_only) {
       if (setup.options.contains(option)) {
-        return refuse("bad_option", std::string("The option '") + option + "' is for test servers only.");
+        return refuse("bad_option", "The option '" + option + "' is for test servers only.");
       }
     }
   }
