@@ -154,9 +154,11 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     timeouts.idle_timeout = std::chrono::seconds(shared_.config.idle_timeout_seconds);
     timeouts.keep_alive_pings = true;
     ws_.set_option(timeouts);
-    // Beast's own limit is a backstop only: on_read_some checks the size first,
-    // so the client hears `frame_too_large` before the close.
-    ws_.read_message_max(shared_.config.max_frame_bytes + kReadChunk + 1);
+    // No limit in Beast: it would refuse a frame by its header and close at once.
+    // on_read_some checks the size as the pieces come (so at most one piece over
+    // the limit is ever held), answers `frame_too_large`, then closes (1009); a
+    // peer that keeps sending instead of closing is cut off by close_timer_.
+    ws_.read_message_max(0);
     ws_.text(true);  // every frame the server sends is JSON text
     ws_.set_option(websocket::stream_base::decorator(
         [](websocket::response_type& res) { res.set(http::field::server, "casa-server"); }));
@@ -227,7 +229,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
                         beast::bind_front_handler(&WsSession::on_read_some, this->shared_from_this()));
   }
 
-  // read_message_max still bounds the whole message across the pieces.
+  // on_read_some bounds the whole message across the pieces (see run()).
   void on_read_some(beast::error_code ec, std::size_t n) {
     if (!ec && buffer_.size() > shared_.config.max_frame_bytes) {
       spdlog::info("connection from {}: frame over {} bytes, closed", address_, shared_.config.max_frame_bytes);
