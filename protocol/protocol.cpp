@@ -101,8 +101,10 @@ std::string request(const std::string& table, std::int64_t seq, Seat seat,
   return body.dump();
 }
 
-std::string event(const std::string& table, std::int64_t seq, const Value& event) {
-  return json{{"type", "event"}, {"table", table}, {"seq", seq}, {"event", to_json(event)}}.dump();
+std::string event(const std::string& table, std::int64_t seq, const Value& event, const std::string& auto_by) {
+  json body = {{"type", "event"}, {"table", table}, {"seq", seq}, {"event", to_json(event)}};
+  if (!auto_by.empty()) body["auto"] = auto_by;
+  return body.dump();
 }
 
 std::string game_over(const std::string& table, std::int64_t seq, const std::vector<int>& scores,

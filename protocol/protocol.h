@@ -51,7 +51,10 @@ std::string message(std::string_view type, json body);
 std::string request(const std::string& table, std::int64_t seq, Seat seat,
                     const std::vector<Value>& legal, const Value& view,
                     std::optional<std::int64_t> deadline_ms);
-std::string event(const std::string& table, std::int64_t seq, const Value& event);
+// `auto_by`: "timer", "away" or "left" when the server chose the action that
+// caused the event on the seat's behalf; empty otherwise.
+std::string event(const std::string& table, std::int64_t seq, const Value& event,
+                  const std::string& auto_by = {});
 std::string game_over(const std::string& table, std::int64_t seq, const std::vector<int>& scores,
                       const std::vector<Seat>& winners);
 

@@ -14,6 +14,20 @@ struct Flag {
   std::function<void(Config&, const std::string&)> set;
 };
 
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::string item;
+  for (char ch : s + ",") {
+    if (ch == ',') {
+      if (!item.empty()) out.push_back(item);
+      item.clear();
+    } else if (ch != ' ') {
+      item += ch;
+    }
+  }
+  return out;
+}
+
 int to_int(const std::string& s) {
   std::size_t used = 0;
   const int v = std::stoi(s, &used);
@@ -57,6 +71,12 @@ const std::vector<Flag>& flags() {
        [](Config& c, const std::string& v) { c.max_tables_per_player = to_int(v); }},
       {"finished-table-ttl-seconds", "keep finished tables in memory for rematch (600)",
        [](Config& c, const std::string& v) { c.finished_table_ttl_seconds = to_int(v); }},
+      {"creator-gone-seconds", "close a waiting table whose creator left or is away this long; 0 = never (600)",
+       [](Config& c, const std::string& v) { c.creator_gone_seconds = to_int(v); }},
+      {"abandoned-table-seconds", "close a started table whose every human is away this long; 0 = never (3600)",
+       [](Config& c, const std::string& v) { c.abandoned_table_seconds = to_int(v); }},
+      {"trusted-proxies", "comma-separated proxy addresses whose X-Forwarded-For / Forwarded is believed (none)",
+       [](Config& c, const std::string& v) { c.trusted_proxies = split_list(v); }},
       {"testing", "accept stacked decks and fixed seeds (true|false)",
        [](Config& c, const std::string& v) { c.testing = v == "1" || v == "true" || v.empty(); }},
   };

@@ -34,6 +34,14 @@ struct Config {
   int max_tables_per_player = 8;
   int finished_table_ttl_seconds = 600;  // finished tables kept in memory for rematch
 
+  // Dead tables (closed with table_closed). 0 turns a rule off.
+  int creator_gone_seconds = 600;   // a waiting table whose creator is away this long
+  int abandoned_table_seconds = 3600;  // a started table whose every human is away this long
+
+  // Peers whose X-Forwarded-For / Forwarded header names the client's address
+  // (for the per-address connection limit and the logs). Exact addresses.
+  std::vector<std::string> trusted_proxies;
+
   bool testing = false;  // accept the engine's `deck` option and a `seed` on create_table
 };
 

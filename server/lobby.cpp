@@ -87,7 +87,7 @@ void Lobby::recover() {
   for (auto& p : store_.load_players()) {
     std::lock_guard lock(mutex_);
     by_token_[p.token_hash] = p.id;
-    players_[p.id] = Player{p.id, p.name, p.token_hash, {}, {}, 0};
+    players_[p.id] = Player{p.id, p.name, p.token_hash, {}, {}, std::chrono::steady_clock::now(), 0};
     ++players;
   }
   std::size_t tables = 0;
@@ -103,6 +103,8 @@ void Lobby::recover() {
     setup.invite = stored.invite;
     setup.creator = stored.creator;
     setup.move_timeout_seconds = stored.move_timeout_seconds;
+    setup.grace_seconds = stored.grace_seconds;
+    setup.robot_takeover = stored.takeover != "none";
     auto created = make_game(setup);
     if (!created.game) {
       spdlog::error("table {} cannot be rebuilt: {}", stored.id, created.error ? created.error->message : "?");
@@ -118,7 +120,10 @@ void Lobby::recover() {
     for (const auto& seat : stored.seats) {
       if (auto it = players_.find(seat.player_id); it != players_.end()) it->second.tables.insert(stored.id);
     }
-    if (auto it = players_.find(setup.creator); it != players_.end()) ++it->second.open_created;
+    if (auto it = players_.find(setup.creator); it != players_.end()) {
+      ++it->second.open_created;
+      it->second.tables.insert(stored.id);
+    }
     ++tables;
   }
   spdlog::info("recovered {} players and {} unfinished tables", players, tables);
@@ -241,7 +246,8 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
     return;
   }
   Player p;
-  p.id = "p" + random_token().substr(0, 10);
+  // Appended rather than "p" + ...: GCC 12 -O3 reports a false -Wrestrict there.
+  p.id = std::string("p").append(random_token(), 0, 10);
   const std::string token = random_token();
   p.token_hash = sha256_hex(token);
   p.name = body.contains("name") ? body["name"].get<std::string>() : "player-" + p.id.substr(1, 4);
@@ -273,6 +279,7 @@ void Lobby::disconnected(const std::shared_ptr<Client>& client) {
     auto it = players_.find(client->player_id);
     if (it == players_.end() || it->second.connection.lock() != client) return;
     it->second.connection.reset();
+    it->second.gone_since = std::chrono::steady_clock::now();
     for (const auto& t : it->second.tables) {
       if (auto tt = tables_.find(t); tt != tables_.end()) seated.push_back(tt->second);
     }
@@ -284,7 +291,7 @@ void Lobby::disconnected(const std::shared_ptr<Client>& client) {
 
 std::string Lobby::unique_table_id() {
   for (;;) {
-    std::string id = "t" + random_code("abcdefghijkmnpqrstuvwxyz23456789", 32, 9);
+    std::string id = std::string("t").append(random_code("abcdefghijkmnpqrstuvwxyz23456789", 32, 9));
     if (!tables_.count(id)) return id;
   }
 }
@@ -325,21 +332,32 @@ void Lobby::create_table(const std::shared_ptr<Client>& client, const json& body
   setup.is_private = body.value("private", false);
   setup.creator = client->player_id;
   setup.move_timeout_seconds = body.value("move_timeout_seconds", 0);
-  if (auto t = setup.options.find("move_timeout_seconds"); t != setup.options.end()) {
-    if (!t->is_number_integer() || t->get<int>() < 0 || t->get<int>() > 3600) {
-      return refuse("bad_option", "move_timeout_seconds must be 0..3600.");
+  if (auto policy = body.find("disconnect_policy"); policy != body.end()) {
+    setup.grace_seconds = policy->value("grace_seconds", setup.grace_seconds);
+    setup.robot_takeover = policy->value("takeover", std::string("robot")) == "robot";
+  }
+  // Server settings are fields of create_table, never engine options.
+  for (const char* field : {"move_timeout_seconds", "disconnect_policy", "seed"}) {
+    if (setup.options.contains(field)) {
+      return refuse("bad_option", std::string(field) + " is a field of create_table, not an option.");
     }
-    setup.move_timeout_seconds = t->get<int>();
-    setup.options.erase(t);
   }
   if (std::find(games_.begin(), games_.end(), setup.game) == games_.end()) {
     return refuse("no_such_game", "This server does not run '" + setup.game + "'.");
   }
-  if (!config_.testing && setup.options.contains("deck")) {
-    return refuse("bad_option", "Stacked decks are for test servers only.");
+  // Options that fix the deal or cut a game short are for test servers only
+  // (docs/games/ marks them "testing"). Conference's `hands` is a real option.
+  if (!config_.testing) {
+    std::vector<std::string> testing_only = {"deck", "dealer", "rounds", "challenge"};
+    if (setup.game == "trophy-case") testing_only.push_back("hands");
+    for (const auto& option : testing_only) {
+      if (setup.options.contains(option)) {
+        return refuse("bad_option", "The option '" + option + "' is for test servers only.");
+      }
+    }
   }
   if (body.contains("seed")) {
-    if (!config_.testing) return refuse("bad_field", "A fixed seed is for test servers only.");
+    if (!config_.testing) return refuse("bad_option", "A fixed seed is for test servers only.");
     setup.seed = body["seed"].get<std::uint64_t>();
   } else {
     setup.seed = random_seed();
@@ -447,6 +465,14 @@ void Lobby::send_to_player(const std::string& player_id, const Frame& frame) {
   if (c) c->send(frame);
 }
 
+std::optional<std::chrono::steady_clock::time_point> Lobby::away_since(const std::string& player_id) {
+  std::lock_guard lock(mutex_);
+  auto it = players_.find(player_id);
+  if (it == players_.end()) return std::chrono::steady_clock::time_point{};
+  if (!it->second.connection.expired()) return std::nullopt;
+  return it->second.gone_since;
+}
+
 bool Lobby::is_connected(const std::string& player_id) {
   std::lock_guard lock(mutex_);
   auto it = players_.find(player_id);
@@ -507,6 +533,7 @@ json Lobby::replay(const std::string& table, int& status) {
       }
       entry["state"] = protocol::value_to_json(created.game->full_state());
     }
+    if (!a.auto_by.empty()) entry["auto"] = a.auto_by;
     log.push_back(std::move(entry));
   }
   json seats = json::array();
@@ -530,7 +557,7 @@ json Lobby::replay(const std::string& table, int& status) {
           {"game", stored->game},
           {"players", stored->players},
           {"options", setup.options},
-          {"seed", stored->seed},
+          {"seed", std::to_string(stored->seed)},  // as text: above 2^53 a JSON number loses digits
           {"seats", std::move(seats)},
           {"scores", json::parse(stored->scores, nullptr, false)},
           {"winners", json::parse(stored->winners, nullptr, false)},

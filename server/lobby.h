@@ -6,6 +6,9 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include <chrono>
+#include <optional>
+
 #include <functional>
 #include <map>
 #include <memory>
@@ -47,6 +50,9 @@ class Lobby {
   // ---- for tables ----
   void send_to_player(const std::string& player_id, const Frame& frame);
   bool is_connected(const std::string& player_id);
+  // When the player's last connection went (the server's start for players not
+  // seen since); nullopt while connected.
+  std::optional<std::chrono::steady_clock::time_point> away_since(const std::string& player_id);
   std::string name_of(const std::string& player_id);
   void seat_changed(const std::string& player_id, const std::string& table, bool seated);
   void table_finished(const std::shared_ptr<Table>& table);
@@ -74,7 +80,8 @@ class Lobby {
     std::string name;
     std::string token_hash;
     std::weak_ptr<Client> connection;
-    std::set<std::string> tables;  // unfinished tables where they sit
+    std::set<std::string> tables;  // unfinished tables where they sit or that they created
+    std::chrono::steady_clock::time_point gone_since{};  // while not connected
     int open_created = 0;          // unfinished tables they created
   };
 

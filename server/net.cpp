@@ -71,6 +71,61 @@ class AddressLimiter {
   std::map<std::string, int> open_;
 };
 
+// The client's address as a trusted reverse proxy tells it: the nearest address
+// in Forwarded (for=...) or else X-Forwarded-For that is not itself a trusted
+// proxy. `peer` when neither header names a valid address.
+std::string forwarded_client(const http::request<http::string_body>& req, const std::string& peer,
+                             const std::vector<std::string>& trusted) {
+  std::vector<std::string> hops;  // nearest last
+  auto split = [](const std::string& list, char sep) {
+    std::vector<std::string> out;
+    std::string item;
+    for (char ch : list + sep) {
+      if (ch == sep) {
+        out.push_back(item);
+        item.clear();
+      } else {
+        item += ch;
+      }
+    }
+    return out;
+  };
+  auto trim = [](std::string v) {
+    while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.erase(v.begin());
+    while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.pop_back();
+    return v;
+  };
+  if (auto f = req.find(http::field::forwarded); f != req.end()) {
+    for (const auto& element : split(std::string(f->value().data(), f->value().size()), ',')) {
+      for (auto pair : split(element, ';')) {
+        pair = trim(pair);
+        if (pair.size() < 4 || !beast::iequals(pair.substr(0, 4), "for=")) continue;
+        std::string node = pair.substr(4);
+        if (node.size() >= 2 && node.front() == '"' && node.back() == '"') node = node.substr(1, node.size() - 2);
+        if (!node.empty() && node.front() == '[') {  // "[v6]:port"
+          node = node.substr(1, node.find(']') == std::string::npos ? std::string::npos : node.find(']') - 1);
+        } else if (node.find(':') != node.rfind(':')) {
+          // a bare IPv6 address: keep it whole
+        } else if (auto colon = node.find(':'); colon != std::string::npos) {
+          node = node.substr(0, colon);  // "v4:port"
+        }
+        hops.push_back(node);
+      }
+    }
+  } else if (auto x = req.find("X-Forwarded-For"); x != req.end()) {
+    for (const auto& item : split(std::string(x->value().data(), x->value().size()), ',')) hops.push_back(trim(item));
+  }
+  std::string client;
+  for (auto it = hops.rbegin(); it != hops.rend(); ++it) {
+    boost::system::error_code ec;
+    const auto address = asio::ip::make_address(*it, ec);
+    if (ec) break;  // "unknown", an obfuscated name, garbage: trust nothing further
+    client = address.to_string();
+    if (std::find(trusted.begin(), trusted.end(), client) == trusted.end()) break;
+  }
+  return client.empty() ? peer : client;
+}
+
 struct Shared {
   Config config;
   Lobby* lobby = nullptr;
@@ -89,6 +144,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
         shared_(shared),
         slot_(std::move(slot)),
         hello_timer_(ws_.get_executor()),
+        close_timer_(ws_.get_executor()),
         address_(slot_ ? slot_->address : "?"),
         tokens_(shared.config.rate_burst),
         last_refill_(std::chrono::steady_clock::now()) {}
@@ -100,7 +156,11 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     timeouts.idle_timeout = std::chrono::seconds(shared_.config.idle_timeout_seconds);
     timeouts.keep_alive_pings = true;
     ws_.set_option(timeouts);
-    ws_.read_message_max(shared_.config.max_frame_bytes);
+    // No limit in Beast: it would refuse a frame by its header and close at once.
+    // on_read_some checks the size as the pieces come (so at most one piece over
+    // the limit is ever held), answers `frame_too_large`, then closes (1009); a
+    // peer that keeps sending instead of closing is cut off by close_timer_.
+    ws_.read_message_max(0);
     ws_.text(true);  // every frame the server sends is JSON text
     ws_.set_option(websocket::stream_base::decorator(
         [](websocket::response_type& res) { res.set(http::field::server, "casa-server"); }));
@@ -126,6 +186,14 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
       self->close_after_writes_ = true;
       if (!self->writing_) self->start_close();
     });
+  }
+
+  // On the session's strand: stops reading, sends what is queued, then a close
+  // frame with this code and reason.
+  void close_with(websocket::close_code code, std::string reason) {
+    close_reason_ = websocket::close_reason(code, reason);
+    close_after_writes_ = true;
+    if (!writing_) start_close();
   }
 
   std::string address() const override { return address_; }
@@ -163,8 +231,17 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
                         beast::bind_front_handler(&WsSession::on_read_some, this->shared_from_this()));
   }
 
-  // read_message_max still bounds the whole message across the pieces.
+  // on_read_some bounds the whole message across the pieces (see run()).
   void on_read_some(beast::error_code ec, std::size_t n) {
+    if (!ec && buffer_.size() > shared_.config.max_frame_bytes) {
+      spdlog::info("connection from {}: frame over {} bytes, closed", address_, shared_.config.max_frame_bytes);
+      buffer_.consume(buffer_.size());
+      enqueue(protocol::error({"frame_too_large", "Frames are limited to " +
+                                                      std::to_string(shared_.config.max_frame_bytes) + " bytes."},
+                              std::nullopt));
+      close_with(websocket::close_code::too_big, "frame too large");
+      return;
+    }
     if (!ec && !ws_.is_message_done()) {
       do_read();
       return;
@@ -200,7 +277,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
       buffer_.consume(buffer_.size());
       if (++over_budget_ > 10 * shared_.config.rate_burst) {
         spdlog::warn("connection from {} flooded; closed", address_);
-        hard_close();
+        close_with(websocket::close_code::policy_error, "too many messages");
         return;
       }
       enqueue(protocol::error({"rate_limited", "Too many messages; slow down."}, std::nullopt));
@@ -257,8 +334,12 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
   void start_close() {
     if (closed_) return;
     closed_ = true;
-    ws_.async_close(websocket::close_code::normal,
-                    [self = this->shared_from_this()](beast::error_code) { self->finish({}); });
+    // A peer that never answers the close frame is cut off after the handshake timeout.
+    close_timer_.expires_after(std::chrono::seconds(shared_.config.handshake_timeout_seconds));
+    close_timer_.async_wait([self = this->shared_from_this()](beast::error_code e) {
+      if (!e && !self->finished_) self->hard_close();
+    });
+    ws_.async_close(close_reason_, [self = this->shared_from_this()](beast::error_code) { self->finish({}); });
   }
 
   void hard_close() {
@@ -270,6 +351,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
 
   void finish(beast::error_code) {
     hello_timer_.cancel();
+    close_timer_.cancel();
     if (finished_) return;
     finished_ = true;
     closed_ = true;
@@ -282,6 +364,8 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
   const Shared& shared_;
   std::shared_ptr<AddressLimiter::Slot> slot_;
   asio::steady_timer hello_timer_;
+  asio::steady_timer close_timer_;
+  websocket::close_reason close_reason_{websocket::close_code::normal};
   std::string address_;
   static constexpr std::size_t kReadChunk = 512;
   static constexpr std::size_t kKeptReadBuffer = 4096;
@@ -313,8 +397,11 @@ http::response<http::string_body> answer(const Shared& shared, const http::reque
 template <class Stream>
 class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
  public:
-  HttpSession(Stream&& stream, const Shared& shared, std::shared_ptr<AddressLimiter::Slot> slot)
-      : stream_(std::move(stream)), shared_(shared), slot_(std::move(slot)) {}
+  // `slot` is null when the peer is a trusted proxy: the WebSocket upgrade then
+  // takes the slot of the address the proxy forwards.
+  HttpSession(Stream&& stream, const Shared& shared, std::shared_ptr<AddressLimiter::Slot> slot,
+              std::string peer = {})
+      : stream_(std::move(stream)), shared_(shared), slot_(std::move(slot)), peer_(std::move(peer)) {}
 
   void run() {
     if constexpr (std::is_same_v<Stream, TlsStream>) {
@@ -348,6 +435,15 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
         write(std::move(res), false);
         return;
       }
+      if (!slot_) {
+        const std::string client = forwarded_client(req, peer_, shared_.config.trusted_proxies);
+        slot_ = shared_.limiter->acquire(client);
+        if (!slot_) {
+          spdlog::warn("refused a connection from {} (via {}): too many open", client, peer_);
+          write(http::response<http::string_body>{http::status::service_unavailable, req.version()}, false);
+          return;
+        }
+      }
       std::make_shared<WsSession<Stream>>(std::move(stream_), shared_, slot_)->run(std::move(req));
       return;
     }
@@ -373,6 +469,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   Stream stream_;
   const Shared& shared_;
   std::shared_ptr<AddressLimiter::Slot> slot_;
+  std::string peer_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
 };
@@ -428,16 +525,20 @@ struct Server::Impl {
       // let Nagle's algorithm hold it for the next one.
       socket.set_option(tcp::no_delay(true), ignored);
       const auto ep = socket.remote_endpoint(ignored);
-      auto slot = limiter->acquire(ignored ? "?" : ep.address().to_string());
-      if (!slot) {
-        spdlog::warn("refused a connection from {}: too many open", ep.address().to_string());
+      const std::string peer = ignored ? "?" : ep.address().to_string();
+      const auto& trusted = config.trusted_proxies;
+      const bool proxy = std::find(trusted.begin(), trusted.end(), peer) != trusted.end();
+      auto slot = proxy ? nullptr : limiter->acquire(peer);
+      if (!slot && !proxy) {
+        spdlog::warn("refused a connection from {}: too many open", peer);
         socket.close(ignored);
       } else if (tls) {
         std::make_shared<HttpSession<TlsStream>>(TlsStream(beast::tcp_stream(std::move(socket)), *tls), shared,
-                                                 std::move(slot))
+                                                 std::move(slot), peer)
             ->run();
       } else {
-        std::make_shared<HttpSession<PlainStream>>(PlainStream(std::move(socket)), shared, std::move(slot))->run();
+        std::make_shared<HttpSession<PlainStream>>(PlainStream(std::move(socket)), shared, std::move(slot), peer)
+            ->run();
       }
       accept();
     });

@@ -284,11 +284,12 @@ void Store::save_player(const StoredPlayer& p, Done done) {
 
 namespace {
 void write_seat(Db& db, const std::string& table, int seat, const StoredSeat& who) {
-  db.prepare("INSERT OR REPLACE INTO seats (table_id, seat, player_id, bot) VALUES (?, ?, ?, ?)")
+  db.prepare("INSERT OR REPLACE INTO seats (table_id, seat, player_id, bot, left_game) VALUES (?, ?, ?, ?, ?)")
       .bind(1, table)
       .bind(2, std::int64_t{seat})
       .bind(3, who.player_id)
       .bind(4, who.bot)
+      .bind(5, std::int64_t{who.left_game})
       .run();
 }
 }  // namespace
@@ -298,7 +299,8 @@ void Store::save_table(const StoredTable& t, Done done) {
       [t](Db& db) {
         db.prepare(
               "INSERT INTO tables (id, game, players, options, seed, private, invite, creator, "
-              "move_timeout_seconds, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+              "move_timeout_seconds, status, created_at, grace_seconds, takeover) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .bind(1, t.id)
             .bind(2, t.game)
             .bind(3, std::int64_t{t.players})
@@ -310,6 +312,8 @@ void Store::save_table(const StoredTable& t, Done done) {
             .bind(9, std::int64_t{t.move_timeout_seconds})
             .bind(10, t.status)
             .bind(11, now_seconds())
+            .bind(12, std::int64_t{t.grace_seconds})
+            .bind_text(13, t.takeover)
             .run();
         for (std::size_t s = 0; s < t.seats.size(); ++s) {
           if (!t.seats[s].player_id.empty() || !t.seats[s].bot.empty()) {
@@ -340,17 +344,29 @@ void Store::delete_table(const std::string& table, Done done) {
         std::move(done));
 }
 
+void Store::close_table(const std::string& table, Done done) {
+  write(
+      [table](Db& db) {
+        db.prepare("UPDATE tables SET status = 'closed', finished_at = ? WHERE id = ?")
+            .bind(1, now_seconds())
+            .bind(2, table)
+            .run();
+      },
+      std::move(done));
+}
+
 void Store::append_action(const std::string& table, const StoredAction& a,
                           std::vector<StoredRound> rounds, std::optional<StoredResult> result,
                           Done done) {
   write(
       [table, a, rounds = std::move(rounds), result = std::move(result)](Db& db) {
-        db.prepare("INSERT INTO actions (table_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)")
+        db.prepare("INSERT INTO actions (table_id, seq, seat, action, created_at, auto) VALUES (?, ?, ?, ?, ?, ?)")
             .bind(1, table)
             .bind(2, a.seq)
             .bind(3, std::int64_t{a.seat})
             .bind_text(4, a.action)
             .bind(5, now_seconds())
+            .bind(6, a.auto_by)
             .run();
         if (a.seq == 1) {
           db.prepare("UPDATE tables SET status = 'playing' WHERE id = ?").bind(1, table).run();
@@ -402,23 +418,25 @@ std::vector<StoredPlayer> Store::load_players() {
 
 void Store::fill_table(Db& db, StoredTable& t) {
   t.seats.assign(static_cast<std::size_t>(t.players), {});
-  auto& seats = db.prepare("SELECT seat, player_id, bot FROM seats WHERE table_id = ?");
+  auto& seats = db.prepare("SELECT seat, player_id, bot, left_game FROM seats WHERE table_id = ?");
   seats.bind(1, t.id);
   while (seats.step()) {
     const auto s = seats.int_at(0);
-    if (s >= 0 && s < t.players) t.seats[static_cast<std::size_t>(s)] = {seats.text_at(1), seats.text_at(2)};
+    if (s >= 0 && s < t.players) {
+      t.seats[static_cast<std::size_t>(s)] = {seats.text_at(1), seats.text_at(2), seats.int_at(3) != 0};
+    }
   }
-  auto& log = db.prepare("SELECT seq, seat, action FROM actions WHERE table_id = ? ORDER BY seq");
+  auto& log = db.prepare("SELECT seq, seat, action, auto FROM actions WHERE table_id = ? ORDER BY seq");
   log.bind(1, t.id);
   while (log.step()) {
-    t.actions.push_back({log.int_at(0), static_cast<int>(log.int_at(1)), log.text_at(2)});
+    t.actions.push_back({log.int_at(0), static_cast<int>(log.int_at(1)), log.text_at(2), log.text_at(3)});
   }
 }
 
 namespace {
 constexpr const char* kTableColumns =
     "SELECT id, game, players, options, seed, private, invite, creator, move_timeout_seconds, "
-    "status, scores, winners FROM tables ";
+    "status, scores, winners, grace_seconds, takeover FROM tables ";
 
 StoredTable table_from_row(const Db::Stmt& q) {
   StoredTable t;
@@ -434,6 +452,8 @@ StoredTable table_from_row(const Db::Stmt& q) {
   t.status = q.text_at(9);
   t.scores = q.text_at(10);
   t.winners = q.text_at(11);
+  t.grace_seconds = static_cast<int>(q.int_at(12));
+  t.takeover = q.text_at(13);
   return t;
 }
 }  // namespace
@@ -441,7 +461,7 @@ StoredTable table_from_row(const Db::Stmt& q) {
 std::vector<StoredTable> Store::load_unfinished_tables() {
   std::lock_guard lock(read_mutex_);
   std::vector<StoredTable> out;
-  auto& q = reader_->prepare(std::string(kTableColumns) + "WHERE status != 'over' ORDER BY created_at");
+  auto& q = reader_->prepare(std::string(kTableColumns) + "WHERE status NOT IN ('over', 'closed') ORDER BY created_at");
   while (q.step()) out.push_back(table_from_row(q));
   for (auto& t : out) fill_table(*reader_, t);
   return out;

@@ -82,12 +82,14 @@ class Db {
 struct StoredSeat {
   std::string player_id;  // empty unless a human sits
   std::string bot;        // empty unless a bot sits
+  bool left_game = false; // the bot holds the seat of a player who left the started game
 };
 
 struct StoredAction {
   std::int64_t seq = 0;
   int seat = 0;
   std::string action;  // JSON
+  std::string auto_by;  // "" (the seat chose) | "timer" | "away" | "left"
 };
 
 // The end of a round (or hand), stored with the action that ended it.
@@ -106,7 +108,9 @@ struct StoredTable {
   std::string invite;
   std::string creator;
   int move_timeout_seconds = 0;
-  std::string status = "waiting";
+  int grace_seconds = 60;             // the disconnect policy
+  std::string takeover = "robot";     // "robot" | "none"
+  std::string status = "waiting";     // waiting | playing | over | closed
   std::string scores;   // JSON, once over
   std::string winners;  // JSON, once over
   std::vector<StoredSeat> seats;
@@ -147,6 +151,8 @@ class Store {
   void save_table(const StoredTable& table, Done done);  // row + seats
   void save_seat(const std::string& table, int seat, const StoredSeat& who, Done done);
   void delete_table(const std::string& table, Done done);
+  // A dead table the server gave up on: status 'closed', never resumed.
+  void close_table(const std::string& table, Done done);
   // The action row, the rounds it ended (numbered after those stored) and,
   // when it ended the game, the result: all in one transaction.
   void append_action(const std::string& table, const StoredAction& action,
@@ -155,7 +161,7 @@ class Store {
 
   // ---- reads (read-only connection; callable from any thread) ----
   std::vector<StoredPlayer> load_players();
-  // Every table not over, with seats and log.
+  // Every table neither over nor closed, with seats and log.
   std::vector<StoredTable> load_unfinished_tables();
   std::optional<StoredTable> load_table(const std::string& id);
   // Rows of (player_id, name, games, wins), best first; game empty: all games.

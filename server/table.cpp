@@ -47,6 +47,8 @@ Table::Table(Lobby& lobby, asio::io_context& io, TableSetup setup, std::unique_p
       io_(io),
       strand_(asio::make_strand(io)),
       move_timer_(strand_),
+      takeover_timer_(strand_),
+      dead_timer_(strand_),
       setup_(std::move(setup)),
       game_(std::move(game)),
       seats_(static_cast<std::size_t>(setup_.players)),
@@ -93,6 +95,7 @@ const char* Table::status_name() const {
     case Status::waiting: return "waiting";
     case Status::playing: return "playing";
     case Status::over: return "over";
+    case Status::closed: return "closed";
   }
   return "waiting";
 }
@@ -105,7 +108,13 @@ json Table::seats_json() const {
       info["kind"] = "player";
       info["player_id"] = seats_[s].player_id;
       info["name"] = lobby_.name_of(seats_[s].player_id);
-      info["connected"] = lobby_.is_connected(seats_[s].player_id);
+      info["connected"] = !seats_[s].away;
+      info["away"] = seats_[s].away;
+      if (seats_[s].away && seats_[s].takeover_at != Clock::time_point{}) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(seats_[s].takeover_at - Clock::now());
+        info["takeover_in_ms"] = std::max<std::int64_t>(0, left.count());
+      }
+      if (!seats_[s].played_by.empty()) info["played_by"] = seats_[s].played_by;
     } else if (!seats_[s].bot.empty()) {
       info["kind"] = "bot";
       info["bot"] = seats_[s].bot;
@@ -131,10 +140,23 @@ json Table::table_state(Seat seat) const {
                 {"options", setup_.options},
                 {"private", setup_.is_private},
                 {"move_timeout_seconds", setup_.move_timeout_seconds},
+                {"disconnect_policy", policy_json()},
+                {"clock", clock_json()},
                 {"view", nullptr}};
   if (seat >= 0) state["invite"] = setup_.invite;
   if (status_ != Status::waiting) state["view"] = protocol::value_to_json(game_->view(seat));
   return state;
+}
+
+json Table::policy_json() const {
+  return {{"grace_seconds", setup_.grace_seconds}, {"takeover", setup_.robot_takeover ? "robot" : "none"}};
+}
+
+json Table::clock_json() const {
+  if (clock_seats_.empty()) return nullptr;
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(move_deadline_ - Clock::now());
+  return {{"table", setup_.id}, {"seq", seq_}, {"seats", clock_seats_},
+          {"remaining_ms", std::max<std::int64_t>(0, left.count())}};
 }
 
 void Table::send_state(const std::shared_ptr<Client>& client, Seat seat) {
@@ -164,7 +186,8 @@ void Table::refresh_summary() {
             {"status", status_name()},
             {"seats", seats_json()},
             {"options", setup_.options},
-            {"move_timeout_seconds", setup_.move_timeout_seconds}};
+            {"move_timeout_seconds", setup_.move_timeout_seconds},
+            {"disconnect_policy", policy_json()}};
   std::lock_guard lock(summary_mutex_);
   summary_ = std::move(s);
   // A full table is about to start: it is no longer open to join.
@@ -206,7 +229,8 @@ bool Table::all_seated() const {
 }
 
 StoredSeat Table::stored_seat(Seat s) const {
-  return {seats_[static_cast<std::size_t>(s)].player_id, seats_[static_cast<std::size_t>(s)].bot};
+  const auto& seat = seats_[static_cast<std::size_t>(s)];
+  return {seat.player_id, seat.bot, seat.left_game};
 }
 
 // ---- lifecycle ---------------------------------------------------------------
@@ -224,9 +248,12 @@ void Table::open(std::vector<StoredSeat> seats, std::shared_ptr<Client> creator,
     row.invite = setup_.invite;
     row.creator = setup_.creator;
     row.move_timeout_seconds = setup_.move_timeout_seconds;
+    row.grace_seconds = setup_.grace_seconds;
+    row.takeover = setup_.robot_takeover ? "robot" : "none";
     row.seats = seats;
     for (std::size_t s = 0; s < seats.size() && s < seats_.size(); ++s) {
-      seats_[s] = {seats[s].player_id, seats[s].bot};
+      seats_[s].player_id = seats[s].player_id;
+      seats_[s].bot = seats[s].bot;
     }
     committing_ = true;
     lobby_.store().save_table(row, [self = shared_from_this(), creator, after](bool ok) {
@@ -240,10 +267,18 @@ void Table::open(std::vector<StoredSeat> seats, std::shared_ptr<Client> creator,
         for (const auto& s : self->seats_) {
           if (!s.player_id.empty()) self->lobby_.seat_changed(s.player_id, self->setup_.id, true);
         }
+        // The creator hears of the table's connection changes even unseated:
+        // its absence can close the table while it waits.
+        self->lobby_.seat_changed(self->setup_.creator, self->setup_.id, true);
+        self->update_presence();
         self->refresh_summary();
         after(true);
         if (creator) self->send_state(creator, self->seat_of(creator->player_id));
-        if (self->all_seated()) self->start();
+        if (self->all_seated()) {
+          self->start();
+        } else {
+          self->check_dead();
+        }
         self->drain_deferred();
       });
     });
@@ -260,7 +295,9 @@ void Table::drain_deferred() {
 
 std::optional<std::string> Table::restore(const StoredTable& stored) {
   for (std::size_t s = 0; s < seats_.size() && s < stored.seats.size(); ++s) {
-    seats_[s] = {stored.seats[s].player_id, stored.seats[s].bot};
+    seats_[s].player_id = stored.seats[s].player_id;
+    seats_[s].bot = stored.seats[s].bot;
+    seats_[s].left_game = stored.seats[s].left_game;
   }
   for (const auto& a : stored.actions) {
     if (a.seq != seq_ + 1) return "gap in the log at seq " + std::to_string(a.seq);
@@ -280,17 +317,23 @@ std::optional<std::string> Table::restore(const StoredTable& stored) {
     status_ = game_->is_over() ? Status::over : Status::playing;
   }
   refresh_summary();
-  if (status_ == Status::playing) {
-    on_strand([this] {
-      issue_requests();
-    });
-  }
+  // Nobody is connected after a restart: every seated player is away from
+  // now on, so grace periods and dead-table limits count from the restart.
+  on_strand([this] {
+    update_presence();
+    refresh_summary();
+    if (status_ == Status::playing) issue_requests();
+    check_dead();
+  });
   return std::nullopt;
 }
 
 void Table::start() {
   status_ = Status::playing;
   spdlog::info("table {} starts: {} for {} (seed {})", setup_.id, setup_.game, setup_.players, setup_.seed);
+  ++dead_generation_;  // a creator's absence no longer matters
+  dead_timer_.cancel();
+  update_presence();
   refresh_summary();
   for (Seat s = 0; s < setup_.players; ++s) {
     const auto& seat = seats_[static_cast<std::size_t>(s)];
@@ -300,6 +343,155 @@ void Table::start() {
     if (auto c = weak.lock()) c->send(table_state(kSpectator).dump());
   }
   issue_requests();
+  check_dead();
+}
+
+// ---- presence: away seats, takeover, dead tables -------------------------------
+
+std::string Table::bot_for(Seat s) const {
+  const auto& seat = seats_[static_cast<std::size_t>(s)];
+  if (!seat.bot.empty()) return seat.bot;
+  if (seat.played_by.empty()) return "";
+  // Robots keep the game going for those still at the table; when every human
+  // is away they wait too (and the table may be closed as abandoned).
+  for (const auto& other : seats_) {
+    if (!other.player_id.empty() && !other.away) return seat.played_by;
+  }
+  return "";
+}
+
+std::string Table::auto_reason(Seat s) const {
+  const auto& seat = seats_[static_cast<std::size_t>(s)];
+  if (!seat.bot.empty()) return seat.left_game ? "left" : "";
+  return seat.played_by.empty() ? "" : "away";
+}
+
+bool Table::update_presence() {
+  const auto now = Clock::now();
+  bool changed = false;
+  std::optional<Clock::time_point> next;
+  for (auto& seat : seats_) {
+    if (seat.player_id.empty()) continue;
+    const auto since = lobby_.away_since(seat.player_id);
+    if (!since) {
+      changed = changed || seat.away || !seat.played_by.empty();
+      seat.away = false;
+      seat.played_by.clear();
+      seat.takeover_at = {};
+      continue;
+    }
+    changed = changed || !seat.away;
+    seat.away = true;
+    if (status_ != Status::playing || !setup_.robot_takeover) {
+      changed = changed || seat.takeover_at != Clock::time_point{};
+      seat.takeover_at = {};
+      continue;
+    }
+    if (!seat.played_by.empty()) continue;
+    const auto at = *since + std::chrono::seconds(setup_.grace_seconds);
+    if (at <= now) {
+      spdlog::info("table {}: {} is away; the robot plays for them", setup_.id, seat.player_id);
+      seat.played_by = "robot";
+      seat.takeover_at = {};
+      changed = true;
+    } else {
+      changed = changed || seat.takeover_at != at;
+      seat.takeover_at = at;
+      next = next ? std::min(*next, at) : at;
+    }
+  }
+  ++takeover_generation_;
+  takeover_timer_.cancel();
+  if (next) {
+    takeover_timer_.expires_at(*next);
+    takeover_timer_.async_wait([self = shared_from_this(), generation = takeover_generation_](
+                                   const boost::system::error_code& ec) {
+      if (!ec && generation == self->takeover_generation_) self->refresh_presence();
+    });
+  }
+  return changed;
+}
+
+void Table::refresh_presence() {
+  if (update_presence()) broadcast_update();
+  // After any commit in flight, so that the timer and bots see a settled seq.
+  when_idle([this] {
+    if (status_ != Status::playing) return;
+    arm_timer();  // a seat a bot plays for needs no move timer, a returning one does
+    schedule_bots();
+  });
+  check_dead();
+}
+
+void Table::check_dead() {
+  ++dead_generation_;
+  dead_timer_.cancel();
+  const auto& config = lobby_.config();
+  std::optional<Clock::time_point> deadline;
+  std::string reason;
+  if (status_ == Status::waiting) {
+    if (config.creator_gone_seconds <= 0) return;
+    const auto since = lobby_.away_since(setup_.creator);
+    if (!since) return;
+    deadline = *since + std::chrono::seconds(config.creator_gone_seconds);
+    reason = "creator_gone";
+  } else if (status_ == Status::playing) {
+    if (config.abandoned_table_seconds <= 0) return;
+    Clock::time_point last_seen{};
+    bool any_human = false;
+    for (const auto& seat : seats_) {
+      if (seat.player_id.empty()) continue;
+      const auto since = lobby_.away_since(seat.player_id);
+      if (!since) return;  // someone is here
+      any_human = true;
+      last_seen = std::max(last_seen, *since);
+    }
+    if (!any_human) return;  // only bots: they finish the game
+    deadline = last_seen + std::chrono::seconds(config.abandoned_table_seconds);
+    reason = "abandoned";
+  } else {
+    return;
+  }
+  if (*deadline <= Clock::now()) {
+    when_idle([this, reason] {
+      if (status_ != Status::waiting && status_ != Status::playing) return;
+      if (reason == "creator_gone") {
+        close(reason, "The table's creator has been away too long; the table is closed.");
+      } else {
+        close(reason, "Every player has been away too long; the table is closed.");
+      }
+    });
+    return;
+  }
+  dead_timer_.expires_at(*deadline);
+  dead_timer_.async_wait([self = shared_from_this(), generation = dead_generation_](
+                             const boost::system::error_code& ec) {
+    if (!ec && generation == self->dead_generation_) self->check_dead();
+  });
+}
+
+void Table::close(const std::string& reason, const std::string& message) {
+  spdlog::info("table {} closed: {}", setup_.id, reason);
+  status_ = Status::closed;
+  ++timer_generation_;
+  move_timer_.cancel();
+  clock_seats_.clear();
+  ++takeover_generation_;
+  takeover_timer_.cancel();
+  ++dead_generation_;
+  dead_timer_.cancel();
+  for (auto& p : pending_) p = Pending{};
+  // Nothing was promised about a closed table: if this write is lost, the
+  // table comes back after a restart and is judged again.
+  lobby_.store().close_table(setup_.id, nullptr);
+  send_to_all(make_frame(protocol::message(
+      "table_closed", {{"table", setup_.id}, {"reason", reason}, {"message", message}})));
+  for (const auto& s : seats_) {
+    if (!s.player_id.empty()) lobby_.seat_changed(s.player_id, setup_.id, false);
+  }
+  lobby_.seat_changed(setup_.creator, setup_.id, false);
+  refresh_summary();
+  lobby_.table_finished(shared_from_this());
 }
 
 // Sends a request to each seat to act whose legal actions changed (a request
@@ -330,15 +522,15 @@ void Table::issue_requests() {
 void Table::schedule_bots() {
   const SeatMask to_act = game_->to_act();
   for (Seat s = 0; s < setup_.players; ++s) {
-    if (!(to_act & seat_bit(s)) || seats_[static_cast<std::size_t>(s)].bot.empty()) continue;
+    if (!(to_act & seat_bit(s)) || bot_for(s).empty()) continue;
     const std::int64_t at = seq_;
     on_strand([this, s, at] {
       when_idle([this, s, at] {
         if (seq_ != at || status_ != Status::playing || !(game_->to_act() & seat_bit(s))) return;
-        const auto& bot = seats_[static_cast<std::size_t>(s)].bot;
+        const std::string bot = bot_for(s);  // the player may be back by now
         if (bot.empty()) return;
         const Action action = choose_bot_action(*game_, s, bot, bot_rng_);
-        submit(s, action, nullptr, std::nullopt);
+        submit(s, action, nullptr, std::nullopt, auto_reason(s));
       });
     });
   }
@@ -347,14 +539,26 @@ void Table::schedule_bots() {
 void Table::arm_timer() {
   ++timer_generation_;
   move_timer_.cancel();
+  const auto before = clock_seats_;
+  clock_seats_.clear();
   if (setup_.move_timeout_seconds <= 0 || status_ != Status::playing) return;
-  bool human_to_act = false;
   const SeatMask to_act = game_->to_act();
+  std::vector<Seat> humans;
   for (Seat s = 0; s < setup_.players; ++s) {
-    human_to_act = human_to_act || ((to_act & seat_bit(s)) && seats_[static_cast<std::size_t>(s)].bot.empty());
+    if ((to_act & seat_bit(s)) && bot_for(s).empty()) humans.push_back(s);
   }
-  if (!human_to_act) return;
-  move_deadline_ = std::chrono::steady_clock::now() + std::chrono::seconds(setup_.move_timeout_seconds);
+  if (humans.empty()) return;
+  // A timer already running for the same seats and decision keeps its deadline
+  // (a player coming back or a bot taking over changes nothing for the others).
+  const bool same = humans == before && clock_seq_ == seq_ && move_deadline_ > Clock::now();
+  clock_seats_ = std::move(humans);
+  clock_seq_ = seq_;
+  if (!same) {
+    move_deadline_ = Clock::now() + std::chrono::seconds(setup_.move_timeout_seconds);
+    json clock = clock_json();
+    clock["type"] = "clock";
+    send_to_all(make_frame(clock.dump()));
+  }
   move_timer_.expires_at(move_deadline_);
   const auto generation = timer_generation_;
   move_timer_.async_wait([self = shared_from_this(), generation](const boost::system::error_code& ec) {
@@ -363,10 +567,10 @@ void Table::arm_timer() {
       if (generation != self->timer_generation_ || self->status_ != Status::playing) return;
       const SeatMask to_act = self->game_->to_act();
       for (Seat s = 0; s < self->setup_.players; ++s) {
-        if ((to_act & seat_bit(s)) && self->seats_[static_cast<std::size_t>(s)].bot.empty()) {
+        if ((to_act & seat_bit(s)) && self->bot_for(s).empty()) {
           spdlog::info("table {}: seat {} ran out of time; the robot plays for it", self->setup_.id, s);
           const Action action = choose_bot_action(*self->game_, s, "robot", self->bot_rng_);
-          self->submit(s, action, nullptr, std::nullopt);
+          self->submit(s, action, nullptr, std::nullopt, "timer");
           return;
         }
       }
@@ -386,6 +590,7 @@ void Table::act(std::shared_ptr<Client> client, std::int64_t seq, json action_js
       if (seat == kSpectator) return refuse("not_seated", "You do not sit at this table.");
       if (status_ == Status::waiting) return refuse("not_started", "The game has not started yet.");
       if (status_ == Status::over) return refuse("game_over", "The game is over.");
+      if (status_ == Status::closed) return refuse("game_over", "The table was closed.");
       auto& p = pending_[static_cast<std::size_t>(seat)];
       if (!(game_->to_act() & seat_bit(seat)) || p.seq < 0) {
         return refuse("not_your_turn", "Your seat has nothing to decide now.");
@@ -402,7 +607,8 @@ void Table::act(std::shared_ptr<Client> client, std::int64_t seq, json action_js
   });
 }
 
-void Table::submit(Seat seat, const Action& action, std::shared_ptr<Client> actor, Reply id) {
+void Table::submit(Seat seat, const Action& action, std::shared_ptr<Client> actor, Reply id,
+                   const std::string& auto_by) {
   std::vector<Event> events;
   if (auto err = game_->apply(seat, action, &events)) {
     if (actor) {
@@ -416,7 +622,7 @@ void Table::submit(Seat seat, const Action& action, std::shared_ptr<Client> acto
     return;
   }
   ++seq_;
-  StoredAction row{seq_, seat, protocol::value_to_json(game_->encode_action(action)).dump()};
+  StoredAction row{seq_, seat, protocol::value_to_json(game_->encode_action(action)).dump(), auto_by};
   // The score sheet: a round (or hand) ends with a public round_end / hand_end event.
   std::vector<StoredRound> rounds;
   for (const auto& e : events) {
@@ -435,15 +641,16 @@ void Table::submit(Seat seat, const Action& action, std::shared_ptr<Client> acto
   committing_ = true;
   lobby_.store().append_action(
       setup_.id, row, std::move(rounds), std::move(result),
-      [self = shared_from_this(), seat, action, events = std::move(events), actor, id](bool ok) mutable {
-        asio::post(self->strand_, [self, ok, seat, action, events = std::move(events), actor, id]() mutable {
-          self->committed(ok, seat, action, std::move(events), actor, id);
-        });
+      [self = shared_from_this(), seat, action, events = std::move(events), actor, id, auto_by](bool ok) mutable {
+        asio::post(self->strand_,
+                   [self, ok, seat, action, events = std::move(events), actor, id, auto_by]() mutable {
+                     self->committed(ok, seat, action, std::move(events), actor, id, std::move(auto_by));
+                   });
       });
 }
 
 void Table::committed(bool ok, Seat seat, Action action, std::vector<Event> events,
-                      std::shared_ptr<Client> actor, Reply id) {
+                      std::shared_ptr<Client> actor, Reply id, std::string auto_by) {
   committing_ = false;
   if (!ok) {
     // Nothing was stored: forget the action as if it never came.
@@ -466,7 +673,7 @@ void Table::committed(bool ok, Seat seat, Action action, std::vector<Event> even
   log_.push_back({seat, action});
   if (actor) actor->send(protocol::reply("accepted", {{"table", setup_.id}, {"seq", seq_}}, id));
   for (const auto& e : events) {
-    const Frame frame = make_frame(protocol::event(setup_.id, seq_, e.body));
+    const Frame frame = make_frame(protocol::event(setup_.id, seq_, e.body, auto_by));
     for (Seat s = 0; s < setup_.players; ++s) {
       if (e.seats & seat_bit(s)) send_to_seat(s, frame);
     }
@@ -498,6 +705,11 @@ void Table::finish() {
   status_ = Status::over;
   ++timer_generation_;
   move_timer_.cancel();
+  clock_seats_.clear();
+  ++takeover_generation_;
+  takeover_timer_.cancel();
+  ++dead_generation_;
+  dead_timer_.cancel();
   for (auto& p : pending_) p = Pending{};
   std::vector<Seat> winners = game_->winners();
   spdlog::info("table {} ends after {} actions; winners {}", setup_.id, seq_, json(winners).dump());
@@ -505,6 +717,7 @@ void Table::finish() {
   for (const auto& s : seats_) {
     if (!s.player_id.empty()) lobby_.seat_changed(s.player_id, setup_.id, false);
   }
+  lobby_.seat_changed(setup_.creator, setup_.id, false);
   refresh_summary();
   lobby_.table_finished(shared_from_this());
 }
@@ -574,7 +787,10 @@ void Table::leave(std::shared_ptr<Client> client, Reply id) {
       if (status_ == Status::waiting) {
         seats_[static_cast<std::size_t>(seat)] = {};
       } else {
-        seats_[static_cast<std::size_t>(seat)] = {"", "robot"};  // the robot finishes the game
+        // The robot finishes the game; its moves are marked "left".
+        seats_[static_cast<std::size_t>(seat)] = {};
+        seats_[static_cast<std::size_t>(seat)].bot = "robot";
+        seats_[static_cast<std::size_t>(seat)].left_game = true;
       }
       committing_ = true;
       lobby_.store().save_seat(setup_.id, seat, stored_seat(seat), [self = shared_from_this(), client, seat, before, id](bool ok) {
@@ -590,6 +806,10 @@ void Table::leave(std::shared_ptr<Client> client, Reply id) {
           bool any_human = false;
           for (const auto& s : self->seats_) any_human = any_human || !s.player_id.empty();
           const bool abandoned = self->status_ == Status::waiting && !any_human;
+          // The creator left a table others wait at: nobody can add bots any more.
+          const bool creator_gone = self->status_ == Status::waiting && any_human &&
+                                    client->player_id == self->setup_.creator &&
+                                    self->lobby_.config().creator_gone_seconds > 0;
           // As for joining: the lobby is up to date before the reply goes out.
           if (abandoned) self->lobby_.forget_table(self->setup_.id);
           self->refresh_summary();
@@ -598,8 +818,14 @@ void Table::leave(std::shared_ptr<Client> client, Reply id) {
           if (self->status_ == Status::playing) {
             self->pending_[static_cast<std::size_t>(seat)] = Pending{};
             self->issue_requests();
+            self->check_dead();
           } else if (abandoned) {
+            ++self->dead_generation_;  // gone already: nothing left to close
+            self->dead_timer_.cancel();
+            self->lobby_.seat_changed(self->setup_.creator, self->setup_.id, false);
             self->lobby_.store().delete_table(self->setup_.id, nullptr);
+          } else if (creator_gone) {
+            self->close("creator_gone", "The table's creator left; the table is closed.");
           }
           self->drain_deferred();
         });
@@ -684,8 +910,21 @@ void Table::resync(std::shared_ptr<Client> client, Reply) {
 void Table::player_connection(std::string player_id, bool connected) {
   on_strand([this, player_id = std::move(player_id), connected] {
     const Seat seat = seat_of(player_id);
-    if (seat == kSpectator) return;
+    if (status_ == Status::closed) return;
+    if (seat == kSpectator) {  // the unseated creator
+      check_dead();
+      return;
+    }
+    // A table_update always goes out: `connected` changed even when the
+    // policy has nothing to say.
+    update_presence();
     broadcast_update();
+    when_idle([this] {
+      if (status_ != Status::playing) return;
+      arm_timer();
+      schedule_bots();
+    });
+    check_dead();
     if (connected) {
       // The reconnected player gets the full picture and their pending request.
       lobby_.send_to_player(player_id, make_frame(table_state(seat).dump()));
@@ -710,9 +949,13 @@ void Table::rematch(std::shared_ptr<Client> client, Reply id) {
           "rematch_created", {{"table", setup_.id}, {"new_table", rematch_table_}, {"invite", rematch_invite_}}, id));
       return;
     }
+    // Bots the creator added carry over; the seats of the other humans, and of
+    // players who left (now the robot's), are open again.
     std::vector<StoredSeat> seats(seats_.size());
     for (std::size_t s = 0; s < seats_.size(); ++s) {
-      if (!seats_[s].bot.empty() && seats_[s].player_id.empty()) seats[s].bot = seats_[s].bot;
+      if (!seats_[s].bot.empty() && seats_[s].player_id.empty() && !seats_[s].left_game) {
+        seats[s].bot = seats_[s].bot;
+      }
     }
     seats[static_cast<std::size_t>(seat)].player_id = client->player_id;
     seats[static_cast<std::size_t>(seat)].bot.clear();

@@ -9,6 +9,10 @@
 //    deferred_ so actions stay strictly ordered.
 //  * An event goes only to the seats in its audience, and to spectators only
 //    when the engine marks it for them.
+//  * A seat's `away` follows the lobby's view of its player's connection; a
+//    bot plays for an away seat (`played_by`) only once its grace period ran
+//    out, only while some human of the table is still connected, and never
+//    after the player is back.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -45,6 +49,10 @@ struct TableSetup {
   std::string invite;
   std::string creator;  // player id
   int move_timeout_seconds = 0;
+  // The disconnect policy: after grace_seconds away, the robot plays the seat
+  // until its player returns (robot_takeover), or the seat waits (not).
+  int grace_seconds = 60;
+  bool robot_takeover = true;
 };
 
 class Table : public std::enable_shared_from_this<Table> {
@@ -72,18 +80,25 @@ class Table : public std::enable_shared_from_this<Table> {
   void chat(std::shared_ptr<Client> client, std::string text, bool team, Reply id);
   void resync(std::shared_ptr<Client> client, Reply id);
   void rematch(std::shared_ptr<Client> client, Reply id);
-  // A seated player (re)connected or dropped.
+  // A seated player, or the creator, (re)connected or dropped.
   void player_connection(std::string player_id, bool connected);
 
-  // {table, game, players, private, status, seats, options, move_timeout_seconds}.
+  // {table, game, players, private, status, seats, options, move_timeout_seconds,
+  // disconnect_policy}.
   nlohmann::json summary() const;
   bool listed() const;  // public and waiting
 
  private:
-  enum class Status { waiting, playing, over };
+  enum class Status { waiting, playing, over, closed };
+  using Clock = std::chrono::steady_clock;
   struct SeatState {
     std::string player_id;  // human
     std::string bot;        // or bot
+    bool left_game = false; // the bot replaced a player who left the started game
+    // While the human is disconnected:
+    bool away = false;
+    Clock::time_point takeover_at{};  // set while the grace period runs
+    std::string played_by;            // the bot playing for them
     bool empty() const { return player_id.empty() && bot.empty(); }
   };
   struct Pending {  // the latest request of a seat
@@ -116,13 +131,29 @@ class Table : public std::enable_shared_from_this<Table> {
   const char* status_name() const;
 
   void start();
+  // Brings every seat's away / takeover state up to date with the lobby and
+  // arms the takeover timer; true when something visible changed.
+  bool update_presence();
+  // update_presence(), then tells everyone, lets bots act, checks for death.
+  void refresh_presence();
+  // The bot that decides for seat s now ("" = its human decides).
+  std::string bot_for(Seat s) const;
+  // Why a bot's move for seat s is made on the seat's behalf ("" = a bot seat).
+  std::string auto_reason(Seat s) const;
+  // Closes the table now if it is dead, else arms dead_timer_ for when it may be.
+  void check_dead();
+  void close(const std::string& reason, const std::string& message);
+  nlohmann::json clock_json() const;
+  nlohmann::json policy_json() const;
   void issue_requests();
   void schedule_bots();
   void arm_timer();
   // Applies an action already validated by the engine; commits it; then tells.
-  void submit(Seat seat, const Action& action, std::shared_ptr<Client> actor, Reply id);
+  // `auto_by`: why the server chose the action for the seat ("" = it did not).
+  void submit(Seat seat, const Action& action, std::shared_ptr<Client> actor, Reply id,
+              const std::string& auto_by = {});
   void committed(bool ok, Seat seat, Action action, std::vector<Event> events,
-                 std::shared_ptr<Client> actor, Reply id);
+                 std::shared_ptr<Client> actor, Reply id, std::string auto_by);
   void finish();
   void rebuild_game();
   StoredSeat stored_seat(Seat s) const;
@@ -133,6 +164,12 @@ class Table : public std::enable_shared_from_this<Table> {
   boost::asio::steady_timer move_timer_;
   std::chrono::steady_clock::time_point move_deadline_{};
   std::uint64_t timer_generation_ = 0;
+  std::vector<Seat> clock_seats_;  // whose move timer runs (empty: none)
+  std::int64_t clock_seq_ = -1;    // the seq at which it started
+  boost::asio::steady_timer takeover_timer_;
+  std::uint64_t takeover_generation_ = 0;
+  boost::asio::steady_timer dead_timer_;
+  std::uint64_t dead_generation_ = 0;
   TableSetup setup_;
   std::unique_ptr<Game> game_;
   Status status_ = Status::waiting;

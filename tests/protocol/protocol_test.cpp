@@ -88,4 +88,31 @@ TEST_CASE("builders produce messages that fit their schemas") {
   CHECK_FALSE(s.validate("server.json", json::parse(casa::protocol::game_over("t1", 9, {3, 4}, {1}))));
   CHECK_FALSE(s.validate("server.json", json::parse(casa::protocol::error({"stale_seq", "m"}, json("q"), "t1", 3))));
   CHECK_FALSE(s.validate("server.json", json::parse(casa::protocol::reply("pong", json::object(), json(1)))));
+  // A move the server made for a seat carries `auto`; an unknown reason is refused.
+  const json by_timer = json::parse(casa::protocol::event("t1", 2, Value::obj({{"type", "x"}}), "timer"));
+  CHECK(by_timer["auto"] == "timer");
+  CHECK_FALSE(s.validate("server.json", by_timer));
+  CHECK(s.validate("server.json", json::parse(casa::protocol::event("t1", 2, Value::obj({{"type", "x"}}), "bored"))));
+  CHECK_FALSE(json::parse(casa::protocol::event("t1", 2, Value::obj({{"type", "x"}}))).contains("auto"));
+}
+
+TEST_CASE("the disconnect policy, clock and table_closed messages have schemas") {
+  const auto& s = protocol_schemas();
+  CHECK_FALSE(s.validate("server.json", json::parse(
+      R"({"type":"clock","table":"t1","seq":4,"seats":[0,2],"remaining_ms":29000})")));
+  CHECK(s.validate("server.json", json::parse(R"({"type":"clock","table":"t1","seq":4,"seats":[0]})")));
+  CHECK_FALSE(s.validate("server.json", json::parse(
+      R"({"type":"table_closed","table":"t1","reason":"abandoned","message":"Everyone left."})")));
+  CHECK(s.validate("server.json", json::parse(
+      R"({"type":"table_closed","table":"t1","reason":"bored","message":"m"})")));
+  CHECK_FALSE(s.validate("server.json", json::parse(
+      R"({"type":"table_update","table":"t1","status":"playing","seats":[)"
+      R"({"seat":0,"kind":"player","player_id":"p1","connected":false,"away":true,"takeover_in_ms":5000},)"
+      R"({"seat":1,"kind":"player","player_id":"p2","connected":false,"away":true,"played_by":"robot"}]})")));
+  CHECK_FALSE(s.validate("client.json", json::parse(
+      R"({"type":"create_table","game":"la-casa","players":2,"disconnect_policy":{"grace_seconds":0,"takeover":"none"}})")));
+  CHECK(s.validate("client.json", json::parse(
+      R"({"type":"create_table","game":"la-casa","players":2,"disconnect_policy":{"grace_seconds":-1}})")));
+  CHECK(s.validate("client.json", json::parse(
+      R"({"type":"create_table","game":"la-casa","players":2,"disconnect_policy":{"takeover":"random"}})")));
 }

@@ -127,7 +127,7 @@ inline void collect_strings(const json& v, std::vector<std::string>& out) {
 inline int check_no_leak(const WsClient& client, int seat, const json& replay) {
   const std::string table = replay["table"];
   auto created = create_test_game(replay["game"].get<std::string>(), replay["players"].get<int>(),
-                                  protocol::json_to_value(replay["options"]), replay["seed"].get<std::uint64_t>());
+                                  protocol::json_to_value(replay["options"]), std::stoull(replay["seed"].get<std::string>()));
   REQUIRE(created.game);
   std::vector<std::set<std::string>> secrets;  // by seq
   auto note = [&] {

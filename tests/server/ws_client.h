@@ -15,6 +15,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -25,10 +26,18 @@ using nlohmann::json;
 
 class WsClient {
  public:
-  explicit WsClient(unsigned short port) : ws_(io_) {
+  using Headers = std::vector<std::pair<std::string, std::string>>;
+  // `headers` go into the upgrade request (e.g. X-Forwarded-For).
+  explicit WsClient(unsigned short port, const Headers& headers = {}) : ws_(io_) {
     namespace asio = boost::asio;
     boost::beast::get_lowest_layer(ws_).connect(
         asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+    if (!headers.empty()) {
+      ws_.set_option(boost::beast::websocket::stream_base::decorator(
+          [headers](boost::beast::websocket::request_type& req) {
+            for (const auto& [name, value] : headers) req.set(name, value);
+          }));
+    }
     ws_.handshake("127.0.0.1", "/ws");
     ws_.read_message_max(16 * 1024 * 1024);
     start_read();
@@ -55,6 +64,20 @@ class WsClient {
     if (result) closed_ = true;
   }
   void send(const json& message) { send_text(message.dump()); }
+  // One binary frame.
+  void send_binary(const std::string& bytes) {
+    bool done = false;
+    ws_.binary(true);
+    ws_.async_write(boost::asio::buffer(bytes), [&](boost::beast::error_code, std::size_t) { done = true; });
+    while (!done) {
+      io_.restart();
+      io_.run_one_for(std::chrono::seconds(5));
+      if (!done && closed_) break;
+    }
+    ws_.text(true);
+  }
+  // The close frame the server sent (code 0 when none came).
+  const boost::beast::websocket::close_reason& close_reason() const { return ws_.reason(); }
 
   // The next message, or nullopt after `timeout` or when the connection closed.
   std::optional<json> recv(std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
@@ -99,6 +122,27 @@ class WsClient {
       }
       pushed_back_.push_back(*m);
     }
+  }
+  // The first message satisfying `pred` within `timeout`, or nullopt; the
+  // messages before it that satisfy `keep` (all, when it is empty) stay queued
+  // for later recv(), the others are dropped.
+  std::optional<json> find(const std::function<bool(const json&)>& pred, std::chrono::milliseconds timeout,
+                           const std::function<bool(const json&)>& keep = {}) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    std::optional<json> found;
+    while (!found) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) break;
+      auto m = recv(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now));
+      if (!m) break;
+      if (pred(*m)) {
+        found = std::move(m);
+      } else if (!keep || keep(*m)) {
+        pushed_back_.push_back(std::move(*m));
+      }
+    }
+    restore_skipped();
+    return found;
   }
   // Messages skipped by call(), put back in front for later recv().
   void restore_skipped() {
