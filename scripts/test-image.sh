@@ -215,7 +215,7 @@ play() {  # play LABEL PLAYERS OPTIONS
   fi
 }
 play "La Casa (4 players, challenges)" 4 '{"format":"challenges","target":3}'
-play "La Casa Solo" 1 '{"format":"solo","rounds":2}'
+play "La Casa Solo" 1 '{"format":"solo"}'
 
 # ---- 4. kill -9 mid-game, restart on the same volume ----
 say "4. kill -9 mid-game, podman start on the same volume"
