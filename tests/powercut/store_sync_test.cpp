@@ -62,7 +62,7 @@ StoredTable a_table(const std::string& id) {
 }
 
 StoredAction a_move(std::int64_t seq, const std::string& card) {
-  return {seq, static_cast<int>(seq % 2), "{\"card\":\"" + card + "\"}"};
+  return {seq, static_cast<int>(seq % 2), "{\"card\":\"" + card + "\"}", ""};
 }
 
 bool append(Store& store, const std::string& table, const StoredAction& a) {
