@@ -334,6 +334,11 @@ GameResult play_game(const Match& m, long deal, int rotation, ExternalBot* ext_a
     }
   }
   const std::vector<int> scores = game.scores();
+  // External bots hear how each game they played ended; they answer nothing.
+  const json over{{"type", "game_over"}, {"scores", scores}, {"winners", game.winners()}};
+  const bool a_played = !m.solo || rotation == 0, b_played = !m.solo || rotation == 1;
+  if (ext_a && a_played) ext_a->send(over);
+  if (ext_b && b_played) ext_b->send(over);
   std::vector<bool> winner(static_cast<std::size_t>(game.players()), false);
   for (Seat w : game.winners())  // La Casa Solo names the Robot, who holds no seat
     if (w >= 0 && w < game.players()) winner[static_cast<std::size_t>(w)] = true;
