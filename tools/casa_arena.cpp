@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <time.h>
+
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -190,10 +192,13 @@ class ExternalBot {
   FILE* out_ = nullptr;
 };
 
-std::int64_t steady_us() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+// The time a timed strong bot searches by, and the arena's per-search figures:
+// the CPU time of the calling thread, so that a busy machine slows a match
+// down without weakening the bots (a 200 ms budget is 200 ms on one core).
+std::int64_t thread_cpu_us() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000 + ts.tv_nsec / 1000;
 }
 
 std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
@@ -207,6 +212,10 @@ class Player {
   Player(const BotSpec& spec, ExternalBot* external, std::uint64_t seed)
       : spec_(spec), external_(external), rng_(seed), seed_(seed) {}
 
+  long searches = 0;
+  long iterations = 0;
+  double search_seconds = 0;
+
   Action choose(const Game& game, Seat seat) {
     ++decisions_;
     switch (spec_.kind) {
@@ -215,8 +224,16 @@ class Player {
       case BotSpec::kStrong: {
         casa::StrongOptions o = spec_.strong;
         o.seed = mix(o.seed ^ seed_, decisions_);
-        if (!spec_.timed) return casa::strong_action(game, seat, o);
-        return casa::strong_action(game, seat, o, steady_us);
+        casa::StrongStats stats;
+        const std::int64_t start = thread_cpu_us();
+        const Action a = spec_.timed ? casa::strong_action(game, seat, o, thread_cpu_us, &stats)
+                                     : casa::strong_action(game, seat, o, {}, &stats);
+        if (stats.choices > 1) {  // a real search, not a forced move
+          ++searches;
+          iterations += stats.iterations;
+          search_seconds += static_cast<double>(thread_cpu_us() - start) / 1e6;
+        }
+        return a;
       }
       case BotSpec::kExec: return ask_external(game, seat);
     }
@@ -287,6 +304,9 @@ struct GameResult {
   long actions = 0;
   double a_seconds = 0;  // thinking time of A's decisions (wall clock)
   long a_decisions = 0;
+  long a_searches = 0;  // decisions with a choice, when A is the strong bot
+  long a_iterations = 0;
+  double a_search_seconds = 0;
 };
 
 struct Match {
@@ -333,6 +353,9 @@ GameResult play_game(const Match& m, long deal, int rotation, ExternalBot* ext_a
       break;  // simultaneous seats: one at a time, the mask is read again
     }
   }
+  r.a_searches = pa.searches;
+  r.a_iterations = pa.iterations;
+  r.a_search_seconds = pa.search_seconds;
   const std::vector<int> scores = game.scores();
   // External bots hear how each game they played ended; they answer nothing.
   const json over{{"type", "game_over"}, {"scores", scores}, {"winners", game.winners()}};
@@ -349,21 +372,26 @@ GameResult play_game(const Match& m, long deal, int rotation, ExternalBot* ext_a
     r.score_diff = scores.empty() ? 0 : scores[0];
     return r;
   }
-  double a_score = 0, b_score = 0;
+  // A against each of B's sides: ahead if it won and that side did not, behind
+  // in the opposite case, otherwise by the scores. With two sides this is the
+  // game's result; with more it is the share of B's sides that A finished ahead of.
+  const auto& a_side = m.teams[static_cast<std::size_t>(rotation)];
+  const bool a_won = winner[static_cast<std::size_t>(a_side[0])];
+  const int a_score = scores[static_cast<std::size_t>(a_side[0])];
+  double points = 0, b_score = 0;
   int b_sides = 0;
   for (std::size_t t = 0; t < m.teams.size(); ++t) {
+    if (static_cast<int>(t) == rotation) continue;
     const Seat first = m.teams[t][0];
-    const bool won = winner[static_cast<std::size_t>(first)];
-    if (static_cast<int>(t) == rotation) {
-      r.a_won = won;
-      a_score = scores[static_cast<std::size_t>(first)];
-    } else {
-      r.b_won = r.b_won || won;
-      b_score += scores[static_cast<std::size_t>(first)];
-      ++b_sides;
-    }
+    const bool b_won = winner[static_cast<std::size_t>(first)];
+    const int score = scores[static_cast<std::size_t>(first)];
+    r.b_won = r.b_won || b_won;
+    points += a_won != b_won ? (a_won ? 1.0 : 0.0) : score < a_score ? 1.0 : score > a_score ? 0.0 : 0.5;
+    b_score += score;
+    ++b_sides;
   }
-  r.a_points = r.a_won == r.b_won ? 0.5 : r.a_won ? 1.0 : 0.0;
+  r.a_won = a_won;
+  r.a_points = b_sides ? points / b_sides : 0.5;
   r.score_diff = a_score - (b_sides ? b_score / b_sides : 0);
   return r;
 }
@@ -399,12 +427,15 @@ json summarize(const Match& m, const std::vector<GameResult>& results) {
            {"seed", m.args.seed},
            {"deals", m.args.deals},
            {"games", results.size()}};
-  long actions = 0, a_decisions = 0;
-  double a_seconds = 0;
+  long actions = 0, a_decisions = 0, a_searches = 0, a_iterations = 0;
+  double a_seconds = 0, a_search_seconds = 0;
   for (const auto& r : results) {
     actions += r.actions;
     a_decisions += r.a_decisions;
     a_seconds += r.a_seconds;
+    a_searches += r.a_searches;
+    a_iterations += r.a_iterations;
+    a_search_seconds += r.a_search_seconds;
   }
   out["actions"] = actions;
   // The only figures that vary from run to run; --no-timing leaves them out.
@@ -412,6 +443,14 @@ json summarize(const Match& m, const std::vector<GameResult>& results) {
     out["a_decisions"] = a_decisions;
     out["a_ms_per_decision"] =
         round_to(a_decisions ? 1000 * a_seconds / static_cast<double>(a_decisions) : 0, 3);
+    if (a_searches) {
+      const auto n = static_cast<double>(a_searches);
+      out["a_searches"] = a_searches;
+      out["a_cpu_ms_per_search"] = round_to(1000 * a_search_seconds / n, 3);
+      out["a_iterations_per_search"] = round_to(static_cast<double>(a_iterations) / n, 1);
+      out["a_cpu_us_per_iteration"] =
+          round_to(a_iterations ? 1e6 * a_search_seconds / static_cast<double>(a_iterations) : 0, 2);
+    }
   }
   if (m.solo) {
     // Each deal: game 0 played by A, game 1 by B, in the one seat.
@@ -445,13 +484,14 @@ json summarize(const Match& m, const std::vector<GameResult>& results) {
     out["mean_score_diff"] = round_to(diff / n, 4);
     return out;
   }
-  double points = 0, wins = 0, losses = 0, draws = 0, diff = 0;
+  double points = 0, wins = 0, losses = 0, draws = 0, diff = 0, first = 0;
   for (const auto& r : results) {
     points += r.a_points;
     wins += r.a_points == 1.0;
     losses += r.a_points == 0.0;
-    draws += r.a_points == 0.5;
+    draws += r.a_points > 0.0 && r.a_points < 1.0;
     diff += r.score_diff;
+    first += r.a_won;
   }
   const double n = static_cast<double>(results.size());
   const double p = points / n;
@@ -461,7 +501,12 @@ json summarize(const Match& m, const std::vector<GameResult>& results) {
   out["a_wins"] = wins;
   out["a_losses"] = losses;
   out["draws"] = draws;
-  // Draws count half; with more than two sides "a loss" is any other side winning.
+  // Draws count half. With more than two sides, a game's points are the share of
+  // B's sides A finished ahead of (wins/losses: ahead of / behind them all), and
+  // a_won_game_rate is how often A's side won the game (by chance: 1/sides).
+  const auto [flo, fhi] = wilson(first, n);
+  out["a_won_game_rate"] = round_to(first / n, 4);
+  out["a_won_game_rate_ci95"] = {round_to(flo, 4), round_to(fhi, 4)};
   out["win_rate"] = round_to(p, 4);
   out["win_rate_ci95"] = {round_to(lo, 4), round_to(hi, 4)};
   out["elo"] = round_to(elo(p), 1);
