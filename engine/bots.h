@@ -21,4 +21,9 @@ bool is_bot_name(std::string_view name);
 // The bot's choice for `seat`, which must be among the seats to act.
 Action choose_bot_action(const Game& game, Seat seat, std::string_view bot, Rng& rng);
 
+// The "robot" of the game called `game_name` (nullptr if it has none), for callers
+// that ask it many times, such as the strong bot's rollouts.
+using RuleBot = Action (*)(const Game& game, Seat seat, Rng& rng);
+RuleBot rule_bot_for(std::string_view game_name);
+
 }  // namespace casa

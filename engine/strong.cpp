@@ -109,7 +109,8 @@ class Search {
  public:
   Search(const Game& game, Seat seat, const StrongOptions& options)
       : game_(game), seat_(seat), options_(options), rng_(options.seed),
-        sides_(read_sides(game, seat)), root_scores_(game.scores()) {
+        sides_(read_sides(game, seat)), root_scores_(game.scores()),
+        robot_(rule_bot_for(game.name())) {
     nodes_.reserve(4096);
     nodes_.push_back(Node{});
     nodes_[0].mover = seat;
@@ -219,8 +220,8 @@ class Search {
       if (!mask) return;
       const Seat s = first_seat(mask);
       Action a;
-      if (options_.rollout == RolloutPolicy::kRobot) {
-        a = choose_bot_action(state, s, "robot", rng_);
+      if (options_.rollout == RolloutPolicy::kRobot && robot_) {
+        a = robot_(state, s, rng_);
       } else {
         state.legal_actions(s, rollout_legal_);
         if (rollout_legal_.empty()) return;
@@ -238,6 +239,7 @@ class Search {
   std::vector<int> root_scores_;
   std::vector<Node> nodes_;
   std::vector<int> path_;
+  RuleBot robot_;
   std::vector<Action> legal_, untried_, rollout_legal_;
 };
 

@@ -2,10 +2,12 @@
 # Installs the Debian packages the build needs, if any is missing. Safe to re-run.
 #   scripts/deps.sh          what the server and its tests need
 #   scripts/deps.sh fuzz     also clang and its runtimes, for the libFuzzer targets
+#   scripts/deps.sh charts   also matplotlib, for scripts/arena_chart.py (BENCHMARKS.md)
 set -euo pipefail
 packages=(g++ cmake ninja-build ccache pkg-config libboost1.81-dev nlohmann-json3-dev
   libspdlog-dev doctest-dev libsqlite3-dev libssl-dev openssl)
 if [ "${1:-}" = "fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
+if [ "${1:-}" = "charts" ]; then packages+=(python3-matplotlib); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
