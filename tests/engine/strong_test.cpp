@@ -11,6 +11,7 @@
 #include "engine/game.h"
 #include "engine/rng.h"
 #include "engine/strong.h"
+#include "tests/engine/casino/support.h"
 #include "tests/engine/la_casa/table_support.h"
 
 using namespace casa;
@@ -216,4 +217,25 @@ TEST_CASE("LC-2.4 LC-2.5 LC-5.1 strong: ruff low and keep the top trump for the 
   StrongOptions flat = quick(400);
   flat.search = SearchKind::kFlat;
   CHECK(t.game->encode_action(strong_action(*t.game, 0, flat)).get_string("card", "") == "F2");
+}
+
+TEST_CASE("CA-3.1 CA-3.6 CA-5.2 strong: the ten of spades takes the Big Casino and the fives that make ten") {
+  // Two players, dealer 1: seat 0 plays first and holds TS KH QH JH; the table
+  // holds TD 5D 5H 2S. Face cards build nothing (CA-3.6) and no loose card pairs
+  // with them, so the choice is what TS captures, or a trail: TS may take TD (a
+  // pair) and 5D+5H (a sum of ten) at once (CA-3.1), the Big Casino's 2 points, a
+  // spade and three cards (CA-5.2). (With a card that could build ten with 2S the
+  // bot rightly prefers the build and takes all of it next turn.)
+  auto g = casino_test::make(
+      2, casino_test::with_deck(R"({"dealer":1})", {"TS", "KH", "QH", "JH", "7C", "8C", "9C", "JC",
+                                                    "TD", "5D", "5H", "2S"}));
+  REQUIRE(g->to_act() == seat_bit(0));
+  const Action best = casino_test::decode(
+      *g, R"({"type":"capture","card":"TS","loose":["TD","5D","5H"],"builds":[]})");
+  for (std::uint64_t seed : {1, 2, 3, 4}) {
+    StrongOptions o = quick(3000);
+    o.seed = seed;
+    const Action a = strong_action(*g, 0, o);
+    CHECK_MESSAGE(a == best, g->encode_action(a).debug_string());
+  }
 }
