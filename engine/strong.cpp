@@ -24,7 +24,7 @@ namespace casa {
 namespace {
 
 constexpr int kMaxRolloutSteps = 200'000;  // a guard: every game here ends far sooner
-constexpr double kWinWeight = 0.9;          // the rest of a final reward is the margin
+constexpr double kWinWeight = 0.9;         // the rest of a final reward is the margin
 
 // Seats grouped by side, from the "teams" field every view carries (engine/teams.h);
 // without it each seat is its own side.
@@ -67,7 +67,9 @@ Rewards evaluate(const Game& g, const Sides& sides, const std::vector<int>& root
     const auto side = static_cast<std::size_t>(sides.side_of[static_cast<std::size_t>(s)]);
     if (counted[side]) continue;  // partners show the same figure
     counted[side] = true;
-    const int before = over || s >= static_cast<int>(root_scores.size()) ? 0 : root_scores[static_cast<std::size_t>(s)];
+    const int before = over || s >= static_cast<int>(root_scores.size())
+                           ? 0
+                           : root_scores[static_cast<std::size_t>(s)];
     gained[side] = scores[static_cast<std::size_t>(s)] - before;
   }
   std::array<bool, kMaxSeats> won{};
@@ -86,8 +88,7 @@ Rewards evaluate(const Game& g, const Sides& sides, const std::vector<int>& root
       any_other = true;
     }
     const double margin = gained[i] - best_other;
-    const double shaped =
-        0.5 + 0.5 * margin / (std::abs(gained[i]) + std::abs(best_other) + 1.0);
+    const double shaped = 0.5 + 0.5 * margin / (std::abs(gained[i]) + std::abs(best_other) + 1.0);
     r[i] = over ? kWinWeight * (won[i] ? 1.0 : 0.0) + (1.0 - kWinWeight) * shaped : shaped;
   }
   return r;
@@ -108,8 +109,12 @@ Seat first_seat(SeatMask mask) { return std::countr_zero(mask); }
 class Search {
  public:
   Search(const Game& game, Seat seat, const StrongOptions& options)
-      : game_(game), seat_(seat), options_(options), rng_(options.seed),
-        sides_(read_sides(game, seat)), root_scores_(game.scores()),
+      : game_(game),
+        seat_(seat),
+        options_(options),
+        rng_(options.seed),
+        sides_(read_sides(game, seat)),
+        root_scores_(game.scores()),
         robot_(rule_bot_for(game.name())) {
     nodes_.reserve(4096);
     nodes_.push_back(Node{});
@@ -199,8 +204,9 @@ class Search {
       if (!is_legal(x, mover)) continue;
       ++x.avail;
       const double visits = std::max(1, x.visits);
-      const double value = x.reward / visits +
-                           options_.exploration * std::sqrt(std::log(static_cast<double>(x.avail)) / visits);
+      const double value =
+          x.reward / visits +
+          options_.exploration * std::sqrt(std::log(static_cast<double>(x.avail)) / visits);
       if (value > best_value) best = c, best_value = value;
     }
     return best;
@@ -273,17 +279,26 @@ std::optional<Error> parse_strong_options(std::string_view spec, StrongOptions& 
         return bad("ms must be a whole number of milliseconds from 1 to 600000.");
       o.time_us = ms * 1000;
     } else if (key == "search") {
-      if (value == "ismcts") o.search = SearchKind::kIsmcts;
-      else if (value == "flat") o.search = SearchKind::kFlat;
-      else return bad("search must be ismcts or flat.");
+      if (value == "ismcts")
+        o.search = SearchKind::kIsmcts;
+      else if (value == "flat")
+        o.search = SearchKind::kFlat;
+      else
+        return bad("search must be ismcts or flat.");
     } else if (key == "rollout") {
-      if (value == "robot") o.rollout = RolloutPolicy::kRobot;
-      else if (value == "random") o.rollout = RolloutPolicy::kRandom;
-      else return bad("rollout must be robot or random.");
+      if (value == "robot")
+        o.rollout = RolloutPolicy::kRobot;
+      else if (value == "random")
+        o.rollout = RolloutPolicy::kRandom;
+      else
+        return bad("rollout must be robot or random.");
     } else if (key == "horizon") {
-      if (value == "round") o.horizon = Horizon::kRound;
-      else if (value == "game") o.horizon = Horizon::kGame;
-      else return bad("horizon must be round or game.");
+      if (value == "round")
+        o.horizon = Horizon::kRound;
+      else if (value == "game")
+        o.horizon = Horizon::kGame;
+      else
+        return bad("horizon must be round or game.");
     } else if (key == "c") {
       // from_chars for double is in libstdc++ 11+.
       if (!parse_number(value, o.exploration) || !(o.exploration >= 0) || o.exploration > 100)

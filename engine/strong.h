@@ -38,9 +38,9 @@ struct StrongOptions {
   SearchKind search = SearchKind::kIsmcts;
   RolloutPolicy rollout = RolloutPolicy::kRobot;
   Horizon horizon = Horizon::kRound;
-  int iterations = 0;                // 0: no cap (with no clock: kStrongDefaultIterations)
-  std::int64_t time_us = 200'000;    // per decision, used only when a clock is given
-  double exploration = 0.7;          // the UCB constant; rewards lie in [0, 1]
+  int iterations = 0;              // 0: no cap (with no clock: kStrongDefaultIterations)
+  std::int64_t time_us = 200'000;  // per decision, used only when a clock is given
+  double exploration = 0.7;        // the UCB constant; rewards lie in [0, 1]
   std::uint64_t seed = 0x5742'4F4E'4721ULL;
 };
 

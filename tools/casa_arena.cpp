@@ -15,9 +15,8 @@
 // --json FILE).
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <unistd.h>
-
 #include <time.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -82,18 +81,30 @@ Args parse_args(int argc, char** argv) {
       return argv[++i];
     };
     try {
-      if (flag == "--game") a.game = next();
-      else if (flag == "--players") a.players = std::stoi(next());
-      else if (flag == "--options") a.options = next();
-      else if (flag == "--a") a.a = next();
-      else if (flag == "--b") a.b = next();
-      else if (flag == "--deals") a.deals = std::stol(next());
-      else if (flag == "--seed") a.seed = std::stoull(next());
-      else if (flag == "--jobs") a.jobs = std::stoi(next());
-      else if (flag == "--json") a.json_path = next();
-      else if (flag == "--quiet") a.quiet = true;
-      else if (flag == "--no-timing") a.timing = false;
-      else usage("unknown flag " + flag);
+      if (flag == "--game")
+        a.game = next();
+      else if (flag == "--players")
+        a.players = std::stoi(next());
+      else if (flag == "--options")
+        a.options = next();
+      else if (flag == "--a")
+        a.a = next();
+      else if (flag == "--b")
+        a.b = next();
+      else if (flag == "--deals")
+        a.deals = std::stol(next());
+      else if (flag == "--seed")
+        a.seed = std::stoull(next());
+      else if (flag == "--jobs")
+        a.jobs = std::stoi(next());
+      else if (flag == "--json")
+        a.json_path = next();
+      else if (flag == "--quiet")
+        a.quiet = true;
+      else if (flag == "--no-timing")
+        a.timing = false;
+      else
+        usage("unknown flag " + flag);
     } catch (const std::logic_error&) {
       usage("bad number after " + flag);
     }
@@ -177,7 +188,8 @@ class ExternalBot {
     while ((c = fgetc(out_)) != EOF && c != '\n') line.push_back(static_cast<char>(c));
     if (c == EOF && line.empty()) fail("closed its output without answering");
     json reply = json::parse(line, nullptr, false);
-    if (reply.is_discarded() || !reply.is_object()) fail("answered something that is not a JSON object: " + line);
+    if (reply.is_discarded() || !reply.is_object())
+      fail("answered something that is not a JSON object: " + line);
     return reply;
   }
 
@@ -219,8 +231,10 @@ class Player {
   Action choose(const Game& game, Seat seat) {
     ++decisions_;
     switch (spec_.kind) {
-      case BotSpec::kRandom: return casa::choose_bot_action(game, seat, "random", rng_);
-      case BotSpec::kRobot: return casa::choose_bot_action(game, seat, "robot", rng_);
+      case BotSpec::kRandom:
+        return casa::choose_bot_action(game, seat, "random", rng_);
+      case BotSpec::kRobot:
+        return casa::choose_bot_action(game, seat, "robot", rng_);
       case BotSpec::kStrong: {
         casa::StrongOptions o = spec_.strong;
         o.seed = mix(o.seed ^ seed_, decisions_);
@@ -235,7 +249,8 @@ class Player {
         }
         return a;
       }
-      case BotSpec::kExec: return ask_external(game, seat);
+      case BotSpec::kExec:
+        return ask_external(game, seat);
     }
     return casa::choose_bot_action(game, seat, "random", rng_);
   }
@@ -255,13 +270,15 @@ class Player {
     const json reply = external_->receive();
     if (reply.contains("index") && reply["index"].is_number_integer()) {
       const auto i = reply["index"].get<long long>();
-      if (i >= 0 && i < static_cast<long long>(legal.size())) return legal[static_cast<std::size_t>(i)];
+      if (i >= 0 && i < static_cast<long long>(legal.size()))
+        return legal[static_cast<std::size_t>(i)];
       external_->fail("answered an index outside the legal list: " + reply.dump());
     }
     if (reply.contains("action")) {
       Action a;
       if (auto err = game.decode_action(casa::from_json(reply["action"]), a))
-        external_->fail("answered an action the game does not know (" + err->message + "): " + reply.dump());
+        external_->fail("answered an action the game does not know (" + err->message +
+                        "): " + reply.dump());
       for (const Action& l : legal)
         if (l == a) return a;
       external_->fail("answered an action that is not legal now: " + reply.dump());
@@ -319,7 +336,8 @@ struct Match {
 };
 
 // Plays deal `deal` with A on side `rotation` (solo: rotation 0 = A plays, 1 = B).
-GameResult play_game(const Match& m, long deal, int rotation, ExternalBot* ext_a, ExternalBot* ext_b) {
+GameResult play_game(const Match& m, long deal, int rotation, ExternalBot* ext_a,
+                     ExternalBot* ext_b) {
   const std::uint64_t game_seed = mix(m.args.seed, static_cast<std::uint64_t>(deal));
   auto created = casa::create_game(m.args.game, m.args.players, m.options, game_seed);
   Game& game = *created.game;
@@ -330,7 +348,8 @@ GameResult play_game(const Match& m, long deal, int rotation, ExternalBot* ext_a
   if (m.solo) {
     if (rotation == 0) seat_is_a.assign(seat_is_a.size(), true);
   } else {
-    for (Seat s : m.teams[static_cast<std::size_t>(rotation)]) seat_is_a[static_cast<std::size_t>(s)] = true;
+    for (Seat s : m.teams[static_cast<std::size_t>(rotation)])
+      seat_is_a[static_cast<std::size_t>(s)] = true;
   }
   GameResult r;
   r.deal = deal;
@@ -344,7 +363,8 @@ GameResult play_game(const Match& m, long deal, int rotation, ExternalBot* ext_a
       const auto start = std::chrono::steady_clock::now();
       const Action action = is_a ? pa.choose(game, s) : pb.choose(game, s);
       if (is_a) {
-        r.a_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        r.a_seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         ++r.a_decisions;
       }
       if (auto err = game.apply(s, action, nullptr))
@@ -386,7 +406,10 @@ GameResult play_game(const Match& m, long deal, int rotation, ExternalBot* ext_a
     const bool b_won = winner[static_cast<std::size_t>(first)];
     const int score = scores[static_cast<std::size_t>(first)];
     r.b_won = r.b_won || b_won;
-    points += a_won != b_won ? (a_won ? 1.0 : 0.0) : score < a_score ? 1.0 : score > a_score ? 0.0 : 0.5;
+    points += a_won != b_won    ? (a_won ? 1.0 : 0.0)
+              : score < a_score ? 1.0
+              : score > a_score ? 0.0
+                                : 0.5;
     b_score += score;
     ++b_sides;
   }
@@ -448,8 +471,8 @@ json summarize(const Match& m, const std::vector<GameResult>& results) {
       out["a_searches"] = a_searches;
       out["a_cpu_ms_per_search"] = round_to(1000 * a_search_seconds / n, 3);
       out["a_iterations_per_search"] = round_to(static_cast<double>(a_iterations) / n, 1);
-      out["a_cpu_us_per_iteration"] =
-          round_to(a_iterations ? 1e6 * a_search_seconds / static_cast<double>(a_iterations) : 0, 2);
+      out["a_cpu_us_per_iteration"] = round_to(
+          a_iterations ? 1e6 * a_search_seconds / static_cast<double>(a_iterations) : 0, 2);
     }
   }
   if (m.solo) {
@@ -546,12 +569,14 @@ int main(int argc, char** argv) {
       if (m.a.kind == BotSpec::kExec) ext_a = std::make_unique<ExternalBot>(m.a.command);
       if (m.b.kind == BotSpec::kExec) ext_b = std::make_unique<ExternalBot>(m.b.command);
       for (long i; (i = next.fetch_add(1)) < total;) {
-        GameResult r = play_game(m, i / m.rotations, static_cast<int>(i % m.rotations), ext_a.get(), ext_b.get());
+        GameResult r = play_game(m, i / m.rotations, static_cast<int>(i % m.rotations), ext_a.get(),
+                                 ext_b.get());
         results[static_cast<std::size_t>(i)] = r;
         const long d = ++done;
         if (!m.args.quiet) {
           std::lock_guard lock(progress);
-          const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          const double secs =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
           std::fprintf(stderr, "\rcasa-arena: %ld/%ld games, %.0f s", d, total, secs);
           std::fflush(stderr);
         }

@@ -1,6 +1,8 @@
 // The "strong" bot (engine/strong.h): it plays legally in every game and mode,
 // it repeats itself for a seed and an iteration count, it never reads a card its
 // seat cannot see, and it finds the one good move of a stacked position.
+#include "engine/strong.h"
+
 #include <doctest/doctest.h>
 
 #include <memory>
@@ -10,7 +12,6 @@
 #include "engine/bots.h"
 #include "engine/game.h"
 #include "engine/rng.h"
-#include "engine/strong.h"
 #include "tests/engine/casino/support.h"
 #include "tests/engine/la_casa/table_support.h"
 
@@ -33,9 +34,9 @@ Value options_of(const std::string& text) {
 }
 
 const Setup kSetups[] = {
-    {"la-casa", 4, ""},         {"la-casa", 4, "classic"}, {"la-casa", 2, ""},
-    {"la-casa", 2, "domination"}, {"la-casa", 1, "solo"},  {"casino", 2, ""},
-    {"casino", 4, "partners"},  {"conference", 4, ""},    {"trophy-case", 3, ""},
+    {"la-casa", 4, ""},           {"la-casa", 4, "classic"}, {"la-casa", 2, ""},
+    {"la-casa", 2, "domination"}, {"la-casa", 1, "solo"},    {"casino", 2, ""},
+    {"casino", 4, "partners"},    {"conference", 4, ""},     {"trophy-case", 3, ""},
 };
 
 std::unique_ptr<Game> make(const Setup& s, std::uint64_t seed) {
@@ -127,8 +128,10 @@ TEST_CASE("strong: hidden cards the seat cannot see never change its choice") {
         auto other = g->determinize(seat, 0xC0FFEE + seed * 100 + static_cast<std::uint64_t>(step));
         REQUIRE(other->view(seat) == g->view(seat));
         if (other->full_state() == g->full_state()) continue;  // nothing hidden here
-        CHECK_MESSAGE(g->determinize(seat, 99)->full_state() == other->determinize(seat, 99)->full_state(),
-                      g->determinize(seat, 99)->full_state().debug_string(), "\n", other->determinize(seat, 99)->full_state().debug_string());
+        CHECK_MESSAGE(
+            g->determinize(seat, 99)->full_state() == other->determinize(seat, 99)->full_state(),
+            g->determinize(seat, 99)->full_state().debug_string(), "\n",
+            other->determinize(seat, 99)->full_state().debug_string());
         StrongOptions o = quick(60);
         o.seed = seed;
         const Action mine = strong_action(*g, seat, o);
@@ -159,7 +162,8 @@ TEST_CASE("strong: a clock bounds the search; options parse or are refused") {
   }
 
   StrongOptions parsed;
-  CHECK_FALSE(parse_strong_options("iterations=300,ms=50,search=flat,rollout=random,horizon=game,c=1.5,seed=9", parsed));
+  CHECK_FALSE(parse_strong_options(
+      "iterations=300,ms=50,search=flat,rollout=random,horizon=game,c=1.5,seed=9", parsed));
   CHECK(parsed.iterations == 300);
   CHECK(parsed.time_us == 50'000);
   CHECK(parsed.search == SearchKind::kFlat);
@@ -194,8 +198,10 @@ TEST_CASE("LC-2.4 LC-2.5 LC-5.1 strong: ruff low and keep the top trump for the 
                            Cards{"F1"});
   Table t(4, Value::obj({{"format", "classic"}, {"dealer", 0}, {"target", 1}, {"deck", deck}}), 5);
   REQUIRE(t.phase() == "play");
-  const char* tricks[5][4] = {{"G9", "G2", "G3", "G4"}, {"M9", "M2", "M3", "M4"},
-                              {"M5", "M8", "M6", "M7"}, {"G8", "G5", "G6", "G7"},
+  const char* tricks[5][4] = {{"G9", "G2", "G3", "G4"},
+                              {"M9", "M2", "M3", "M4"},
+                              {"M5", "M8", "M6", "M7"},
+                              {"G8", "G5", "G6", "G7"},
                               {"K2", "K3", "K4", "K9"}};
   const Seat leaders[5] = {1, 1, 1, 2, 2};
   for (int k = 0; k < 5; ++k)
@@ -206,7 +212,8 @@ TEST_CASE("LC-2.4 LC-2.5 LC-5.1 strong: ruff low and keep the top trump for the 
   REQUIRE(t.game->to_act() == seat_bit(0));
 
   Rng rng(1);
-  CHECK(t.game->encode_action(choose_bot_action(*t.game, 0, "robot", rng)).get_string("card", "") == "F9");
+  CHECK(t.game->encode_action(choose_bot_action(*t.game, 0, "robot", rng)).get_string("card", "") ==
+        "F9");
   for (std::uint64_t seed : {1, 2, 3}) {
     StrongOptions o = quick(400);
     o.seed = seed;
@@ -219,7 +226,9 @@ TEST_CASE("LC-2.4 LC-2.5 LC-5.1 strong: ruff low and keep the top trump for the 
   CHECK(t.game->encode_action(strong_action(*t.game, 0, flat)).get_string("card", "") == "F2");
 }
 
-TEST_CASE("CA-3.1 CA-3.6 CA-5.2 strong: the ten of spades takes the Big Casino and the fives that make ten") {
+TEST_CASE(
+    "CA-3.1 CA-3.6 CA-5.2 strong: the ten of spades takes the Big Casino and the fives that make "
+    "ten") {
   // Two players, dealer 1: seat 0 plays first and holds TS KH QH JH; the table
   // holds TD 5D 5H 2S. Face cards build nothing (CA-3.6) and no loose card pairs
   // with them, so the choice is what TS captures, or a trail: TS may take TD (a
