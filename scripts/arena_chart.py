@@ -1,7 +1,7 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Draws casa-arena summaries as one chart: the win rate of bot A in each match,
-with its 95 % (Wilson) interval, one row per match. Needs matplotlib
-(scripts/deps.sh charts).
+with its 95 % (Wilson) interval, one row per match. Needs Debian's matplotlib
+(scripts/deps.sh charts), hence Debian's /usr/bin/python3.
 
     scripts/arena_chart.py --out docs/img/arena.png summary1.json summary2.json ...
 
