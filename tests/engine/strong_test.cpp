@@ -30,13 +30,23 @@ Value options_of(const std::string& text) {
   if (text == "solo") return Value::obj({{"format", "solo"}});
   if (text == "classic") return Value::obj({{"format", "classic"}});
   if (text == "partners") return Value::obj({{"partners", true}});
+  if (text == "sticky") return Value::obj({{"format", "sticky"}, {"election", true}});
   return Value::object();
 }
 
 const Setup kSetups[] = {
-    {"la-casa", 4, ""},           {"la-casa", 4, "classic"}, {"la-casa", 2, ""},
-    {"la-casa", 2, "domination"}, {"la-casa", 1, "solo"},    {"casino", 2, ""},
-    {"casino", 4, "partners"},    {"conference", 4, ""},     {"trophy-case", 3, ""},
+    {"la-casa", 4, ""},
+    {"la-casa", 4, "classic"},
+    {"la-casa", 4, "sticky"},
+    {"la-casa", 2, ""},
+    {"la-casa", 2, "domination"},
+    {"la-casa", 1, "solo"},
+    {"casino", 2, ""},
+    {"casino", 3, ""},
+    {"casino", 4, "partners"},
+    {"conference", 4, ""},
+    {"trophy-case", 3, ""},
+    {"trophy-case", 5, ""},
 };
 
 std::unique_ptr<Game> make(const Setup& s, std::uint64_t seed) {
