@@ -7,9 +7,13 @@
 
 namespace casa {
 
-std::vector<std::string> bot_names() { return {"random", "robot"}; }
+std::vector<std::string> bot_names() { return {"random", "robot", "strong"}; }
 
-bool is_bot_name(std::string_view name) { return name == "random" || name == "robot"; }
+bool is_bot_name(std::string_view name) {
+  return name == "random" || name == "robot" || name == "strong";
+}
+
+bool is_search_bot(std::string_view name) { return name == "strong"; }
 
 RuleBot rule_bot_for(std::string_view game_name) {
   if (game_name == "la-casa") return la_casa::rule_bot_action;
@@ -20,7 +24,7 @@ RuleBot rule_bot_for(std::string_view game_name) {
 }
 
 Action choose_bot_action(const Game& game, Seat seat, std::string_view bot, Rng& rng) {
-  if (bot == "robot") {
+  if (bot == "robot" || bot == "strong") {
     if (const RuleBot robot = rule_bot_for(game.name())) return robot(game, seat, rng);
   }
   std::vector<Action> legal;

@@ -30,6 +30,14 @@ struct Config {
   int max_tables_per_player = 8;
   int finished_table_ttl_seconds = 600;  // finished tables kept in memory for rematch
 
+  // Searching bots ("strong"): they think on their own threads, never on a
+  // table's or the network's. bot_threads bounds their CPU (0: none, "strong"
+  // then plays as "robot"); when every thread is busy and bot_queue searches
+  // wait, a bot plays the robot's move instead of waiting.
+  int bot_threads = 1;
+  int bot_queue = 4;
+  int strong_ms = 200;  // thinking time per decision
+
   bool testing = false;  // accept the engine's `deck` option and a `seed` on create_table
 };
 
