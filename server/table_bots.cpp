@@ -1,9 +1,9 @@
 // Searching bots at a table: the search runs on the lobby's BotPool, on a clone
 // of the game, never on the table's strand or a network thread; its move comes
 // back through the strand like any other and is dropped if the table moved on.
-#include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/post.hpp>
 #include <chrono>
 #include <memory>
 
@@ -45,7 +45,8 @@ bool Table::think_on_pool(Seat s, std::int64_t at) {
     });
   });
   if (!queued)
-    spdlog::warn("table {}: every bot thread is busy; the robot plays seat {} this move", setup_.id, s);
+    spdlog::warn("table {}: every bot thread is busy; the robot plays seat {} this move", setup_.id,
+                 s);
   return queued;
 }
 
