@@ -7,16 +7,25 @@
 
 namespace casa {
 
-std::vector<std::string> bot_names() { return {"random", "robot"}; }
+std::vector<std::string> bot_names() { return {"random", "robot", "strong"}; }
 
-bool is_bot_name(std::string_view name) { return name == "random" || name == "robot"; }
+bool is_bot_name(std::string_view name) {
+  return name == "random" || name == "robot" || name == "strong";
+}
+
+bool is_search_bot(std::string_view name) { return name == "strong"; }
+
+RuleBot rule_bot_for(std::string_view game_name) {
+  if (game_name == "la-casa") return la_casa::rule_bot_action;
+  if (game_name == "casino") return casino::rule_bot_action;
+  if (game_name == "conference") return conference::rule_bot_action;
+  if (game_name == "trophy-case") return trophy_case::rule_bot_action;
+  return nullptr;
+}
 
 Action choose_bot_action(const Game& game, Seat seat, std::string_view bot, Rng& rng) {
-  if (bot == "robot") {
-    if (game.name() == "la-casa") return la_casa::rule_bot_action(game, seat, rng);
-    if (game.name() == "casino") return casino::rule_bot_action(game, seat, rng);
-    if (game.name() == "conference") return conference::rule_bot_action(game, seat, rng);
-    if (game.name() == "trophy-case") return trophy_case::rule_bot_action(game, seat, rng);
+  if (bot == "robot" || bot == "strong") {
+    if (const RuleBot robot = rule_bot_for(game.name())) return robot(game, seat, rng);
   }
   std::vector<Action> legal;
   game.legal_actions(seat, legal);

@@ -7,6 +7,7 @@
 #                            check's tools, for scripts/test-image.sh
 #   scripts/deps.sh web      also Chromium and a font for the web client's browser tests,
 #                            and Node.js with npm when no node is installed
+#   scripts/deps.sh charts   also matplotlib, for scripts/arena_chart.py (BENCHMARKS.md)
 set -euo pipefail
 packages=(g++ cmake ninja-build ccache pkg-config libboost1.81-dev nlohmann-json3-dev
   libspdlog-dev doctest-dev libsqlite3-dev libssl-dev openssl python3)
@@ -20,6 +21,7 @@ if [ "${1:-}" = "web" ]; then
   # A node that is already there (for example a newer one) is kept.
   command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 fi
+if [ "${1:-}" = "charts" ]; then packages+=(python3-matplotlib); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -77,6 +77,12 @@ const std::vector<Flag>& flags() {
        [](Config& c, const std::string& v) { c.abandoned_table_seconds = to_int(v); }},
       {"trusted-proxies", "comma-separated proxy addresses whose X-Forwarded-For / Forwarded is believed (none)",
        [](Config& c, const std::string& v) { c.trusted_proxies = split_list(v); }},
+      {"bot-threads", "threads for searching bots such as strong; 0: none (1)",
+       [](Config& c, const std::string& v) { c.bot_threads = to_int(v); }},
+      {"bot-queue", "searches that may wait for a bot thread before bots play robot (4)",
+       [](Config& c, const std::string& v) { c.bot_queue = to_int(v); }},
+      {"strong-ms", "thinking time of the strong bot per decision, ms (200)",
+       [](Config& c, const std::string& v) { c.strong_ms = to_int(v); }},
       {"testing", "accept stacked decks and fixed seeds (true|false)",
        [](Config& c, const std::string& v) { c.testing = v == "1" || v == "true" || v.empty(); }},
   };
@@ -143,6 +149,9 @@ std::optional<std::string> parse_config(int argc, char** argv, Config& config, b
   }
   if (config.tls_cert.empty() != config.tls_key.empty()) return "--tls-cert and --tls-key go together";
   if (config.threads < 1) config.threads = 1;
+  if (config.bot_threads < 0 || config.bot_threads > 256) return "--bot-threads must be from 0 to 256";
+  if (config.bot_queue < 0) return "--bot-queue must be 0 or more";
+  if (config.strong_ms < 1 || config.strong_ms > 60000) return "--strong-ms must be from 1 to 60000";
   return std::nullopt;
 }
 

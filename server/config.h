@@ -41,6 +41,13 @@ struct Config {
   // Peers whose X-Forwarded-For / Forwarded header names the client's address
   // (for the per-address connection limit and the logs). Exact addresses.
   std::vector<std::string> trusted_proxies;
+  // Searching bots ("strong"): they think on their own threads, never on a
+  // table's or the network's. bot_threads bounds their CPU (0: none, "strong"
+  // then plays as "robot"); when every thread is busy and bot_queue searches
+  // wait, a bot plays the robot's move instead of waiting.
+  int bot_threads = 1;
+  int bot_queue = 4;
+  int strong_ms = 200;  // thinking time per decision
 
   bool testing = false;  // accept the engine's `deck` option and a `seed` on create_table
 };

@@ -68,7 +68,10 @@ std::string sha256_hex(std::string_view text) {
 
 Lobby::Lobby(asio::io_context& io, Store& store, const Config& config, GameFactory factory,
              std::vector<std::string> games)
-    : io_(io), store_(store), config_(config), factory_(std::move(factory)), games_(std::move(games)) {}
+    : io_(io), store_(store), config_(config), factory_(std::move(factory)), games_(std::move(games)) {
+  if (config_.bot_threads > 0)
+    bot_pool_ = std::make_unique<BotPool>(config_.bot_threads, static_cast<std::size_t>(config_.bot_queue));
+}
 
 Lobby::~Lobby() = default;
 

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/game.h"
+#include "server/bot_pool.h"
 #include "server/client.h"
 #include "server/config.h"
 #include "server/store.h"
@@ -65,6 +66,8 @@ class Lobby {
   Store& store() { return store_; }
   const Config& config() const { return config_; }
   boost::asio::io_context& io() { return io_; }
+  // Where searching bots think (null when --bot-threads is 0).
+  BotPool* bot_pool() { return bot_pool_.get(); }
   // Runs `f(ok)` on the io_context after a store write.
   Store::Done on_io(std::function<void(bool)> f);
 
@@ -107,6 +110,8 @@ class Lobby {
   std::map<std::string, std::string> by_token_;        // token hash -> id
   std::map<std::string, std::shared_ptr<Table>> tables_;  // by id
   std::map<std::string, std::string> by_invite_;       // invite -> id
+  // Last: destroyed first, so no search is running when the rest goes.
+  std::unique_ptr<BotPool> bot_pool_;
 };
 
 // 64 hex characters from the system's cryptographic generator.

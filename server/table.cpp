@@ -529,6 +529,7 @@ void Table::schedule_bots() {
         if (seq_ != at || status_ != Status::playing || !(game_->to_act() & seat_bit(s))) return;
         const std::string bot = bot_for(s);  // the player may be back by now
         if (bot.empty()) return;
+        if (is_search_bot(bot) && think_on_pool(s, at)) return;  // table_bots.cpp
         const Action action = choose_bot_action(*game_, s, bot, bot_rng_);
         submit(s, action, nullptr, std::nullopt, auto_reason(s));
       });

@@ -147,6 +147,9 @@ class Table : public std::enable_shared_from_this<Table> {
   nlohmann::json policy_json() const;
   void issue_requests();
   void schedule_bots();
+  // Starts a searching bot's think for seat s on the bot pool (the move comes
+  // back on the strand if the state is still `at`); false if the pool is saturated.
+  bool think_on_pool(Seat s, std::int64_t at);
   void arm_timer();
   // Applies an action already validated by the engine; commits it; then tells.
   // `auto_by`: why the server chose the action for the seat ("" = it did not).

@@ -4,6 +4,7 @@ legal actions, knowing no rule of any game. See docs/bots.md.
 
     random_bot.py --url ws://localhost:8080/ws --game casino --players 2 --fill robot
     random_bot.py --url ws://localhost:8080/ws --join INVITE
+    casa-arena --a exec:"random_bot.py --stdio --seed 1" --b robot ...
 
 It prints the final scores as one JSON line and exits 0 when the game is over.
 The WebSocket client below is the minimum the protocol needs (RFC 6455: the
@@ -161,6 +162,16 @@ def play(args):
             sys.exit(f"bot: server error {m['code']}: {m['message']}")
 
 
+def play_stdio(args):
+    """casa-arena's external bot contract (docs/arena.md): one JSON object per line
+    on stdin; each "request" gets one answer line on stdout, other lines none."""
+    rng = random.Random(args.seed)
+    for line in sys.stdin:
+        m = json.loads(line)
+        if m.get("type") == "request":
+            print(json.dumps({"action": rng.choice(m["legal"])}), flush=True)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--url", default="ws://localhost:8080/ws")
@@ -171,7 +182,10 @@ def main():
     p.add_argument("--fill", default="robot", help="server bot for the other seats, or none")
     p.add_argument("--join", metavar="INVITE", help="join this table instead of creating one")
     p.add_argument("--seed", type=int, default=None)
-    play(p.parse_args())
+    p.add_argument("--stdio", action="store_true",
+                   help="play casa-arena's requests on stdin/stdout instead of a server")
+    args = p.parse_args()
+    play_stdio(args) if args.stdio else play(args)
 
 
 if __name__ == "__main__":

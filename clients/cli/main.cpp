@@ -75,7 +75,7 @@ struct Args {
 [[noreturn]] void usage(const std::string& why) {
   std::cerr
       << "casa: " << why << "\n"
-      << "usage: casa play   --game G --players N [--options JSON] [--fill robot|random|none]\n"
+      << "usage: casa play   --game G --players N [--options JSON] [--fill robot|random|strong|none]\n"
       << "                   [--bot random|first] [--private] [--seed S] [--verbose]\n"
       << "       casa create --game G --players N [--options JSON] [--private] [--fill BOT]\n"
       << "       casa join CODE [--seat N] [--bot random|first]\n"

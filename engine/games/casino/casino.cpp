@@ -723,6 +723,9 @@ std::unique_ptr<Game> CasinoGame::determinize(Seat seat, std::uint64_t seed) con
     for (int c : CardSet(hands_[s])) unknown[count++] = static_cast<std::uint8_t>(c);
   }
   for (int i = dealt_; i < kDeckSize; ++i) unknown[count++] = deck_[i];
+  // In card order first, so that the sample depends only on what `seat` knows,
+  // not on where the unseen cards really are.
+  std::sort(unknown.begin(), unknown.begin() + count);
   rng.shuffle(unknown.data(), static_cast<std::size_t>(count));
   std::uint64_t pool = 0;
   for (int i = 0; i < count; ++i) pool |= bit(unknown[i]);

@@ -20,7 +20,7 @@ int cost(int card) {
 }  // namespace
 
 Action rule_bot_action(const Game& game, Seat seat, Rng& rng) {
-  std::vector<Action> legal;
+  thread_local std::vector<Action> legal;  // no allocation per call (search rollouts)
   game.legal_actions(seat, legal);
   const auto* state = dynamic_cast<const ConferenceGame*>(&game);
   if (!state || legal.empty()) return legal.at(rng.below(static_cast<std::uint32_t>(legal.size())));

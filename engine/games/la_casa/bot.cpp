@@ -142,7 +142,7 @@ Action solo_action(const SoloGame& g, const std::vector<Action>& legal) {
 }  // namespace
 
 Action rule_bot_action(const Game& game, Seat seat, Rng&) {
-  std::vector<Action> legal;
+  thread_local std::vector<Action> legal;  // no allocation per call (search rollouts)
   game.legal_actions(seat, legal);
   if (legal.empty()) return legal.at(0);
   if (const auto* domination = dynamic_cast<const DominationGame*>(&game))

@@ -1,5 +1,6 @@
 #include "engine/games/la_casa/solo_game.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -671,6 +672,7 @@ std::unique_ptr<Game> SoloGame::determinize(Seat seat, std::uint64_t seed) const
   // Later deals and the order of the challenges still to come are unknown too.
   g.deal_seed_ = rng.next();
   if (setup_.challenges && round_ + 1 < kSoloChallenges) {
+    std::sort(g.order_.begin() + round_ + 1, g.order_.begin() + kSoloChallenges);
     rng.shuffle(g.order_.data() + round_ + 1, static_cast<std::size_t>(kSoloChallenges - round_ - 1));
   }
   return sample;

@@ -463,6 +463,9 @@ std::unique_ptr<Game> TableGame::determinize(Seat seat, std::uint64_t seed) cons
           slot = kEmptied;
         }
       });
+  // In card order first, so that the sample depends only on what `seat` knows,
+  // not on where the unseen cards really are.
+  std::sort(pool.begin(), pool.begin() + pool_n);
   Rng rng(seed);
   rng.shuffle(pool.data(), static_cast<std::size_t>(pool_n));
   int next = 0;
@@ -506,9 +509,11 @@ std::unique_ptr<Game> TableGame::determinize(Seat seat, std::uint64_t seed) cons
   }
   // Future deals and the order of the Challenge deck are unknown too.
   g.seed_ = seed;
-  if (g.challenge_pos_ < g.challenge_count_)
+  if (g.challenge_pos_ < g.challenge_count_) {
+    std::sort(g.challenge_deck_.begin() + g.challenge_pos_, g.challenge_deck_.begin() + g.challenge_count_);
     rng.shuffle(g.challenge_deck_.data() + g.challenge_pos_,
                 static_cast<std::size_t>(g.challenge_count_ - g.challenge_pos_));
+  }
   return copy;
 }
 

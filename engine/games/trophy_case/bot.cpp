@@ -29,7 +29,7 @@ int risk(int card) {
 }  // namespace
 
 Action rule_bot_action(const Game& game, Seat seat, Rng& rng) {
-  std::vector<Action> legal;
+  thread_local std::vector<Action> legal;  // no allocation per call (search rollouts)
   game.legal_actions(seat, legal);
   const auto* tc = dynamic_cast<const TrophyCaseGame*>(&game);
   if (!tc || legal.empty()) return legal.at(rng.below(static_cast<std::uint32_t>(legal.size())));

@@ -1,0 +1,347 @@
+// Single-observer Information Set MCTS (Cowling, Powley & Whitehouse 2012) over
+// the Game interface, and its one-level form (determinised flat UCB).
+//
+// Each iteration draws a fresh determinisation of the searching seat's
+// information set, walks the tree choosing among the children that are legal in
+// that sample (UCB with availability counts), adds one node, finishes the game or
+// the round with the rollout policy and credits every node with the reward of the
+// side whose choice it was. Simultaneous decisions are taken one seat after the
+// other, the searching seat first at the root.
+#include "engine/strong.h"
+
+#include <array>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "engine/bots.h"
+#include "engine/rng.h"
+
+namespace casa {
+
+namespace {
+
+constexpr int kMaxRolloutSteps = 200'000;  // a guard: every game here ends far sooner
+constexpr double kWinWeight = 0.9;         // the rest of a final reward is the margin
+
+// Seats grouped by side, from the "teams" field every view carries (engine/teams.h);
+// without it each seat is its own side.
+struct Sides {
+  std::array<int, kMaxSeats> side_of{};
+  int count = 0;
+};
+
+Sides read_sides(const Game& game, Seat seat) {
+  Sides sides;
+  const int n = game.players();
+  for (Seat s = 0; s < n; ++s) sides.side_of[static_cast<std::size_t>(s)] = s;
+  sides.count = n;
+  const Value view = game.view(seat);
+  const Value* teams = view.is_object() ? view.find("teams") : nullptr;
+  if (!teams || !teams->is_array() || teams->size() == 0) return sides;
+  int side = 0;
+  for (const Value& members : teams->as_array()) {
+    if (!members.is_array()) return sides;
+    for (const Value& m : members.as_array())
+      if (m.is_int() && m.as_int() >= 0 && m.as_int() < n)
+        sides.side_of[static_cast<std::size_t>(m.as_int())] = side;
+    ++side;
+  }
+  sides.count = side;
+  return sides;
+}
+
+using Rewards = std::array<double, kMaxSeats>;  // by side
+
+// The reward of each side in [0, 1]: mostly winning, partly the margin over the
+// best other side, measured from the scores at the root (a round) or in all (a game).
+Rewards evaluate(const Game& g, const Sides& sides, const std::vector<int>& root_scores) {
+  Rewards r{};
+  const std::vector<int> scores = g.scores();
+  std::array<double, kMaxSeats> gained{};
+  std::array<bool, kMaxSeats> counted{};
+  const bool over = g.is_over();
+  for (Seat s = 0; s < g.players() && s < static_cast<int>(scores.size()); ++s) {
+    const auto side = static_cast<std::size_t>(sides.side_of[static_cast<std::size_t>(s)]);
+    if (counted[side]) continue;  // partners show the same figure
+    counted[side] = true;
+    const int before = over || s >= static_cast<int>(root_scores.size())
+                           ? 0
+                           : root_scores[static_cast<std::size_t>(s)];
+    gained[side] = scores[static_cast<std::size_t>(s)] - before;
+  }
+  std::array<bool, kMaxSeats> won{};
+  if (over)
+    for (Seat w : g.winners())
+      if (w >= 0 && w < g.players())
+        won[static_cast<std::size_t>(sides.side_of[static_cast<std::size_t>(w)])] = true;
+  for (int side = 0; side < sides.count; ++side) {
+    const auto i = static_cast<std::size_t>(side);
+    double best_other = 0;
+    bool any_other = false;
+    for (int o = 0; o < sides.count; ++o) {
+      if (o == side) continue;
+      if (!any_other || gained[static_cast<std::size_t>(o)] > best_other)
+        best_other = gained[static_cast<std::size_t>(o)];
+      any_other = true;
+    }
+    const double margin = gained[i] - best_other;
+    const double shaped = 0.5 + 0.5 * margin / (std::abs(gained[i]) + std::abs(best_other) + 1.0);
+    r[i] = over ? kWinWeight * (won[i] ? 1.0 : 0.0) + (1.0 - kWinWeight) * shaped : shaped;
+  }
+  return r;
+}
+
+struct Node {
+  Action action{};
+  Seat mover = 0;
+  int parent = -1;
+  std::vector<int> children;
+  double reward = 0;  // summed rewards of the mover's side
+  int visits = 0;
+  int avail = 0;
+};
+
+Seat first_seat(SeatMask mask) { return std::countr_zero(mask); }
+
+class Search {
+ public:
+  Search(const Game& game, Seat seat, const StrongOptions& options)
+      : game_(game),
+        seat_(seat),
+        options_(options),
+        rng_(options.seed),
+        sides_(read_sides(game, seat)),
+        root_scores_(game.scores()),
+        robot_(rule_bot_for(game.name())) {
+    nodes_.reserve(4096);
+    nodes_.push_back(Node{});
+    nodes_[0].mover = seat;
+  }
+
+  void iterate() {
+    std::unique_ptr<Game> state = game_.determinize(seat_, rng_.next());
+    int node = 0;
+    path_.clear();
+    const int max_depth = options_.search == SearchKind::kFlat ? 1 : 1 << 30;
+    int depth = 0;
+    while (!state->is_over() && depth < max_depth) {
+      const SeatMask mask = state->to_act();
+      if (!mask) break;
+      const Seat mover = node == 0 ? seat_ : first_seat(mask);
+      state->legal_actions(mover, legal_);
+      if (legal_.empty()) break;
+      const int next = select_or_expand(node, mover);
+      if (state->apply(mover, nodes_[static_cast<std::size_t>(next)].action, nullptr)) break;
+      node = next;
+      path_.push_back(node);
+      ++depth;
+      if (nodes_[static_cast<std::size_t>(node)].visits == 0) break;  // just expanded
+    }
+    rollout(*state);
+    const Rewards r = evaluate(*state, sides_, root_scores_);
+    for (int n : path_) {
+      Node& x = nodes_[static_cast<std::size_t>(n)];
+      ++x.visits;
+      x.reward += r[static_cast<std::size_t>(sides_.side_of[static_cast<std::size_t>(x.mover)])];
+    }
+  }
+
+  // The most visited choice of the seat (ties: the better mean, then the first).
+  std::optional<Action> best() const {
+    const Node& root = nodes_[0];
+    const Node* best = nullptr;
+    for (int c : root.children) {
+      const Node& x = nodes_[static_cast<std::size_t>(c)];
+      if (!best || x.visits > best->visits ||
+          (x.visits == best->visits && x.visits > 0 &&
+           x.reward / x.visits > best->reward / best->visits))
+        best = &x;
+    }
+    if (!best) return std::nullopt;
+    return best->action;
+  }
+
+  std::size_t nodes() const { return nodes_.size(); }
+
+ private:
+  // Adds a child for an untried legal action when there is one, otherwise picks
+  // the legal child with the best upper confidence bound.
+  int select_or_expand(int node, Seat mover) {
+    untried_.clear();
+    for (const Action& a : legal_) {
+      bool known = false;
+      for (int c : nodes_[static_cast<std::size_t>(node)].children) {
+        const Node& x = nodes_[static_cast<std::size_t>(c)];
+        if (x.mover == mover && x.action == a) {
+          known = true;
+          break;
+        }
+      }
+      if (!known) untried_.push_back(a);
+    }
+    if (!untried_.empty()) {
+      Node child;
+      child.action = untried_[rng_.below(static_cast<std::uint32_t>(untried_.size()))];
+      child.mover = mover;
+      child.parent = node;
+      child.avail = 1;
+      nodes_.push_back(std::move(child));
+      const int id = static_cast<int>(nodes_.size() - 1);
+      nodes_[static_cast<std::size_t>(node)].children.push_back(id);
+      // The other children legal here were available too.
+      for (int c : nodes_[static_cast<std::size_t>(node)].children)
+        if (c != id && is_legal(nodes_[static_cast<std::size_t>(c)], mover))
+          ++nodes_[static_cast<std::size_t>(c)].avail;
+      return id;
+    }
+    int best = -1;
+    double best_value = -1;
+    for (int c : nodes_[static_cast<std::size_t>(node)].children) {
+      Node& x = nodes_[static_cast<std::size_t>(c)];
+      if (!is_legal(x, mover)) continue;
+      ++x.avail;
+      const double visits = std::max(1, x.visits);
+      const double value =
+          x.reward / visits +
+          options_.exploration * std::sqrt(std::log(static_cast<double>(x.avail)) / visits);
+      if (value > best_value) best = c, best_value = value;
+    }
+    return best;
+  }
+
+  bool is_legal(const Node& x, Seat mover) const {
+    if (x.mover != mover) return false;
+    for (const Action& a : legal_)
+      if (a == x.action) return true;
+    return false;
+  }
+
+  void rollout(Game& state) {
+    for (int step = 0; step < kMaxRolloutSteps && !state.is_over(); ++step) {
+      if (options_.horizon == Horizon::kRound && state.scores() != root_scores_) return;
+      const SeatMask mask = state.to_act();
+      if (!mask) return;
+      const Seat s = first_seat(mask);
+      Action a;
+      if (options_.rollout == RolloutPolicy::kRobot && robot_) {
+        a = robot_(state, s, rng_);
+      } else {
+        state.legal_actions(s, rollout_legal_);
+        if (rollout_legal_.empty()) return;
+        a = rollout_legal_[rng_.below(static_cast<std::uint32_t>(rollout_legal_.size()))];
+      }
+      if (state.apply(s, a, nullptr)) return;
+    }
+  }
+
+  const Game& game_;
+  Seat seat_;
+  const StrongOptions& options_;
+  Rng rng_;
+  Sides sides_;
+  std::vector<int> root_scores_;
+  std::vector<Node> nodes_;
+  std::vector<int> path_;
+  RuleBot robot_;
+  std::vector<Action> legal_, untried_, rollout_legal_;
+};
+
+std::optional<Error> bad(std::string message) { return Error{"bad_option", std::move(message)}; }
+
+template <typename T>
+bool parse_number(std::string_view text, T& out) {
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+}  // namespace
+
+std::optional<Error> parse_strong_options(std::string_view spec, StrongOptions& out) {
+  StrongOptions o = out;
+  while (!spec.empty()) {
+    const std::size_t comma = spec.find(',');
+    const std::string_view item = spec.substr(0, comma);
+    spec = comma == std::string_view::npos ? std::string_view{} : spec.substr(comma + 1);
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos) return bad("Strong bot options are key=value pairs.");
+    const std::string_view key = item.substr(0, eq);
+    const std::string_view value = item.substr(eq + 1);
+    if (key == "iterations") {
+      if (!parse_number(value, o.iterations) || o.iterations < 0 || o.iterations > 10'000'000)
+        return bad("iterations must be a whole number from 0 to 10000000.");
+    } else if (key == "ms") {
+      std::int64_t ms = 0;
+      if (!parse_number(value, ms) || ms < 1 || ms > 600'000)
+        return bad("ms must be a whole number of milliseconds from 1 to 600000.");
+      o.time_us = ms * 1000;
+    } else if (key == "search") {
+      if (value == "ismcts")
+        o.search = SearchKind::kIsmcts;
+      else if (value == "flat")
+        o.search = SearchKind::kFlat;
+      else
+        return bad("search must be ismcts or flat.");
+    } else if (key == "rollout") {
+      if (value == "robot")
+        o.rollout = RolloutPolicy::kRobot;
+      else if (value == "random")
+        o.rollout = RolloutPolicy::kRandom;
+      else
+        return bad("rollout must be robot or random.");
+    } else if (key == "horizon") {
+      if (value == "round")
+        o.horizon = Horizon::kRound;
+      else if (value == "game")
+        o.horizon = Horizon::kGame;
+      else
+        return bad("horizon must be round or game.");
+    } else if (key == "c") {
+      // from_chars for double is in libstdc++ 11+.
+      if (!parse_number(value, o.exploration) || !(o.exploration >= 0) || o.exploration > 100)
+        return bad("c must be a number from 0 to 100.");
+    } else if (key == "seed") {
+      if (!parse_number(value, o.seed)) return bad("seed must be a whole number.");
+    } else {
+      return bad("The strong bot has no option '" + std::string(key) + "'.");
+    }
+  }
+  out = o;
+  return std::nullopt;
+}
+
+Action strong_action(const Game& game, Seat seat, const StrongOptions& options,
+                     const SearchClock& clock, StrongStats* stats) {
+  std::vector<Action> legal;
+  game.legal_actions(seat, legal);
+  if (stats) *stats = StrongStats{0, static_cast<int>(legal.size()), 0};
+  if (legal.size() <= 1) return legal.at(0);
+
+  Search search(game, seat, options);
+  const int cap = options.iterations > 0 ? options.iterations
+                  : clock                ? 0
+                                         : kStrongDefaultIterations;
+  const std::int64_t deadline = clock ? clock() + options.time_us : 0;
+  int done = 0;
+  while (cap == 0 || done < cap) {
+    // At least one iteration, however short the time.
+    if (clock && done > 0 && clock() >= deadline) break;
+    search.iterate();
+    ++done;
+  }
+  if (stats) {
+    stats->iterations = done;
+    stats->nodes = search.nodes();
+  }
+  if (const auto best = search.best()) {
+    for (const Action& a : legal)
+      if (a == *best) return a;
+  }
+  Rng rng(options.seed);
+  return choose_bot_action(game, seat, "robot", rng);
+}
+
+}  // namespace casa

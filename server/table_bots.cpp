@@ -1,0 +1,53 @@
+// Searching bots at a table: the search runs on the lobby's BotPool, on a clone
+// of the game, never on the table's strand or a network thread; its move comes
+// back through the strand like any other and is dropped if the table moved on.
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/post.hpp>
+#include <chrono>
+#include <memory>
+
+#include "engine/strong.h"
+#include "server/lobby.h"
+#include "server/table.h"
+
+namespace casa::server {
+
+namespace {
+
+std::int64_t wall_clock_us() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+bool Table::think_on_pool(Seat s, std::int64_t at) {
+  BotPool* pool = lobby_.bot_pool();
+  if (!pool) return false;
+  StrongOptions options;
+  options.time_us = static_cast<std::int64_t>(lobby_.config().strong_ms) * 1000;
+  options.seed = setup_.seed ^ (static_cast<std::uint64_t>(at) * 0x9E3779B97F4A7C15ULL) ^
+                 static_cast<std::uint64_t>(s);
+  std::shared_ptr<const Game> snapshot = game_->clone();
+  auto self = shared_from_this();
+  const bool queued = pool->try_submit([self, snapshot, s, at, options] {
+    const Action action = strong_action(*snapshot, s, options, wall_clock_us);
+    boost::asio::post(self->strand_, [self, s, at, action] {
+      self->when_idle([self, s, at, action] {
+        if (self->seq_ != at || self->status_ != Status::playing ||
+            !(self->game_->to_act() & seat_bit(s)) ||
+            self->seats_[static_cast<std::size_t>(s)].bot.empty())
+          return;  // the table moved on; a newer think (if any) answers instead
+        self->submit(s, action, nullptr, std::nullopt);
+      });
+    });
+  });
+  if (!queued)
+    spdlog::warn("table {}: every bot thread is busy; the robot plays seat {} this move", setup_.id,
+                 s);
+  return queued;
+}
+
+}  // namespace casa::server
