@@ -920,17 +920,20 @@ void Table::player_connection(std::string player_id, bool connected) {
     // policy has nothing to say.
     update_presence();
     broadcast_update();
-    when_idle([this] {
+    check_dead();
+    // After any commit in flight (a bot may be moving for this seat right now):
+    // the state and request the player gets are those after it, never a
+    // request that the move being stored is about to make stale.
+    when_idle([this, player_id, seat, connected] {
+      if (connected && status_ != Status::closed) {
+        // The reconnected player gets the full picture and their pending request.
+        lobby_.send_to_player(player_id, make_frame(table_state(seat).dump()));
+        if (status_ == Status::playing && pending_[static_cast<std::size_t>(seat)].seq >= 0) send_request(seat);
+      }
       if (status_ != Status::playing) return;
       arm_timer();
       schedule_bots();
     });
-    check_dead();
-    if (connected) {
-      // The reconnected player gets the full picture and their pending request.
-      lobby_.send_to_player(player_id, make_frame(table_state(seat).dump()));
-      if (status_ == Status::playing && pending_[static_cast<std::size_t>(seat)].seq >= 0) send_request(seat);
-    }
   });
 }
 

@@ -131,7 +131,7 @@ def check_screen(term, label):
 def start_server():
     log = open(os.path.join(tmp, "server.log"), "w")
     server = subprocess.Popen([SERVER, "--port", "0", "--address", "127.0.0.1", "--db",
-                               os.path.join(tmp, "casa.db"), "--log-level", "info"],
+                               os.path.join(tmp, "casa.db"), "--log-level", "info", "--testing"],
                               stdout=log, stderr=subprocess.STDOUT)
     for _ in range(100):
         with open(os.path.join(tmp, "server.log")) as f:

@@ -157,7 +157,7 @@ TEST_CASE("GET /api/games lists every game with its player counts and options sc
     CHECK(g["options"]["properties"]["target"]["default"] == 12);
     CHECK_FALSE(g["options"]["properties"].contains("deck"));  // testing only
   }
-  CHECK(catalogue["bots"] == json::array({"random", "robot"}));
+  CHECK(catalogue["bots"] == json::array({"random", "robot", "strong"}));
   CHECK(catalogue["table"]["properties"]["disconnect_policy"]["properties"]["takeover"]["enum"] ==
         json::array({"robot", "none"}));
   // The same document for HEAD, without the body.

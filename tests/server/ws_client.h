@@ -49,19 +49,26 @@ class WsClient {
 
   void send_text(const std::string& text) {
     transcript.emplace_back(">>", text);
-    bool done = false;
-    boost::beast::error_code result;
+    // The write may outlive this call (we stop waiting once the connection is
+    // closed): its handler must not point into this stack frame, nor the buffer.
+    struct Write {
+      std::string text;
+      bool done = false;
+      boost::beast::error_code result;
+    };
+    auto write = std::make_shared<Write>();
+    write->text = text;
     ws_.text(true);
-    ws_.async_write(boost::asio::buffer(text), [&](boost::beast::error_code ec, std::size_t) {
-      done = true;
-      result = ec;
+    ws_.async_write(boost::asio::buffer(write->text), [write](boost::beast::error_code ec, std::size_t) {
+      write->done = true;
+      write->result = ec;
     });
-    while (!done) {
+    while (!write->done) {
       io_.restart();
       io_.run_one_for(std::chrono::seconds(5));
-      if (!done && closed_) break;
+      if (!write->done && closed_) break;
     }
-    if (result) closed_ = true;
+    if (write->result) closed_ = true;
   }
   void send(const json& message) { send_text(message.dump()); }
   // One binary frame.
