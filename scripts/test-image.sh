@@ -270,7 +270,7 @@ say "5. upgrade: rebuild after a small source change, replace the container, sam
 for t in "${finished[@]}"; do curl -fsS "$http/api/games/$t" >"$area/replay-$t.before.json" || bad "no replay for $t"; done
 ctx=$area/upgrade-context
 rm -rf "$ctx"; mkdir -p "$ctx"
-git ls-files -z --cached --others --exclude-standard | xargs -0 tar -c --ignore-failed-read 2>/dev/null | tar -x -C "$ctx"
+git ls-files -z --cached --others --exclude-standard | tar -c --null -T - --ignore-failed-read 2>/dev/null | tar -x -C "$ctx"
 note="casa-image-rebuild-$(date -u +%Y%m%dT%H%M%S)"
 printf '\nnamespace { [[gnu::used]] const char image_rebuild_note[] = "%s"; }\n' "$note" >>"$ctx/server/main.cpp"
 CCACHE_DIR=$area/ccache ccache -z >/dev/null 2>&1 || true

@@ -222,9 +222,12 @@ TEST_CASE("a spectator's view says so and a long list goes one item per line") {
   Json view = Json::parse(R"({"game": "casino", "seat": -1, "to_act": [], "phase": "over",
                               "scores": [11, 4]})");
   Json builds = Json::array();
-  for (int v = 2; v <= 6; ++v)
-    builds.push_back(
-        {{"id", "B" + std::to_string(v)}, {"value", v}, {"owner", v % 2}, {"cards", {"AS", "AH"}}});
+  for (int v = 2; v <= 6; ++v) {
+    // Appended, not "B" + string: GCC 12 at -O3 warns (-Wrestrict, a false positive).
+    std::string id = "B";
+    id += std::to_string(v);
+    builds.push_back({{"id", id}, {"value", v}, {"owner", v % 2}, {"cards", {"AS", "AH"}}});
+  }
   view["builds"] = builds;
   const std::string text = render_view(view);
   CHECK(has(text, "You are watching."));
