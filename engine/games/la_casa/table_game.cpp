@@ -716,6 +716,12 @@ void TableGame::end_round(std::vector<Event>* events) {
       std::array<int, 2> valid{};
       for (int s = 0; s < players_; ++s) {
         const int ref_family = printed_family(reference_[s]);
+        // A reference is always a 1 (LC-7.3); a sampled world of determinize()
+        // may hold another card there, and one with no family matches nothing.
+        if (ref_family < 0) {
+          valid[side_of(s)] += won_count_[s];
+          continue;
+        }
         for (int t = 0; t < won_count_[s]; ++t)
           if (!(won_families_[s][t] & (1u << ref_family))) ++valid[side_of(s)];
       }
