@@ -17,12 +17,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-json create(WsClient& c, const json& fields) {
-  json m = {{"type", "create_table"}};
-  for (auto& [k, v] : fields.items()) m[k] = v;
-  return c.call(m);
-}
-
 // The first message satisfying `pred` within `timeout` (null if none). Requests
 // passed over stay queued, so play_out still answers them; the rest is dropped.
 json wait_for(WsClient& c, const std::function<bool(const json&)>& pred, std::chrono::milliseconds timeout = 4s) {

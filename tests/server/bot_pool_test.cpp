@@ -23,12 +23,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-json create(WsClient& c, const json& fields) {
-  json m = {{"type", "create_table"}};
-  for (auto& [k, v] : fields.items()) m[k] = v;
-  return c.call(m);
-}
-
 // A gate jobs wait at until it opens.
 struct Gate {
   std::mutex m;

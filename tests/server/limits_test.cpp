@@ -17,12 +17,6 @@ namespace websocket = boost::beast::websocket;
 
 namespace {
 
-json create(WsClient& c, const json& fields) {
-  json m = {{"type", "create_table"}};
-  for (auto& [k, v] : fields.items()) m[k] = v;
-  return c.call(m);
-}
-
 json wait_for_state(WsClient& c, const std::string& table) {
   for (;;) {
     const json m = c.expect("table_state");

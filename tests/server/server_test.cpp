@@ -15,16 +15,6 @@ using namespace casa::testing;
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-namespace {
-
-json create(WsClient& c, const json& fields) {
-  json m = {{"type", "create_table"}};
-  for (auto& [k, v] : fields.items()) m[k] = v;
-  return c.call(m);
-}
-
-}  // namespace
-
 TEST_CASE("two players play a whole game; messages fit the schemas and leak no hidden card") {
   TestServer ts;
   WsClient a(ts.port()), b(ts.port());

@@ -66,6 +66,13 @@ struct TestServer {
 
 inline json first_legal(const json& request) { return request["legal"][0]; }
 
+// create_table with these fields; the direct reply (table_created or error).
+inline json create(WsClient& c, const json& fields) {
+  json m = {{"type", "create_table"}};
+  for (auto& [k, v] : fields.items()) m[k] = v;
+  return c.call(m);
+}
+
 // A chooser for play_out that picks a uniformly random legal action (seeded, so
 // a failing run can be repeated as far as the server's timing allows).
 inline std::function<json(const json&)> random_legal(std::uint32_t seed) {
