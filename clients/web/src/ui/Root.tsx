@@ -1,0 +1,66 @@
+// The page's frame: header, errors, and the page the route names. It re-renders
+// whenever the app says its state changed.
+import { useEffect, useState } from "preact/hooks";
+import type { App } from "../app";
+import { savedName } from "../net";
+import { Lobby, NameForm } from "./Lobby";
+import { ReplayPage } from "./Replay";
+import { TablePage } from "./Table";
+
+export function Root({ app }: { app: App }) {
+  const [, setVersion] = useState(0);
+  useEffect(() => {
+    const unsubscribe = app.subscribe(() => setVersion((v) => v + 1));
+    // Effects run after the first paint: a welcome and a reply can arrive before
+    // that (loopback is fast), and their change notices reached nobody. Render
+    // once more so the page shows the state as it is now.
+    setVersion((v) => v + 1);
+    return unsubscribe;
+  }, []);
+  const r = app.route;
+  const s = app.state;
+  let page;
+  if (r.page === "replay") page = <ReplayPage id={r.table} navigate={(p) => app.navigate(p)} />;
+  else if (!savedName())
+    page = (
+      <div>
+        <h2>Welcome to La Casa</h2>
+        <p>Card games with friends and bots: La Casa, Casino, Conference and Trophy Case. Pick a name to start.</p>
+        <NameForm app={app} />
+      </div>
+    );
+  else if (r.page === "table") page = <TablePage app={app} id={r.table} />;
+  else if (r.page === "join") {
+    const t = Object.values(s.tables).find((x) => x.invite === r.invite || x.state?.invite === r.invite);
+    page = t ? <TablePage app={app} id={t.id} /> : <p class="muted">Opening the invitation…</p>;
+  } else page = <Lobby app={app} />;
+  return (
+    <>
+      <header class="top">
+        <a href="/" class="brand" onClick={(e) => { e.preventDefault(); app.navigate("/"); }}>
+          La Casa
+        </a>
+        <span class="me">{s.me ? s.me.name : ""}</span>
+        <span class={`conn conn-${s.connection}`} role="status">
+          {s.connection === "open"
+            ? "online"
+            : s.connection === "connecting"
+              ? "connecting…"
+              : app.conn.replaced
+                ? "playing in another tab"
+                : "offline, reconnecting…"}
+        </span>
+      </header>
+      {s.errors.length ? (
+        <div class="errors" role="alert">
+          {s.errors.map((e, i) => (
+            <p key={i}>
+              {e.message} <button type="button" onClick={() => app.dismissError(i)} aria-label="Dismiss">×</button>
+            </p>
+          ))}
+        </div>
+      ) : null}
+      <main>{page}</main>
+    </>
+  );
+}
