@@ -1,27 +1,41 @@
 #!/usr/bin/env bash
 # Builds everything that is stale and runs every test: the full suite in a
 # release-with-debug-info build (with the large random-game property runs, a few
-# minutes), then the engine tests again under AddressSanitizer and
-# UndefinedBehaviorSanitizer, then each libFuzzer target for a bounded time
-# (CASA_FUZZ_SECONDS each, default 30; 0 skips them) after replaying every kept
-# reproducer.
+# minutes), the browser client in Chromium, then the engine tests again under
+# AddressSanitizer and UndefinedBehaviorSanitizer, each libFuzzer target for a
+# bounded time (CASA_FUZZ_SECONDS each, default 30; 0 skips them) after replaying
+# every kept reproducer, and last the Docker image with podman
+# (CASA_IMAGE_TEST=0 skips it). Each phase prints its time; the end lists them all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+t0=$(date +%s)
+times=()
+phase() {
+  local name=$1 start=$SECONDS
+  shift
+  echo "== $name"
+  "$@"
+  local took=$((SECONDS - start))
+  times+=("$(printf '%-28s %4d s' "$name" "$took")")
+  echo "== $name: $took s"
+}
 fuzz_seconds="${CASA_FUZZ_SECONDS:-30}"
-if [ "$fuzz_seconds" -gt 0 ]; then scripts/deps.sh fuzz; else scripts/deps.sh; fi
+if [ "$fuzz_seconds" -gt 0 ]; then phase "packages" scripts/deps.sh fuzz; else phase "packages" scripts/deps.sh; fi
 jobs=$(nproc)
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j"$jobs"
+phase "configure" cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+phase "build" cmake --build build -j"$jobs"
 # Both cores: the two halves of the property runs go side by side; the
 # network suites are marked RUN_SERIAL and still run alone.
-ctest --test-dir build --output-on-failure --timeout 600 -j"$jobs"
-scripts/test-web.sh
-cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASA_SANITIZE=ON \
+phase "ctest" ctest --test-dir build --output-on-failure --timeout 600 -j"$jobs"
+phase "web client" scripts/test-web.sh
+phase "sanitizer configure" cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASA_SANITIZE=ON \
   -DCASA_ENGINE_ONLY=ON >/dev/null
-cmake --build build-sanitize -j"$jobs" --target casa_engine_tests
-ctest --test-dir build-sanitize --output-on-failure --timeout 900 -R "^engine$"
+phase "sanitizer build" cmake --build build-sanitize -j"$jobs" --target casa_engine_tests
+phase "sanitizer tests" ctest --test-dir build-sanitize --output-on-failure --timeout 900 -R "^engine$"
 if [ "$fuzz_seconds" -gt 0 ]; then
   # A fixed seed: the same build explores the same inputs on every run.
-  FUZZ_SEED="${FUZZ_SEED:-1}" JOBS="$jobs" fuzz/run.sh "$fuzz_seconds"
+  phase "fuzz" env FUZZ_SEED="${FUZZ_SEED:-1}" JOBS="$jobs" fuzz/run.sh "$fuzz_seconds"
 fi
-[ "${CASA_IMAGE_TEST:-1}" = 0 ] || scripts/test-image.sh  # the Docker image, with podman
+[ "${CASA_IMAGE_TEST:-1}" = 0 ] || phase "image" scripts/test-image.sh  # the Docker image, with podman
+echo "== every test passed in $(($(date +%s) - t0)) s:"
+printf '   %s\n' "${times[@]}"
