@@ -83,6 +83,8 @@ const std::vector<Flag>& flags() {
        [](Config& c, const std::string& v) { c.bot_queue = to_int(v); }},
       {"strong-ms", "thinking time of the strong bot per decision, ms (200)",
        [](Config& c, const std::string& v) { c.strong_ms = to_int(v); }},
+      {"rebuild-ratings", "recompute every rating from the stored results, then exit (true|false)",
+       [](Config& c, const std::string& v) { c.rebuild_ratings = v == "1" || v == "true" || v.empty(); }},
       {"testing", "accept stacked decks and fixed seeds (true|false)",
        [](Config& c, const std::string& v) { c.testing = v == "1" || v == "true" || v.empty(); }},
   };
@@ -133,7 +135,7 @@ std::optional<std::string> parse_config(int argc, char** argv, Config& config, b
     }
     if (!flag) return "unknown flag --" + name;
     if (!value) {
-      if (name == "testing") {
+      if (name == "testing" || name == "rebuild-ratings") {
         value = "true";
       } else if (i + 1 < argc) {
         value = argv[++i];

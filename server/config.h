@@ -49,6 +49,10 @@ struct Config {
   int bot_queue = 4;
   int strong_ms = 200;  // thinking time per decision
 
+  // Recompute every rating from the stored results, print a summary, exit
+  // (docs/ratings.md). Run it with the server stopped.
+  bool rebuild_ratings = false;
+
   bool testing = false;  // accept the engine's `deck` option and a `seed` on create_table
 };
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -32,7 +33,7 @@ constexpr const char* kContentSecurityPolicy =
     "script-src 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 // Paths the web client routes itself: the server answers them with index.html.
-constexpr std::array<std::string_view, 3> kClientRoutes{"join/", "replay/", "table/"};
+constexpr std::array<std::string_view, 5> kClientRoutes{"join/", "replay/", "table/", "leaderboard/", "players/"};
 
 std::string content_type_of(const fs::path& file) {
   std::string ext = file.extension().string();
@@ -421,6 +422,34 @@ HttpResponse web_response(const HttpContext& ctx, const HttpRequest& req, const 
   return text_response(req, http::status::not_found, "Not found.\n");
 }
 
+// %XX escapes decoded ("bot%3Arobot" is "bot:robot"); a bad escape stays as is.
+std::string percent_decoded(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out += static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += s[i] == '+' ? ' ' : s[i];
+    }
+  }
+  return out;
+}
+
+// The value of name=value in a query string ("" when absent).
+std::string query_param(const std::string& query, const std::string& name) {
+  std::size_t start = 0;
+  while (start <= query.size()) {
+    const auto amp = query.find('&', start);
+    const std::string pair = query.substr(start, amp == std::string::npos ? std::string::npos : amp - start);
+    if (pair.rfind(name + "=", 0) == 0) return percent_decoded(pair.substr(name.size() + 1));
+    if (amp == std::string::npos) break;
+    start = amp + 1;
+  }
+  return {};
+}
+
 }  // namespace
 
 HttpResponse answer_http(const HttpContext& ctx, const HttpRequest& req) {
@@ -458,9 +487,20 @@ HttpResponse answer_http(const HttpContext& ctx, const HttpRequest& req) {
     return respond(status, body);
   }
   if (target == "/api/leaderboard") {
-    std::string game;
-    if (query.rfind("game=", 0) == 0) game = query.substr(5, 32);
+    std::string game = query_param(query, "game");
+    if (game.size() > 32) game.resize(32);
     return respond(200, ctx.lobby->leaderboard(game));
+  }
+  // A player's profile: /api/players/{id}, id a player id or bot:<kind>.
+  const std::string players_prefix = "/api/players/";
+  if (target.rfind(players_prefix, 0) == 0) {
+    const std::string id = percent_decoded(target.substr(players_prefix.size()));
+    if (id.empty() || id.size() > 64 || id.find('/') != std::string::npos) {
+      return respond(404, {{"error", "not_found"}});
+    }
+    int status = 404;
+    json body = ctx.lobby->player_profile(id, status);
+    return respond(status, body);
   }
   if (target.rfind("/api/", 0) == 0 || target == "/api" || target == "/ws") {
     return respond(404, {{"error", "not_found"}});

@@ -9,6 +9,7 @@
 
 #include "engine/bots.h"
 #include "protocol/protocol.h"
+#include "server/ratings.h"
 #include "server/table.h"
 
 namespace casa::server {
@@ -108,6 +109,7 @@ void Lobby::recover() {
     setup.move_timeout_seconds = stored.move_timeout_seconds;
     setup.grace_seconds = stored.grace_seconds;
     setup.robot_takeover = stored.takeover != "none";
+    setup.rated = stored.rated;
     auto created = make_game(setup);
     if (!created.game) {
       spdlog::error("table {} cannot be rebuilt: {}", stored.id, created.error ? created.error->message : "?");
@@ -333,6 +335,7 @@ void Lobby::create_table(const std::shared_ptr<Client>& client, const json& body
   setup.players = body["players"].get<int>();
   setup.options = body.value("options", json::object());
   setup.is_private = body.value("private", false);
+  if (auto rated = body.find("rated"); rated != body.end()) setup.rated = rated->get<bool>();
   setup.creator = client->player_id;
   setup.move_timeout_seconds = body.value("move_timeout_seconds", 0);
   if (auto policy = body.find("disconnect_policy"); policy != body.end()) {
@@ -340,7 +343,7 @@ void Lobby::create_table(const std::shared_ptr<Client>& client, const json& body
     setup.robot_takeover = policy->value("takeover", std::string("robot")) == "robot";
   }
   // Server settings are fields of create_table, never engine options.
-  for (const char* field : {"move_timeout_seconds", "disconnect_policy", "seed"}) {
+  for (const char* field : {"move_timeout_seconds", "disconnect_policy", "seed", "rated"}) {
     if (setup.options.contains(field)) {
       return refuse("bad_option", std::string(field) + " is a field of create_table, not an option.");
     }
@@ -570,12 +573,83 @@ json Lobby::replay(const std::string& table, int& status) {
           {"final_state", created.game ? protocol::value_to_json(created.game->full_state()) : json()}};
 }
 
+namespace {
+json rating_json(const StoredRating& r) {
+  return {{"player_id", r.player},
+          {"name", r.name},
+          {"bot", r.player.rfind("bot:", 0) == 0},
+          {"rating", r.rating},
+          {"deviation", r.deviation},
+          {"volatility", r.volatility},
+          {"games", r.games},
+          {"provisional", r.deviation > ratings::kProvisionalDeviation}};
+}
+
+json solo_json(const SoloRecord& s) {
+  json row = {{"game", s.game}, {"games", s.games}, {"wins", s.wins}, {"best_score", s.best_score},
+              {"win_rate", s.games > 0 ? static_cast<double>(s.wins) / s.games : 0.0}};
+  if (!s.player.empty()) {
+    row["player_id"] = s.player;
+    row["name"] = s.name;
+  }
+  return row;
+}
+}  // namespace
+
 json Lobby::leaderboard(const std::string& game) {
   json rows = json::array();
   for (const auto& s : store_.leaderboard(game, 100)) {
     rows.push_back({{"player_id", s.player_id}, {"name", s.name}, {"games", s.games}, {"wins", s.wins}});
   }
-  return {{"game", game.empty() ? json() : json(game)}, {"players", std::move(rows)}};
+  json out = {{"game", game.empty() ? json() : json(game)}, {"players", std::move(rows)}};
+  if (game.empty()) return out;
+  json rated = json::array();
+  for (const auto& r : store_.rating_board(game, 100)) rated.push_back(rating_json(r));
+  out["ratings"] = std::move(rated);
+  json solo = json::array();
+  for (const auto& s : store_.solo_board(game, 100)) solo.push_back(solo_json(s));
+  out["solo"] = std::move(solo);
+  return out;
+}
+
+json Lobby::player_profile(const std::string& id, int& status) {
+  const auto profile = store_.player_profile(id, 20);
+  if (!profile) {
+    status = 404;
+    return {{"error", "not_found"}};
+  }
+  status = 200;
+  json ratings = json::array();
+  for (const auto& r : profile->ratings) {
+    json row = rating_json(r);
+    row["game"] = r.game;
+    ratings.push_back(std::move(row));
+  }
+  json solo = json::array();
+  for (const auto& s : profile->solo) solo.push_back(solo_json(s));
+  json recent = json::array();
+  for (const auto& g : profile->recent) {
+    json row = {{"table", g.table_id},
+                {"game", g.game},
+                {"players", g.players},
+                {"seat", g.seat},
+                {"score", g.score},
+                {"winner", g.winner},
+                {"rated", g.rated},
+                {"finished_at", g.finished_at},
+                {"replay", "/api/tables/" + g.table_id + "/replay"}};
+    if (g.rated) {
+      row["rating_before"] = g.rating_before;
+      row["rating_after"] = g.rating_after;
+    }
+    recent.push_back(std::move(row));
+  }
+  return {{"player_id", profile->id},
+          {"name", profile->name},
+          {"bot", id.rfind("bot:", 0) == 0},
+          {"ratings", std::move(ratings)},
+          {"solo", std::move(solo)},
+          {"recent", std::move(recent)}};
 }
 
 }  // namespace casa::server

@@ -75,6 +75,8 @@ class Lobby {
   // A finished game's replay; status 200, 403 (not over) or 404.
   nlohmann::json replay(const std::string& table, int& status);
   nlohmann::json leaderboard(const std::string& game);
+  // A player's public profile (docs/ratings.md); status 200 or 404.
+  nlohmann::json player_profile(const std::string& id, int& status);
   std::size_t table_count();
 
  private:

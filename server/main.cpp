@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "server/server.h"
+#include "server/store.h"
 
 int main(int argc, char** argv) {
   casa::server::Config config;
@@ -19,6 +20,22 @@ int main(int argc, char** argv) {
     return 0;
   }
   spdlog::set_level(spdlog::level::from_str(config.log_level));
+  if (config.rebuild_ratings) {
+    try {
+      casa::server::Store store(config.db, config.durability == "normal" ? casa::server::Durability::normal
+                                                                          : casa::server::Durability::full);
+      const int rated = store.rebuild_ratings();
+      if (rated < 0) {
+        std::fprintf(stderr, "casa-server: the database refused the rebuild\n");
+        return 1;
+      }
+      std::printf("ratings rebuilt from %d rated games in %s\n", rated, config.db.c_str());
+      return 0;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "casa-server: %s\n", e.what());
+      return 1;
+    }
+  }
   try {
     casa::server::Server server(config);
     server.start();

@@ -10,13 +10,18 @@ namespace {
 // Step 2: the Glicko-2 scale is the Glicko scale divided by 400 / ln(10).
 constexpr double kScale = 173.7178;
 
-double g(double phi) { return 1.0 / std::sqrt(1.0 + 3.0 * phi * phi / (std::numbers::pi * std::numbers::pi)); }
+double g(double phi) {
+  return 1.0 / std::sqrt(1.0 + 3.0 * phi * phi / (std::numbers::pi * std::numbers::pi));
+}
 
-double expected(double mu, double mu_j, double phi_j) { return 1.0 / (1.0 + std::exp(-g(phi_j) * (mu - mu_j))); }
+double expected(double mu, double mu_j, double phi_j) {
+  return 1.0 / (1.0 + std::exp(-g(phi_j) * (mu - mu_j)));
+}
 
 // Step 5: the new volatility, a root of f found by the Illinois algorithm
 // (regula falsi that halves the stale end's value).
-double new_volatility(double sigma, double phi, double v, double delta, double tau, double epsilon) {
+double new_volatility(double sigma, double phi, double v, double delta, double tau,
+                      double epsilon) {
   const double a = std::log(sigma * sigma);
   const auto f = [&](double x) {
     const double ex = std::exp(x);
@@ -56,7 +61,8 @@ Rating update(const Rating& player, const std::vector<Match>& games, double tau,
   const double phi = player.deviation / kScale;
   if (games.empty()) {
     // Step 6 alone: uncertainty grows, nothing else moves.
-    return {player.rating, std::sqrt(phi * phi + player.volatility * player.volatility) * kScale, player.volatility};
+    return {player.rating, std::sqrt(phi * phi + player.volatility * player.volatility) * kScale,
+            player.volatility};
   }
   // Steps 3 and 4: the estimated variance v and improvement delta.
   double inv_v = 0;
@@ -78,7 +84,8 @@ Rating update(const Rating& player, const std::vector<Match>& games, double tau,
   return {mu_new * kScale + kStartRating, phi_new * kScale, sigma};
 }
 
-std::vector<Rating> rate_game(const std::vector<Rating>& players, const std::vector<Side>& sides, double tau) {
+std::vector<Rating> rate_game(const std::vector<Rating>& players, const std::vector<Side>& sides,
+                              double tau) {
   std::vector<double> mean(sides.size(), 0.0);
   std::vector<double> rms_deviation(sides.size(), 0.0);
   for (std::size_t s = 0; s < sides.size(); ++s) {

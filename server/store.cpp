@@ -87,6 +87,11 @@ Db::Stmt& Db::Stmt::bind(int index, const std::string& v) {
   return *this;
 }
 
+Db::Stmt& Db::Stmt::bind_real(int index, double v) {
+  sqlite3_bind_double(s_, index, v);
+  return *this;
+}
+
 Db::Stmt& Db::Stmt::bind_text(int index, const std::string& v) {
   sqlite3_bind_text(s_, index, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
   return *this;
@@ -113,6 +118,8 @@ std::string Db::Stmt::text_at(int col) const {
   const auto* p = sqlite3_column_text(s_, col);
   return p ? std::string(reinterpret_cast<const char*>(p)) : std::string();
 }
+
+double Db::Stmt::real_at(int col) const { return sqlite3_column_double(s_, col); }
 
 bool Db::Stmt::null_at(int col) const { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
 
@@ -315,6 +322,9 @@ void Store::save_table(const StoredTable& t, Done done) {
             .bind(12, std::int64_t{t.grace_seconds})
             .bind_text(13, t.takeover)
             .run();
+        if (t.rated) {
+          db.prepare("UPDATE tables SET rated = ? WHERE id = ?").bind(1, std::int64_t{*t.rated}).bind(2, t.id).run();
+        }
         for (std::size_t s = 0; s < t.seats.size(); ++s) {
           if (!t.seats[s].player_id.empty() || !t.seats[s].bot.empty()) {
             write_seat(db, t.id, static_cast<int>(s), t.seats[s]);
@@ -404,6 +414,14 @@ void Store::append_action(const std::string& table, const StoredAction& a,
               .bind(6, std::int64_t{won})
               .run();
         }
+        if (!result->teams.empty()) {
+          db.prepare("UPDATE tables SET teams = ? WHERE id = ?")
+              .bind_text(1, nlohmann::json(result->teams).dump())
+              .bind(2, table)
+              .run();
+        }
+        db.prepare("INSERT OR IGNORE INTO finished_games (table_id) VALUES (?)").bind(1, table).run();
+        rate_finished_game(db, table);
       },
       std::move(done));
 }
@@ -436,7 +454,7 @@ void Store::fill_table(Db& db, StoredTable& t) {
 namespace {
 constexpr const char* kTableColumns =
     "SELECT id, game, players, options, seed, private, invite, creator, move_timeout_seconds, "
-    "status, scores, winners, grace_seconds, takeover FROM tables ";
+    "status, scores, winners, grace_seconds, takeover, rated FROM tables ";
 
 StoredTable table_from_row(const Db::Stmt& q) {
   StoredTable t;
@@ -454,6 +472,7 @@ StoredTable table_from_row(const Db::Stmt& q) {
   t.winners = q.text_at(11);
   t.grace_seconds = static_cast<int>(q.int_at(12));
   t.takeover = q.text_at(13);
+  if (!q.null_at(14)) t.rated = q.int_at(14) != 0;
   return t;
 }
 }  // namespace
@@ -484,7 +503,8 @@ std::optional<StoredTable> Store::load_table(const std::string& id) {
 std::vector<Store::Standing> Store::leaderboard(const std::string& game, int limit) {
   std::lock_guard lock(read_mutex_);
   auto& q = reader_->prepare(
-      "SELECT r.player_id, p.name, COUNT(*) AS games, SUM(r.winner) AS wins FROM results r "
+      std::string("SELECT r.player_id, ") + kPlayerDisplayName +
+      ", COUNT(*) AS games, SUM(r.winner) AS wins FROM results r "
       "JOIN players p ON p.id = r.player_id JOIN tables t ON t.id = r.table_id "
       "WHERE r.player_id IS NOT NULL AND (?1 IS NULL OR t.game = ?1) "
       "GROUP BY r.player_id ORDER BY wins DESC, games ASC, p.name ASC LIMIT ?2");

@@ -56,10 +56,12 @@ class Db {
     Stmt& bind(int index, std::int64_t v);
     Stmt& bind(int index, const std::string& v);  // empty string binds NULL
     Stmt& bind_text(int index, const std::string& v);  // always text
+    Stmt& bind_real(int index, double v);  // stored as the exact 8-byte double
     bool step();  // true while a row is ready
     void run();   // steps to the end
     std::int64_t int_at(int col) const;
     std::string text_at(int col) const;  // "" for NULL
+    double real_at(int col) const;
     bool null_at(int col) const;
     ~Stmt();
 
@@ -116,6 +118,7 @@ struct StoredTable {
   std::vector<StoredSeat> seats;
   std::vector<StoredAction> actions;
   std::vector<StoredRound> rounds;  // filled by load_table only
+  std::optional<bool> rated;  // unset: rated when every seat holds a person
 };
 
 struct StoredPlayer {
@@ -129,7 +132,51 @@ struct StoredResult {
   std::vector<int> scores;
   std::vector<int> winners;
   std::vector<StoredSeat> seats;
+  // The sides as the engine's view tells them ([[0,2],[1,3]]); ratings need them.
+  std::vector<std::vector<int>> teams;
 };
+
+// A player's standing in one game (docs/ratings.md).
+struct StoredRating {
+  std::string player;  // a player id, or bot:<kind>
+  std::string name;    // the display name (with #k when the name was taken before)
+  std::string game;
+  double rating = 0, deviation = 0, volatility = 0;
+  int games = 0;
+};
+
+// La Casa Solo against the Robot, per player.
+struct SoloRecord {
+  std::string player, name;  // set on the solo board, empty in a profile
+  std::string game;
+  int games = 0, wins = 0, best_score = 0;
+};
+
+// A finished game in a player's history: public facts only.
+struct PlayedGame {
+  std::string table_id, game;
+  int players = 0, seat = 0, score = 0;
+  bool winner = false, rated = false;
+  double rating_before = 0, rating_after = 0;  // when rated
+  std::int64_t finished_at = 0;
+};
+
+struct PlayerProfile {
+  std::string id, name;
+  std::vector<StoredRating> ratings;
+  std::vector<SoloRecord> solo;
+  std::vector<PlayedGame> recent;
+};
+
+// Inside the transaction that stored a finished game's result (and its row in
+// finished_games): updates the ratings of its players when the game is rated
+// (server/store_ratings.cpp). The rebuild calls it for every game in order.
+void rate_finished_game(Db& db, const std::string& table);
+
+// SQL expression for a player's display name (players aliased p): the name,
+// with "#k" when k - 1 players chose the same name before, so that two "ann"
+// never merge on a leaderboard.
+extern const char* const kPlayerDisplayName;
 
 enum class Durability { full, normal };
 
@@ -170,6 +217,18 @@ class Store {
     int games = 0, wins = 0;
   };
   std::vector<Standing> leaderboard(const std::string& game, int limit);
+
+  // ---- ratings (server/store_ratings.cpp, docs/ratings.md) ----
+  // Ratings in one game, best first, with bots' ratings too.
+  std::vector<StoredRating> rating_board(const std::string& game, int limit);
+  // Solo records in one game (La Casa Solo), most wins first.
+  std::vector<SoloRecord> solo_board(const std::string& game, int limit);
+  // Null when no such player (a person's id, or bot:<kind>).
+  std::optional<PlayerProfile> player_profile(const std::string& id, int recent);
+  // Every rating recomputed from the stored results, in the order the games
+  // ended, in one transaction. Returns the number of rated games, or -1 when
+  // the store refused the write.
+  int rebuild_ratings();
 
   // False after a write failed, true again after one succeeds.
   bool healthy() const { return healthy_.load(); }

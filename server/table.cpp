@@ -250,6 +250,7 @@ void Table::open(std::vector<StoredSeat> seats, std::shared_ptr<Client> creator,
     row.move_timeout_seconds = setup_.move_timeout_seconds;
     row.grace_seconds = setup_.grace_seconds;
     row.takeover = setup_.robot_takeover ? "robot" : "none";
+    row.rated = setup_.rated;
     row.seats = seats;
     for (std::size_t s = 0; s < seats.size() && s < seats_.size(); ++s) {
       seats_[s].player_id = seats[s].player_id;
@@ -638,6 +639,7 @@ void Table::submit(Seat seat, const Action& action, std::shared_ptr<Client> acto
     result->scores = game_->scores();
     for (Seat w : game_->winners()) result->winners.push_back(w);
     for (Seat s = 0; s < setup_.players; ++s) result->seats.push_back(stored_seat(s));
+    result->teams = teams_;  // the sides, for ratings
   }
   committing_ = true;
   lobby_.store().append_action(

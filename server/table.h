@@ -53,6 +53,9 @@ struct TableSetup {
   // until its player returns (robot_takeover), or the seat waits (not).
   int grace_seconds = 60;
   bool robot_takeover = true;
+  // Whether the result moves ratings; unset: rated when every seat holds a
+  // person at the end (docs/ratings.md).
+  std::optional<bool> rated;
 };
 
 class Table : public std::enable_shared_from_this<Table> {
