@@ -204,7 +204,7 @@ await test("the page is served with its assets and a lobby", async () => {
     assert(a.ok && a.headers.get("content-encoding") === "gzip", `${asset} compressed (${a.headers.get("content-encoding")})`);
     assert(/max-age=\d{6,}/.test(a.headers.get("cache-control") ?? ""), "hashed assets cached long");
     assert(/javascript/.test(a.headers.get("content-type") ?? ""), "a script's content type");
-    for (const p of ["/join/ABC123", "/table/t123", "/replay/t123"]) {
+    for (const p of ["/join/ABC123", "/table/t123", "/replay/t123", "/leaderboard", "/leaderboard/casino", "/players/p1"]) {
       const x = await fetch(base + p);
       assert(x.ok && (await x.text()).includes("assets/index-"), `index.html for ${p}`);
     }
@@ -450,6 +450,39 @@ await test("Solo against the Robot (one round), keyboard only", async () => {
   }
   await screenshots(p, "solo-over");
   await checkReplay(p, "solo");
+});
+
+await test("Ratings: a rated game against the robot, then the leaderboard and a profile", async () => {
+  const p = await person("hal");
+  // The create form leaves `rated` out (bots: unrated); a rated table is asked
+  // for in the protocol, as a bot author would.
+  const table = await p.evaluate(async () => {
+    const conn = window.casaApp.conn;
+    const m = await conn.request({ type: "create_table", game: "la-casa", players: 2, options: { rounds: 1 }, rated: true });
+    await conn.request({ type: "add_bot", table: m.table, seat: 1, bot: "robot" });
+    return m.table;
+  });
+  await p.evaluate((t) => window.casaApp.navigate(`/table/${t}`), table);
+  await playToEnd(p);
+  await p.click("a.nav-leaderboard");
+  await p.waitForSelector("table.ratings tbody tr");
+  const rows = await p.locator("table.ratings:not(.solo) tbody tr").allTextContents();
+  assert(rows.some((r) => r.includes("hal") && r.includes("±")), `hal is rated: ${rows}`);
+  assert(rows.some((r) => r.includes("robot (bot)")), `the robot holds a rating: ${rows}`);
+  assert((await p.locator("table.ratings tr.provisional abbr.prov").count()) >= 2, "new ratings are provisional");
+  // The solo game fay played earlier is on the solo table, not the ratings.
+  assert((await p.locator("table.solo").textContent()).includes("fay"), "fay's solo record");
+  assert(!rows.some((r) => r.includes("fay")), "a solo game is not rated");
+  await screenshots(p, "leaderboard");
+  await p.locator("table.ratings:not(.solo) a", { hasText: "hal" }).click();
+  await p.waitForSelector(".profile .recent li");
+  assert((await p.locator(".profile h2").textContent()) === "hal", "hal's profile");
+  assert((await p.locator(".profile td.rating").first().textContent()).includes("±"), "rating ± deviation");
+  await screenshots(p, "profile");
+  await p.locator(".profile .recent a", { hasText: "Replay" }).first().click();
+  await p.waitForSelector(".replay-move, .replay-hands");
+  assert(new URL(p.url()).pathname === `/replay/${table}`, "the profile links the game's replay");
+  await checkCleanPage(p);
 });
 
 await browser.close();

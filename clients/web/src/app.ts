@@ -8,7 +8,9 @@ export type Route =
   | { page: "lobby" }
   | { page: "join"; invite: string }
   | { page: "table"; table: string }
-  | { page: "replay"; table: string };
+  | { page: "replay"; table: string }
+  | { page: "leaderboard"; game: string }
+  | { page: "player"; id: string };
 
 export function parseRoute(path: string): Route {
   let m = path.match(/^\/join\/([^/]+)\/?$/);
@@ -17,6 +19,10 @@ export function parseRoute(path: string): Route {
   if (m) return { page: "table", table: decodeURIComponent(m[1]) };
   m = path.match(/^\/replay\/([^/]+)\/?$/);
   if (m) return { page: "replay", table: decodeURIComponent(m[1]) };
+  m = path.match(/^\/leaderboard(?:\/([^/]+))?\/?$/);
+  if (m) return { page: "leaderboard", game: m[1] ? decodeURIComponent(m[1]) : "la-casa" };
+  m = path.match(/^\/players\/([^/]+)\/?$/);
+  if (m) return { page: "player", id: decodeURIComponent(m[1]) };
   return { page: "lobby" };
 }
 

@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { App } from "../app";
 import { savedName } from "../net";
 import { Lobby, NameForm } from "./Lobby";
+import { LeaderboardPage, ProfilePage, profilePath } from "./Ratings";
 import { ReplayPage } from "./Replay";
 import { TablePage } from "./Table";
 
@@ -21,6 +22,8 @@ export function Root({ app }: { app: App }) {
   const s = app.state;
   let page;
   if (r.page === "replay") page = <ReplayPage id={r.table} navigate={(p) => app.navigate(p)} />;
+  else if (r.page === "leaderboard") page = <LeaderboardPage game={r.game} navigate={(p) => app.navigate(p)} />;
+  else if (r.page === "player") page = <ProfilePage id={r.id} navigate={(p) => app.navigate(p)} />;
   else if (!savedName())
     page = (
       <div>
@@ -40,7 +43,18 @@ export function Root({ app }: { app: App }) {
         <a href="/" class="brand" onClick={(e) => { e.preventDefault(); app.navigate("/"); }}>
           La Casa
         </a>
-        <span class="me">{s.me ? s.me.name : ""}</span>
+        <a href="/leaderboard" class="nav-leaderboard" onClick={(e) => { e.preventDefault(); app.navigate("/leaderboard"); }}>
+          Leaderboard
+        </a>
+        <span class="me">
+          {s.me ? (
+            <a href={profilePath(s.me.player_id)} onClick={(e) => { e.preventDefault(); app.navigate(profilePath(s.me!.player_id)); }}>
+              {s.me.name}
+            </a>
+          ) : (
+            ""
+          )}
+        </span>
         <span class={`conn conn-${s.connection}`} role="status">
           {s.connection === "open"
             ? "online"
