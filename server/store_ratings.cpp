@@ -93,9 +93,15 @@ void rate_finished_game(Db& db, const std::string& table) {
   }
 
   std::vector<ratings::Side> sides;
-  for (const auto& team : nlohmann::json::parse(teams_json)) {
+  // Sides the store cannot read leave the game unrated rather than fail the
+  // transaction that stores its result.
+  const auto teams = nlohmann::json::parse(teams_json, nullptr, false);
+  if (!teams.is_array()) return;
+  for (const auto& team : teams) {
+    if (!team.is_array()) return;
     ratings::Side side;
     for (const auto& seat : team) {
+      if (!seat.is_number_integer()) return;
       const int s = seat.get<int>();
       if (s < 0 || s >= players) return;
       side.members.push_back(s);

@@ -267,7 +267,7 @@ TEST_CASE("the catalogue hides testing options unless the server runs with --tes
     CHECK(testing > 0);  // every game has a stacked deck at least
     CHECK(t["options"]["properties"].contains("deck"));
   }
-  for (const char* field : {"private", "move_timeout_seconds", "disconnect_policy", "seat"}) {
+  for (const char* field : {"private", "rated", "move_timeout_seconds", "disconnect_policy", "seat"}) {
     CHECK(open["table"]["properties"].contains(field));
   }
   CHECK_FALSE(open["table"]["properties"].contains("seed"));
