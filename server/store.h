@@ -170,6 +170,9 @@ class Store {
     int games = 0, wins = 0;
   };
   std::vector<Standing> leaderboard(const std::string& game, int limit);
+  // Runs `query` on the read-only connection (for stores of other features,
+  // such as duplicate events, that keep their SQL beside their logic).
+  void read(const std::function<void(Db&)>& query);
 
   // False after a write failed, true again after one succeeds.
   bool healthy() const { return healthy_.load(); }
