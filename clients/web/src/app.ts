@@ -8,7 +8,8 @@ export type Route =
   | { page: "lobby" }
   | { page: "join"; invite: string }
   | { page: "table"; table: string }
-  | { page: "replay"; table: string };
+  | { page: "replay"; table: string }
+  | { page: "event"; event: string };
 
 export function parseRoute(path: string): Route {
   let m = path.match(/^\/join\/([^/]+)\/?$/);
@@ -17,6 +18,8 @@ export function parseRoute(path: string): Route {
   if (m) return { page: "table", table: decodeURIComponent(m[1]) };
   m = path.match(/^\/replay\/([^/]+)\/?$/);
   if (m) return { page: "replay", table: decodeURIComponent(m[1]) };
+  m = path.match(/^\/event\/([^/]+)\/?$/);
+  if (m) return { page: "event", event: decodeURIComponent(m[1]) };
   return { page: "lobby" };
 }
 

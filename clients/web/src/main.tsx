@@ -2,6 +2,7 @@ import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { App } from "./app";
 import { Lobby, NameForm } from "./ui/Lobby";
+import { EventPage } from "./ui/Event";
 import { ReplayPage } from "./ui/Replay";
 import { TablePage } from "./ui/Table";
 import { savedName } from "./net";
@@ -14,6 +15,7 @@ function Root({ app }: { app: App }) {
   const s = app.state;
   let page;
   if (r.page === "replay") page = <ReplayPage id={r.table} navigate={(p) => app.navigate(p)} />;
+  else if (r.page === "event") page = <EventPage id={r.event} navigate={(p) => app.navigate(p)} />;
   else if (!savedName())
     page = (
       <div>
