@@ -86,7 +86,8 @@ std::vector<StoredSeat> Events::seating(const EventSpec& e, int rotation) const 
   std::vector<StoredSeat> seats(static_cast<std::size_t>(e.players));
   for (int s = 0; s < sides; ++s) {
     const auto& group = e.groups[static_cast<std::size_t>((s + rotation) % sides)];
-    const auto& members = e.sides[static_cast<std::size_t>(s)].members[static_cast<std::size_t>(rotation)];
+    const auto& members =
+        e.sides[static_cast<std::size_t>(s)].members[static_cast<std::size_t>(rotation)];
     for (std::size_t i = 0; i < group.size() && i < members.size(); ++i) {
       seats[static_cast<std::size_t>(group[i])] = {members[i].player_id, members[i].bot, false};
     }
@@ -96,7 +97,8 @@ std::vector<StoredSeat> Events::seating(const EventSpec& e, int rotation) const 
 
 // ---- create_event ------------------------------------------------------------
 
-void Events::create(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id) {
+void Events::create(const std::shared_ptr<Client>& client, const json& body,
+                    const std::optional<json>& id) {
   auto refuse = [&](std::string code, std::string message) {
     client->send(protocol::error({std::move(code), std::move(message)}, id));
   };
@@ -106,15 +108,18 @@ void Events::create(const std::shared_ptr<Client>& client, const json& body, con
   e.options = body.value("options", json::object());
   e.boards = body.value("boards", 1);
   e.creator = client->player_id;
-  if (e.boards < 1 || e.boards > kMaxBoards) return refuse("bad_field", "boards must be from 1 to 32.");
+  if (e.boards < 1 || e.boards > kMaxBoards)
+    return refuse("bad_field", "boards must be from 1 to 32.");
   TableSetup setup;
   setup.game = e.game;
   setup.players = e.players;
   setup.options = e.options;
   if (auto refusal = lobby_.check_options(setup)) return refuse(refusal->code, refusal->message);
   if (auto seeds = body.find("seeds"); seeds != body.end()) {
-    if (!lobby_.config().testing) return refuse("bad_option", "Fixed seeds are for test servers only.");
-    if (static_cast<int>(seeds->size()) != e.boards) return refuse("bad_field", "seeds must list one seed per board.");
+    if (!lobby_.config().testing)
+      return refuse("bad_option", "Fixed seeds are for test servers only.");
+    if (static_cast<int>(seeds->size()) != e.boards)
+      return refuse("bad_field", "seeds must list one seed per board.");
     for (const auto& s : *seeds) e.seeds.push_back(s.get<std::uint64_t>());
   } else {
     for (int b = 0; b < e.boards; ++b) e.seeds.push_back(random_seed());
@@ -123,16 +128,18 @@ void Events::create(const std::shared_ptr<Client>& client, const json& body, con
   auto created = lobby_.make_game(setup);
   if (!created.game) {
     const std::string code = created.error ? created.error->code : "bad_option";
-    return refuse(code == "unknown_game" ? "no_such_game" : (code == "bad_players" ? code : "bad_option"),
-                  created.error ? created.error->message : "The engine refused the table.");
+    return refuse(
+        code == "unknown_game" ? "no_such_game" : (code == "bad_players" ? code : "bad_option"),
+        created.error ? created.error->message : "The engine refused the table.");
   }
   e.groups = seat_groups(*created.game);
   const std::size_t rotations = e.groups.size();
   const std::size_t group_size = e.groups[0].size();
   const json& sides = body["sides"];
   if (sides.size() != rotations) {
-    return refuse("bad_field", "This game has " + std::to_string(rotations) + " sides: sides must list " +
-                                   std::to_string(rotations) + " entrants.");
+    return refuse("bad_field", "This game has " + std::to_string(rotations) +
+                                   " sides: sides must list " + std::to_string(rotations) +
+                                   " entrants.");
   }
   const auto bots = bot_names();
   for (const auto& s : sides) {
@@ -152,7 +159,8 @@ void Events::create(const std::shared_ptr<Client>& client, const json& body, con
     }
     for (const auto& row : per_table) {
       if (row.size() != group_size) {
-        return refuse("bad_field", "A side has " + std::to_string(group_size) + " member(s) at each table.");
+        return refuse("bad_field",
+                      "A side has " + std::to_string(group_size) + " member(s) at each table.");
       }
       std::vector<EventMember> members;
       for (const auto& m : row) {
@@ -197,8 +205,10 @@ void Events::create(const std::shared_ptr<Client>& client, const json& body, con
   const std::string sides_text = sides_json(e.sides).dump();
   lobby_.store().write(
       [e, seeds = seeds.dump(), options, sides_text](Db& db) {
-        db.prepare("INSERT INTO events (id, game, players, options, boards, seeds, sides, creator, status, created_at) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)")
+        db.prepare(
+              "INSERT INTO events (id, game, players, options, boards, seeds, sides, creator, "
+              "status, created_at) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)")
             .bind(1, e.id)
             .bind(2, e.game)
             .bind(3, std::int64_t{e.players})
@@ -212,25 +222,29 @@ void Events::create(const std::shared_ptr<Client>& client, const json& body, con
       },
       lobby_.on_io([this, e, client, id](bool ok) mutable {
         if (!ok) {
-          client->send(protocol::error({"storage_unavailable", "The event could not be stored."}, id));
+          client->send(
+              protocol::error({"storage_unavailable", "The event could not be stored."}, id));
           return;
         }
         const std::string event = e.id;
+        const int boards = e.boards;
         const int rotations = static_cast<int>(e.sides.size());
         {
           std::lock_guard lock(mutex_);
           stopped_[event].assign(e.sides.size(), false);
           events_[event] = std::move(e);
         }
-        spdlog::info("event {} created: {} boards, {} tables", event, events_[event].boards, rotations);
+        spdlog::info("event {} created: {} boards, {} tables", event, boards, rotations);
         json tables = json::array();
         for (int k = 0; k < rotations; ++k) tables.push_back(open_board(event, 0, k, ""));
         client->send(protocol::reply(
-            "event_created", {{"event", event}, {"rotations", rotations}, {"tables", std::move(tables)}}, id));
+            "event_created",
+            {{"event", event}, {"rotations", rotations}, {"tables", std::move(tables)}}, id));
       }));
 }
 
-std::string Events::open_board(const std::string& event, int board, int rotation, std::string table) {
+std::string Events::open_board(const std::string& event, int board, int rotation,
+                               std::string table) {
   TableSetup setup;
   std::vector<StoredSeat> seats;
   const bool fresh = table.empty();
@@ -262,7 +276,8 @@ std::string Events::open_board(const std::string& event, int board, int rotation
   }
   lobby_.store().write(
       [event, board, rotation, table](Db& db) {
-        db.prepare("INSERT INTO event_tables (event_id, board, rotation, table_id) VALUES (?, ?, ?, ?)")
+        db.prepare(
+              "INSERT INTO event_tables (event_id, board, rotation, table_id) VALUES (?, ?, ?, ?)")
             .bind(1, event)
             .bind(2, std::int64_t{board + 1})
             .bind(3, std::int64_t{rotation})
@@ -355,7 +370,8 @@ void Events::recover() {
   std::vector<Row> rows;
   lobby_.store().read([&](Db& db) {
     auto& q = db.prepare(
-        "SELECT id, game, players, options, boards, seeds, sides, creator FROM events WHERE status = 'running'");
+        "SELECT id, game, players, options, boards, seeds, sides, creator FROM events WHERE status "
+        "= 'running'");
     while (q.step()) {
       EventSpec e;
       e.id = q.text_at(0);
@@ -363,7 +379,8 @@ void Events::recover() {
       e.players = static_cast<int>(q.int_at(2));
       e.options = json::parse(q.text_at(3), nullptr, false);
       e.boards = static_cast<int>(q.int_at(4));
-      for (const auto& s : json::parse(q.text_at(5))) e.seeds.push_back(std::stoull(s.get<std::string>()));
+      for (const auto& s : json::parse(q.text_at(5)))
+        e.seeds.push_back(std::stoull(s.get<std::string>()));
       e.sides = sides_from_json(json::parse(q.text_at(6)));
       e.creator = q.text_at(7);
       loaded.push_back(std::move(e));
@@ -372,7 +389,8 @@ void Events::recover() {
         "SELECT et.event_id, et.board, et.rotation, et.table_id FROM event_tables et "
         "JOIN events e ON e.id = et.event_id WHERE e.status = 'running' ORDER BY et.board");
     while (t.step()) {
-      rows.push_back({t.text_at(0), static_cast<int>(t.int_at(1)) - 1, static_cast<int>(t.int_at(2)), t.text_at(3)});
+      rows.push_back({t.text_at(0), static_cast<int>(t.int_at(1)) - 1,
+                      static_cast<int>(t.int_at(2)), t.text_at(3)});
     }
   });
   for (auto& e : loaded) {
@@ -396,7 +414,8 @@ void Events::recover() {
     std::lock_guard lock(mutex_);
     auto it = events_.find(r.event);
     if (it == events_.end()) continue;
-    it->second.tables[static_cast<std::size_t>(r.board)][static_cast<std::size_t>(r.rotation)] = r.table;
+    it->second.tables[static_cast<std::size_t>(r.board)][static_cast<std::size_t>(r.rotation)] =
+        r.table;
     by_table_[r.table] = {r.event, r.board, r.rotation};
   }
   std::vector<std::string> ids;
@@ -422,9 +441,12 @@ void Events::recover() {
       }
       {
         std::lock_guard lock(mutex_);
-        for (int b = 0; b < last; ++b) events_[event].done.insert(tables[static_cast<std::size_t>(b)][static_cast<std::size_t>(k)]);
+        for (int b = 0; b < last; ++b)
+          events_[event].done.insert(
+              tables[static_cast<std::size_t>(b)][static_cast<std::size_t>(k)]);
       }
-      const std::string& table = tables[static_cast<std::size_t>(last)][static_cast<std::size_t>(k)];
+      const std::string& table =
+          tables[static_cast<std::size_t>(last)][static_cast<std::size_t>(k)];
       auto stored = lobby_.store().load_table(table);
       if (!stored) {
         open_board(event, last, k, table);  // its row was stored, the table was not
@@ -452,7 +474,9 @@ json Events::describe(const std::string& event, int& status) {
     // Not in memory: finished events are read from the store.
     std::vector<std::tuple<int, int, std::string>> rows;
     lobby_.store().read([&](Db& db) {
-      auto& q = db.prepare("SELECT game, players, options, boards, seeds, sides, creator, status FROM events WHERE id = ?");
+      auto& q = db.prepare(
+          "SELECT game, players, options, boards, seeds, sides, creator, status FROM events WHERE "
+          "id = ?");
       q.bind(1, event);
       if (!q.step()) return;
       e.id = event;
@@ -460,14 +484,17 @@ json Events::describe(const std::string& event, int& status) {
       e.players = static_cast<int>(q.int_at(1));
       e.options = json::parse(q.text_at(2), nullptr, false);
       e.boards = static_cast<int>(q.int_at(3));
-      for (const auto& s : json::parse(q.text_at(4))) e.seeds.push_back(std::stoull(s.get<std::string>()));
+      for (const auto& s : json::parse(q.text_at(4)))
+        e.seeds.push_back(std::stoull(s.get<std::string>()));
       e.sides = sides_from_json(json::parse(q.text_at(5)));
       e.creator = q.text_at(6);
       status_text = q.text_at(7);
       q.run();
       auto& t = db.prepare("SELECT board, rotation, table_id FROM event_tables WHERE event_id = ?");
       t.bind(1, event);
-      while (t.step()) rows.emplace_back(static_cast<int>(t.int_at(0)) - 1, static_cast<int>(t.int_at(1)), t.text_at(2));
+      while (t.step())
+        rows.emplace_back(static_cast<int>(t.int_at(0)) - 1, static_cast<int>(t.int_at(1)),
+                          t.text_at(2));
     });
     if (e.id.empty()) {
       status = 404;
@@ -481,26 +508,22 @@ json Events::describe(const std::string& event, int& status) {
     auto created = lobby_.make_game(setup);
     if (created.game) e.groups = seat_groups(*created.game);
     e.tables.assign(static_cast<std::size_t>(e.boards), std::vector<std::string>(e.sides.size()));
-    for (const auto& [b, k, t] : rows) e.tables[static_cast<std::size_t>(b)][static_cast<std::size_t>(k)] = t;
+    for (const auto& [b, k, t] : rows)
+      e.tables[static_cast<std::size_t>(b)][static_cast<std::size_t>(k)] = t;
     e.over = status_text == "over";
   }
   const std::size_t rotations = e.sides.size();
   status = 200;
-  json out = {{"event", e.id},
-              {"game", e.game},
-              {"players", e.players},
-              {"options", e.options},
-              {"boards", e.boards},
-              {"rotations", rotations},
-              {"status", status_text},
-              {"groups", e.groups},
-              {"sides", sides_json(e.sides)}};
+  json out = {{"event", e.id},         {"game", e.game},     {"players", e.players},
+              {"options", e.options},  {"boards", e.boards}, {"rotations", rotations},
+              {"status", status_text}, {"groups", e.groups}, {"sides", sides_json(e.sides)}};
   // Each table's stored status and final scores.
   struct Played {
     std::string status;
     json scores;  // null unless over
   };
-  std::vector<std::vector<Played>> played(static_cast<std::size_t>(e.boards), std::vector<Played>(rotations));
+  std::vector<std::vector<Played>> played(static_cast<std::size_t>(e.boards),
+                                          std::vector<Played>(rotations));
   json tables = json::array();
   for (int b = 0; b < e.boards; ++b) {
     for (std::size_t k = 0; k < rotations; ++k) {
@@ -524,8 +547,11 @@ json Events::describe(const std::string& event, int& status) {
           if (std::find(group.begin(), group.end(), seat) != group.end()) seating.push_back(s);
         }
       }
-      tables.push_back({{"board", b + 1}, {"rotation", k}, {"table", id.empty() ? json() : json(id)},
-                        {"status", p.status}, {"seating", std::move(seating)}});
+      tables.push_back({{"board", b + 1},
+                        {"rotation", k},
+                        {"table", id.empty() ? json() : json(id)},
+                        {"status", p.status},
+                        {"seating", std::move(seating)}});
     }
   }
   out["tables"] = std::move(tables);
@@ -553,8 +579,10 @@ json Events::describe(const std::string& event, int& status) {
     };
     json results = json::array();
     for (std::size_t k = 0; k < rotations; ++k) {
-      results.push_back({{"rotation", k}, {"table", e.tables[static_cast<std::size_t>(b)][k]},
-                         {"status", row[k].status}, {"scores", row[k].scores}});
+      results.push_back({{"rotation", k},
+                         {"table", e.tables[static_cast<std::size_t>(b)][k]},
+                         {"status", row[k].status},
+                         {"scores", row[k].scores}});
     }
     board["results"] = std::move(results);
     json diffs = json::array();
@@ -572,8 +600,12 @@ json Events::describe(const std::string& event, int& status) {
             ++compared;
           }
         }
-        diffs.push_back({{"side", s}, {"rotation", k}, {"group", g}, {"score", *own},
-                         {"compared", compared}, {"difference", difference}});
+        diffs.push_back({{"side", s},
+                         {"rotation", k},
+                         {"group", g},
+                         {"score", *own},
+                         {"compared", compared},
+                         {"difference", difference}});
         totals[s] += difference;
         raw[s] += *own;
         ++counted[s];
@@ -585,14 +617,20 @@ json Events::describe(const std::string& event, int& status) {
   out["results"] = std::move(boards);
   std::vector<std::size_t> order(rotations);
   for (std::size_t s = 0; s < rotations; ++s) order[s] = s;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return totals[a] > totals[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return totals[a] > totals[b]; });
   json standings = json::array();
   for (std::size_t i = 0; i < order.size(); ++i) {
     const std::size_t s = order[i];
     std::size_t rank = i + 1;
-    if (i > 0 && totals[order[i - 1]] == totals[s]) rank = standings.back()["rank"].get<std::size_t>();
-    standings.push_back({{"rank", rank}, {"side", s}, {"name", e.sides[s].name}, {"total", totals[s]},
-                         {"points", raw[s]}, {"hands", counted[s]}});
+    if (i > 0 && totals[order[i - 1]] == totals[s])
+      rank = standings.back()["rank"].get<std::size_t>();
+    standings.push_back({{"rank", rank},
+                         {"side", s},
+                         {"name", e.sides[s].name},
+                         {"total", totals[s]},
+                         {"points", raw[s]},
+                         {"hands", counted[s]}});
   }
   out["standings"] = std::move(standings);
   if (e.over) {

@@ -19,12 +19,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "server/client.h"
 #include "server/store.h"
@@ -65,7 +64,8 @@ class Events {
   explicit Events(Lobby& lobby);
 
   // create_event from a welcomed client: validates, stores, opens board 1 of every rotation.
-  void create(const std::shared_ptr<Client>& client, const nlohmann::json& body, const std::optional<nlohmann::json>& id);
+  void create(const std::shared_ptr<Client>& client, const nlohmann::json& body,
+              const std::optional<nlohmann::json>& id);
   // After the lobby recovered its tables: loads running events, opens what a
   // crash left unopened, moves on rotations whose board finished meanwhile.
   void recover();

@@ -28,8 +28,8 @@ json get_event(const TestServer& ts, const std::string& event) {
 }
 
 // Polls GET /api/events/{id} until `done` holds (or fails after `limit`).
-json wait_event(const TestServer& ts, const std::string& event, const std::function<bool(const json&)>& done,
-                std::chrono::seconds limit = 60s) {
+json wait_event(const TestServer& ts, const std::string& event,
+                const std::function<bool(const json&)>& done, std::chrono::seconds limit = 60s) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
   json e;
   while (std::chrono::steady_clock::now() < deadline) {
@@ -50,7 +50,8 @@ json table_of(const json& event, int board, int rotation) {
 
 // Who sits in a seat of a replay: the bot's name or the player id.
 std::string occupant(const json& seat) {
-  return seat.contains("bot") ? seat["bot"].get<std::string>() : seat["player_id"].get<std::string>();
+  return seat.contains("bot") ? seat["bot"].get<std::string>()
+                              : seat["player_id"].get<std::string>();
 }
 
 // The standings of a finished event recomputed by hand from the replays of its
@@ -71,7 +72,8 @@ void check_standings(const TestServer& ts, const json& event) {
       const json t = table_of(event, b, static_cast<int>(k));
       REQUIRE(t.is_object());
       REQUIRE(t["status"] == "over");
-      replays.push_back(get_json(ts.port(), "/api/tables/" + t["table"].get<std::string>() + "/replay", 200));
+      replays.push_back(
+          get_json(ts.port(), "/api/tables/" + t["table"].get<std::string>() + "/replay", 200));
     }
     // The same deal everywhere: the same seed, the same starting state.
     for (std::size_t k = 1; k < rotations; ++k) {
@@ -88,12 +90,14 @@ void check_standings(const TestServer& ts, const json& event) {
         for (std::size_t i = 0; i < group.size(); ++i) {
           const json& member = sides[s]["tables"][k][i];
           const json& seat = replays[k]["seats"][group[i].get<std::size_t>()];
-          CHECK(occupant(seat) == (member.contains("bot") ? member["bot"] : member["player_id"]).get<std::string>());
+          CHECK(occupant(seat) ==
+                (member.contains("bot") ? member["bot"] : member["player_id"]).get<std::string>());
         }
         const long long own = replays[k]["scores"][group[0].get<std::size_t>()].get<long long>();
         long long diff = 0;
         for (std::size_t other = 0; other < rotations; ++other) {
-          if (other != k) diff += own - replays[other]["scores"][group[0].get<std::size_t>()].get<long long>();
+          if (other != k)
+            diff += own - replays[other]["scores"][group[0].get<std::size_t>()].get<long long>();
         }
         totals[s] += diff;
         points[s] += own;
@@ -118,14 +122,19 @@ bool over(const json& e) { return e["status"] == "over"; }
 
 }  // namespace
 
-TEST_CASE("events: robot against random, two boards of two-player La Casa, scored against the field") {
+TEST_CASE(
+    "events: robot against random, two boards of two-player La Casa, scored against the field") {
   TestServer ts;
   WsClient director(ts.port());
   director.hello("director");
-  const json created = create_event(director, {{"game", "la-casa"}, {"players", 2}, {"options", {{"rounds", 1}}},
-                                               {"boards", 2}, {"seeds", {11, 12}},
-                                               {"sides", {{{"members", {{{"bot", "robot"}}}}},
-                                                          {{"members", {{{"bot", "random"}}}}}}}});
+  const json created = create_event(
+      director,
+      {{"game", "la-casa"},
+       {"players", 2},
+       {"options", {{"rounds", 1}}},
+       {"boards", 2},
+       {"seeds", {11, 12}},
+       {"sides", {{{"members", {{{"bot", "robot"}}}}}, {{"members", {{{"bot", "random"}}}}}}}});
   REQUIRE_MESSAGE(created["type"] == "event_created", created.dump());
   CHECK(created["rotations"] == 2);
   CHECK(created["tables"].size() == 2);
@@ -152,9 +161,14 @@ TEST_CASE("events: every side holds every seat group once (4-player partners, 3-
   director.hello("director");
   SUBCASE("La Casa, four players: two partnerships, two tables") {
     const json created = create_event(
-        director, {{"game", "la-casa"}, {"players", 4}, {"options", {{"rounds", 1}}}, {"seeds", {5}},
-                   {"sides", {{{"name", "robots"}, {"members", {{{"bot", "robot"}}, {{"bot", "robot"}}}}},
-                              {{"name", "randoms"}, {"members", {{{"bot", "random"}}, {{"bot", "random"}}}}}}}});
+        director,
+        {{"game", "la-casa"},
+         {"players", 4},
+         {"options", {{"rounds", 1}}},
+         {"seeds", {5}},
+         {"sides",
+          {{{"name", "robots"}, {"members", {{{"bot", "robot"}}, {{"bot", "robot"}}}}},
+           {{"name", "randoms"}, {"members", {{{"bot", "random"}}, {{"bot", "random"}}}}}}}});
     REQUIRE_MESSAGE(created["type"] == "event_created", created.dump());
     const json e = wait_event(ts, created["event"], over);
     CHECK(e["groups"] == json({{0, 2}, {1, 3}}));
@@ -163,10 +177,15 @@ TEST_CASE("events: every side holds every seat group once (4-player partners, 3-
     check_standings(ts, e);
   }
   SUBCASE("Casino, three players: each seat alone, three tables") {
-    const json created = create_event(
-        director, {{"game", "casino"}, {"players", 3}, {"options", {{"rounds", 1}}}, {"seeds", {8}},
-                   {"sides", {{{"members", {{{"bot", "robot"}}}}}, {{"members", {{{"bot", "random"}}}}},
-                              {{"name", "third"}, {"members", {{{"bot", "random"}}}}}}}});
+    const json created =
+        create_event(director, {{"game", "casino"},
+                                {"players", 3},
+                                {"options", {{"rounds", 1}}},
+                                {"seeds", {8}},
+                                {"sides",
+                                 {{{"members", {{{"bot", "robot"}}}}},
+                                  {{"members", {{{"bot", "random"}}}}},
+                                  {{"name", "third"}, {"members", {{{"bot", "random"}}}}}}}});
     REQUIRE_MESSAGE(created["type"] == "event_created", created.dump());
     CHECK(created["rotations"] == 3);
     const json e = wait_event(ts, created["event"], over);
@@ -174,7 +193,8 @@ TEST_CASE("events: every side holds every seat group once (4-player partners, 3-
     std::map<int, std::set<int>> seats_of;
     for (int k = 0; k < 3; ++k) {
       const json seating = table_of(e, 1, k)["seating"];
-      for (int seat = 0; seat < 3; ++seat) seats_of[seating[static_cast<std::size_t>(seat)].get<int>()].insert(seat);
+      for (int seat = 0; seat < 3; ++seat)
+        seats_of[seating[static_cast<std::size_t>(seat)].get<int>()].insert(seat);
     }
     for (int s = 0; s < 3; ++s) CHECK(seats_of[s] == std::set<int>({0, 1, 2}));
     for (const auto& d : e["results"][0]["differences"]) CHECK(d["compared"] == 2);
@@ -193,39 +213,56 @@ TEST_CASE("events: bad create_event requests are refused and create nothing") {
     CHECK(r["type"] == "error");
     return r.value("code", "");
   };
-  CHECK(code({{"game", "la-casa"}, {"players", 2}, {"sides", {robot}}}) == "bad_field");  // one side of two
-  CHECK(code({{"game", "la-casa"}, {"players", 2}, {"sides", {robot, {{"members", {{{"bot", "nobody"}}}}}}}}) ==
-        "bad_field");
-  CHECK(code({{"game", "la-casa"}, {"players", 2}, {"sides", {robot, {{"members", {{{"player_id", "pnobody"}}}}}}}}) ==
+  CHECK(code({{"game", "la-casa"}, {"players", 2}, {"sides", {robot}}}) ==
+        "bad_field");  // one side of two
+  CHECK(code({{"game", "la-casa"},
+              {"players", 2},
+              {"sides", {robot, {{"members", {{{"bot", "nobody"}}}}}}}}) == "bad_field");
+  CHECK(code({{"game", "la-casa"},
+              {"players", 2},
+              {"sides", {robot, {{"members", {{{"player_id", "pnobody"}}}}}}}}) ==
         "no_such_player");
-  CHECK(code({{"game", "la-casa"}, {"players", 2}, {"sides", {robot, {{"members", {{{"bot", "robot"}}, {{"bot", "robot"}}}}}}}}) ==
+  CHECK(code({{"game", "la-casa"},
+              {"players", 2},
+              {"sides", {robot, {{"members", {{{"bot", "robot"}}, {{"bot", "robot"}}}}}}}}) ==
         "bad_field");  // two members for a one-seat side
-  CHECK(code({{"game", "la-casa"}, {"players", 2}, {"seeds", {1, 2}}, {"sides", {robot, robot}}}) == "bad_field");
+  CHECK(code({{"game", "la-casa"}, {"players", 2}, {"seeds", {1, 2}}, {"sides", {robot, robot}}}) ==
+        "bad_field");
   CHECK(code({{"game", "nothing"}, {"players", 2}, {"sides", {robot, robot}}}) == "no_such_game");
-  CHECK(code({{"game", "la-casa"}, {"players", 2}, {"options", {{"format", "nope"}}}, {"sides", {robot, robot}}}) ==
-        "bad_option");
+  CHECK(code({{"game", "la-casa"},
+              {"players", 2},
+              {"options", {{"format", "nope"}}},
+              {"sides", {robot, robot}}}) == "bad_option");
   const json me = {{"members", {{{"player_id", c.player_id}}}}};
-  CHECK(code({{"game", "la-casa"}, {"players", 2}, {"sides", {me, me}}}) == "bad_field");  // twice at one table
+  CHECK(code({{"game", "la-casa"}, {"players", 2}, {"sides", {me, me}}}) ==
+        "bad_field");  // twice at one table
   CHECK(ts.server->lobby().table_count() == 0);
   check_schemas(c);
 }
 
-TEST_CASE("events: a table still to play a board learns nothing of that board from the other tables") {
+TEST_CASE(
+    "events: a table still to play a board learns nothing of that board from the other tables") {
   TestServer ts;
   WsClient h(ts.port());
   h.hello("hugo");
   const std::uint64_t seed = 4242424242424242ULL;
   // Rotation 0: robot (for Hugo's side) against random, played at once by bots.
   // Rotation 1: Hugo holds seat 1, the same deal; he waits before playing.
-  const json created = create_event(
-      h, {{"game", "la-casa"}, {"players", 2}, {"options", {{"rounds", 1}}}, {"seeds", {seed}},
-          {"sides", {{{"name", "hugo's side"}, {"tables", {{{{"bot", "robot"}}}, {{{"player_id", h.player_id}}}}}},
-                     {{"members", {{{"bot", "random"}}}}}}}});
+  const json created =
+      create_event(h, {{"game", "la-casa"},
+                       {"players", 2},
+                       {"options", {{"rounds", 1}}},
+                       {"seeds", {seed}},
+                       {"sides",
+                        {{{"name", "hugo's side"},
+                          {"tables", {{{{"bot", "robot"}}}, {{{"player_id", h.player_id}}}}}},
+                         {{"members", {{{"bot", "random"}}}}}}}});
   REQUIRE_MESSAGE(created["type"] == "event_created", created.dump());
   const std::string event = created["event"];
   const std::string bots_table = created["tables"][0];
   const std::string hugo_table = created["tables"][1];
-  json e = wait_event(ts, event, [&](const json& ev) { return table_of(ev, 1, 0)["status"] == "over"; });
+  json e =
+      wait_event(ts, event, [&](const json& ev) { return table_of(ev, 1, 0)["status"] == "over"; });
   CHECK(table_of(e, 1, 1)["status"] == "playing");
 
   // The event page hides the board: no seed, no scores, no standings moved.
@@ -281,15 +318,21 @@ TEST_CASE("events: an event goes on across a restart; standings come from the st
     h.hello("hanna");
     token = h.token();
     // Rotation 0: Hanna at seat 0 for both boards; rotation 1: bots only.
-    const json created = create_event(
-        h, {{"game", "la-casa"}, {"players", 2}, {"options", {{"rounds", 1}}}, {"boards", 2}, {"seeds", {21, 22}},
-            {"sides", {{{"tables", {{{{"player_id", h.player_id}}}, {{{"bot", "robot"}}}}}},
-                       {{"members", {{{"bot", "random"}}}}}}}});
+    const json created =
+        create_event(h, {{"game", "la-casa"},
+                         {"players", 2},
+                         {"options", {{"rounds", 1}}},
+                         {"boards", 2},
+                         {"seeds", {21, 22}},
+                         {"sides",
+                          {{{"tables", {{{{"player_id", h.player_id}}}, {{{"bot", "robot"}}}}}},
+                           {{"members", {{{"bot", "random"}}}}}}}});
     REQUIRE_MESSAGE(created["type"] == "event_created", created.dump());
     event = created["event"];
     first_table = created["tables"][0];
     // The bots' rotation finishes both boards while Hanna has not moved.
-    const json e = wait_event(ts, event, [](const json& ev) { return table_of(ev, 2, 1)["status"] == "over"; });
+    const json e = wait_event(
+        ts, event, [](const json& ev) { return table_of(ev, 2, 1)["status"] == "over"; });
     CHECK(table_of(e, 1, 0)["status"] == "playing");
     CHECK(table_of(e, 2, 0)["table"].is_null());  // her second board waits for her first
     CHECK(e["results"][0]["revealed"] == false);
