@@ -11,7 +11,8 @@ namespace {
 
 constexpr std::array kClientTypes = {"hello",    "create_table", "list_tables", "join",
                                      "leave",    "spectate",     "add_bot",     "action",
-                                     "chat",     "rematch",      "resync",      "ping"};
+                                     "chat",     "rematch",      "resync",      "ping",
+                                     "create_event"};
 
 constexpr int kMaxDepth = 32;
 

@@ -14,6 +14,7 @@
 
 #include "engine/bots.h"
 #include "protocol/schema_documents.h"
+#include "server/events.h"
 #include "server/lobby.h"
 #include "server/store.h"
 
@@ -33,7 +34,7 @@ constexpr const char* kContentSecurityPolicy =
     "script-src 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 // Paths the web client routes itself: the server answers them with index.html.
-constexpr std::array<std::string_view, 5> kClientRoutes{"join/", "replay/", "table/", "leaderboard/", "players/"};
+constexpr std::array<std::string_view, 6> kClientRoutes{"event/", "join/", "replay/", "table/", "leaderboard/", "players/"};
 
 std::string content_type_of(const fs::path& file) {
   std::string ext = file.extension().string();
@@ -485,6 +486,15 @@ HttpResponse answer_http(const HttpContext& ctx, const HttpRequest& req) {
     int status = 404;
     json body = ctx.lobby->replay(replay_of, status);
     return respond(status, body);
+  }
+  const std::string events_prefix = "/api/events/";
+  if (target.rfind(events_prefix, 0) == 0) {
+    const std::string event = target.substr(events_prefix.size());
+    if (!event.empty() && event.size() <= 32 && event.find('/') == std::string::npos) {
+      int status = 404;
+      json body = ctx.lobby->events().describe(event, status);
+      return respond(status, body);
+    }
   }
   if (target == "/api/leaderboard") {
     std::string game = query_param(query, "game");

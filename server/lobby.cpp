@@ -10,6 +10,7 @@
 #include "engine/bots.h"
 #include "protocol/protocol.h"
 #include "server/ratings.h"
+#include "server/events.h"
 #include "server/table.h"
 
 namespace casa::server {
@@ -44,6 +45,8 @@ std::string random_code(const char* alphabet, std::size_t alphabet_size, std::si
   return out;
 }
 
+}  // namespace
+
 std::uint64_t random_seed() {
   unsigned char b[8];
   random_bytes(b, 8);
@@ -51,8 +54,6 @@ std::uint64_t random_seed() {
   for (unsigned char c : b) seed = (seed << 8) | c;
   return seed;
 }
-
-}  // namespace
 
 std::string random_token() {
   unsigned char b[32];
@@ -69,7 +70,12 @@ std::string sha256_hex(std::string_view text) {
 
 Lobby::Lobby(asio::io_context& io, Store& store, const Config& config, GameFactory factory,
              std::vector<std::string> games)
-    : io_(io), store_(store), config_(config), factory_(std::move(factory)), games_(std::move(games)) {
+    : io_(io),
+      store_(store),
+      config_(config),
+      factory_(std::move(factory)),
+      games_(std::move(games)),
+      events_(std::make_unique<Events>(*this)) {
   if (config_.bot_threads > 0)
     bot_pool_ = std::make_unique<BotPool>(config_.bot_threads, static_cast<std::size_t>(config_.bot_queue));
 }
@@ -132,6 +138,7 @@ void Lobby::recover() {
     ++tables;
   }
   spdlog::info("recovered {} players and {} unfinished tables", players, tables);
+  events_->recover();
 }
 
 // ---- dispatch --------------------------------------------------------------------
@@ -162,6 +169,8 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text,
     create_table(client, body, id);
   } else if (in.type == "list_tables") {
     list_tables(client, body, id);
+  } else if (in.type == "create_event") {
+    events_->create(client, body, id);
   } else {
     auto table = find_table(body);
     if (!table) {
@@ -170,6 +179,9 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text,
       std::optional<int> seat;
       if (body.contains("seat")) seat = body["seat"].get<int>();
       table->join(client, seat, id);
+    } else if ((in.type == "spectate" || in.type == "resync") && !events_->may_watch(table->id(), client->player_id)) {
+      // Watching another table of a running duplicate event would show its deals.
+      client->send(protocol::error({"event_table", "Only its players see a table of a running event."}, id));
     } else if (in.type == "spectate") {
       table->spectate(client, id);
     } else if (in.type == "leave") {
@@ -342,26 +354,7 @@ void Lobby::create_table(const std::shared_ptr<Client>& client, const json& body
     setup.grace_seconds = policy->value("grace_seconds", setup.grace_seconds);
     setup.robot_takeover = policy->value("takeover", std::string("robot")) == "robot";
   }
-  // Server settings are fields of create_table, never engine options.
-  for (const char* field : {"move_timeout_seconds", "disconnect_policy", "seed", "rated"}) {
-    if (setup.options.contains(field)) {
-      return refuse("bad_option", std::string(field) + " is a field of create_table, not an option.");
-    }
-  }
-  if (std::find(games_.begin(), games_.end(), setup.game) == games_.end()) {
-    return refuse("no_such_game", "This server does not run '" + setup.game + "'.");
-  }
-  // Options that fix the deal or cut a game short are for test servers only
-  // (docs/games/ marks them "testing"). Conference's `hands` is a real option.
-  if (!config_.testing) {
-    std::vector<std::string> testing_only = {"deck", "dealer", "rounds", "challenge"};
-    if (setup.game == "trophy-case") testing_only.push_back("hands");
-    for (const auto& option : testing_only) {
-      if (setup.options.contains(option)) {
-        return refuse("bad_option", "The option '" + option + "' is for test servers only.");
-      }
-    }
-  }
+  if (auto refusal = check_options(setup)) return refuse(refusal->code, refusal->message);
   if (body.contains("seed")) {
     if (!config_.testing) return refuse("bad_option", "A fixed seed is for test servers only.");
     setup.seed = body["seed"].get<std::uint64_t>();
@@ -401,6 +394,60 @@ void Lobby::create_table(const std::shared_ptr<Client>& client, const json& body
                 client->send(protocol::reply(
                     "table_created", {{"table", table->id()}, {"invite", table->setup().invite}, {"seat", seat}}, id));
               });
+}
+
+std::optional<Refusal> Lobby::check_options(const TableSetup& setup) const {
+  // Server settings are fields of create_table, never engine options.
+  for (const char* field : {"move_timeout_seconds", "disconnect_policy", "seed", "rated"}) {
+    if (setup.options.contains(field)) {
+      return Refusal{"bad_option", std::string(field) + " is a field of create_table, not an option."};
+    }
+  }
+  if (std::find(games_.begin(), games_.end(), setup.game) == games_.end()) {
+    return Refusal{"no_such_game", "This server does not run '" + setup.game + "'."};
+  }
+  // Options that fix the deal or cut a game short are for test servers only
+  // (docs/games/ marks them "testing"). Conference's `hands` is a real option.
+  if (!config_.testing) {
+    std::vector<std::string> testing_only = {"deck", "dealer", "rounds", "challenge"};
+    if (setup.game == "trophy-case") testing_only.push_back("hands");
+    for (const auto& option : testing_only) {
+      if (setup.options.contains(option)) {
+        return Refusal{"bad_option", "The option '" + option + "' is for test servers only."};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+bool Lobby::known_player(const std::string& player_id) {
+  std::lock_guard lock(mutex_);
+  return players_.count(player_id) > 0;
+}
+
+std::string Lobby::reserve_table_id() {
+  std::lock_guard lock(mutex_);
+  return unique_table_id();
+}
+
+void Lobby::open_event_table(const TableSetup& setup, std::vector<StoredSeat> seats) {
+  auto created = make_game(setup);
+  if (!created.game) {
+    spdlog::error("event table {} cannot be created: {}", setup.id, created.error ? created.error->message : "?");
+    return;
+  }
+  auto table = register_table(setup, std::move(created.game));
+  {
+    std::lock_guard lock(mutex_);
+    ++players_[setup.creator].open_created;
+  }
+  table->open(std::move(seats), nullptr, [this, table, creator = setup.creator](bool ok) {
+    if (!ok) {
+      std::lock_guard lock(mutex_);
+      --players_[creator].open_created;
+      spdlog::error("event table {} could not be stored", table->id());
+    }
+  });
 }
 
 void Lobby::create_rematch(const TableSetup& old, const std::string& by, std::vector<StoredSeat> seats,
@@ -452,6 +499,7 @@ void Lobby::table_finished(const std::shared_ptr<Table>& table) {
       --it->second.open_created;
     }
   }
+  events_->table_finished(table->id(), table->summary().value("status", "") == "over");
   // Kept a while for rematch and late spectators, then dropped from memory.
   auto timer = std::make_shared<asio::steady_timer>(io_, std::chrono::seconds(config_.finished_table_ttl_seconds));
   timer->async_wait([this, timer, id = table->id()](const boost::system::error_code& ec) {
@@ -518,6 +566,11 @@ json Lobby::replay(const std::string& table, int& status) {
   if (stored->status != "over") {
     status = 403;
     return {{"error", "not_over"}};
+  }
+  // A finished board of a running event would show other tables its deal.
+  if (events_->withheld(table)) {
+    status = 403;
+    return {{"error", "event_running"}};
   }
   TableSetup setup;
   setup.game = stored->game;

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/game.h"
+#include "protocol/protocol.h"
 #include "server/bot_pool.h"
 #include "server/client.h"
 #include "server/config.h"
@@ -28,6 +29,7 @@
 
 namespace casa::server {
 
+class Events;
 class Table;
 struct TableSetup;
 
@@ -63,6 +65,18 @@ class Lobby {
   void create_rematch(const TableSetup& old, const std::string& by, std::vector<StoredSeat> seats,
                       std::function<void(std::shared_ptr<Table>)> done);
   CreateResult make_game(const TableSetup& setup) const;
+  // Why a table of setup.game with setup.options may not be created here
+  // (unknown game, an option for test servers only, a server setting given as
+  // an option), or nullopt.
+  std::optional<protocol::Refusal> check_options(const TableSetup& setup) const;
+
+  // ---- for duplicate events ----
+  Events& events() { return *events_; }
+  bool known_player(const std::string& player_id);
+  // A fresh table id (not yet registered).
+  std::string reserve_table_id();
+  // Registers and opens a table whose seats are all given (it starts at once).
+  void open_event_table(const TableSetup& setup, std::vector<StoredSeat> seats);
   Store& store() { return store_; }
   const Config& config() const { return config_; }
   boost::asio::io_context& io() { return io_; }
@@ -112,12 +126,15 @@ class Lobby {
   std::map<std::string, std::string> by_token_;        // token hash -> id
   std::map<std::string, std::shared_ptr<Table>> tables_;  // by id
   std::map<std::string, std::string> by_invite_;       // invite -> id
+  std::unique_ptr<Events> events_;
   // Last: destroyed first, so no search is running when the rest goes.
   std::unique_ptr<BotPool> bot_pool_;
 };
 
 // 64 hex characters from the system's cryptographic generator.
 std::string random_token();
+// 64 bits from the same generator: a table's seed.
+std::uint64_t random_seed();
 std::string sha256_hex(std::string_view text);
 
 }  // namespace casa::server

@@ -500,6 +500,11 @@ std::optional<StoredTable> Store::load_table(const std::string& id) {
   return t;
 }
 
+void Store::read(const std::function<void(Db&)>& query) {
+  std::lock_guard lock(read_mutex_);
+  query(*reader_);
+}
+
 std::vector<Store::Standing> Store::leaderboard(const std::string& game, int limit) {
   std::lock_guard lock(read_mutex_);
   auto& q = reader_->prepare(

@@ -217,6 +217,9 @@ class Store {
     int games = 0, wins = 0;
   };
   std::vector<Standing> leaderboard(const std::string& game, int limit);
+  // Runs `query` on the read-only connection (for stores of other features,
+  // such as duplicate events, that keep their SQL beside their logic).
+  void read(const std::function<void(Db&)>& query);
 
   // ---- ratings (server/store_ratings.cpp, docs/ratings.md) ----
   // Ratings in one game, best first, with bots' ratings too.

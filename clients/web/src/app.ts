@@ -10,7 +10,8 @@ export type Route =
   | { page: "table"; table: string }
   | { page: "replay"; table: string }
   | { page: "leaderboard"; game: string }
-  | { page: "player"; id: string };
+  | { page: "player"; id: string }
+  | { page: "event"; event: string };
 
 export function parseRoute(path: string): Route {
   let m = path.match(/^\/join\/([^/]+)\/?$/);
@@ -23,6 +24,8 @@ export function parseRoute(path: string): Route {
   if (m) return { page: "leaderboard", game: m[1] ? decodeURIComponent(m[1]) : "la-casa" };
   m = path.match(/^\/players\/([^/]+)\/?$/);
   if (m) return { page: "player", id: decodeURIComponent(m[1]) };
+  m = path.match(/^\/event\/([^/]+)\/?$/);
+  if (m) return { page: "event", event: decodeURIComponent(m[1]) };
   return { page: "lobby" };
 }
 

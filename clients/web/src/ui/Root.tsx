@@ -5,6 +5,7 @@ import type { App } from "../app";
 import { savedName } from "../net";
 import { Lobby, NameForm } from "./Lobby";
 import { LeaderboardPage, ProfilePage, profilePath } from "./Ratings";
+import { EventPage } from "./Event";
 import { ReplayPage } from "./Replay";
 import { TablePage } from "./Table";
 
@@ -22,6 +23,7 @@ export function Root({ app }: { app: App }) {
   const s = app.state;
   let page;
   if (r.page === "replay") page = <ReplayPage id={r.table} navigate={(p) => app.navigate(p)} />;
+  else if (r.page === "event") page = <EventPage id={r.event} navigate={(p) => app.navigate(p)} />;
   else if (r.page === "leaderboard") page = <LeaderboardPage game={r.game} navigate={(p) => app.navigate(p)} />;
   else if (r.page === "player") page = <ProfilePage id={r.id} navigate={(p) => app.navigate(p)} />;
   else if (!savedName())

@@ -1,0 +1,644 @@
+#include "server/events.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <ctime>
+#include <set>
+
+#include "engine/bots.h"
+#include "protocol/protocol.h"
+#include "server/lobby.h"
+#include "server/table.h"
+
+namespace casa::server {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int kMaxBoards = 32;
+
+std::int64_t now_seconds() { return static_cast<std::int64_t>(std::time(nullptr)); }
+
+// The seat groups of a game: its view's "teams" (partners), else each seat alone.
+std::vector<std::vector<int>> seat_groups(const Game& game) {
+  std::vector<std::vector<int>> groups;
+  const Value view = game.view(0);
+  if (const Value* t = view.find("teams"); t && t->is_array()) {
+    for (const auto& team : t->as_array()) {
+      std::vector<int> seats;
+      if (team.is_array()) {
+        for (const auto& s : team.as_array()) {
+          if (s.is_int()) seats.push_back(static_cast<int>(s.as_int()));
+        }
+      }
+      groups.push_back(std::move(seats));
+    }
+  }
+  if (groups.empty()) {
+    for (int s = 0; s < game.players(); ++s) groups.push_back({s});
+  }
+  return groups;
+}
+
+json member_json(const EventMember& m) {
+  return m.bot.empty() ? json{{"player_id", m.player_id}} : json{{"bot", m.bot}};
+}
+
+json sides_json(const std::vector<EventSide>& sides) {
+  json out = json::array();
+  for (const auto& side : sides) {
+    json tables = json::array();
+    for (const auto& at : side.members) {
+      json row = json::array();
+      for (const auto& m : at) row.push_back(member_json(m));
+      tables.push_back(std::move(row));
+    }
+    out.push_back({{"name", side.name}, {"tables", std::move(tables)}});
+  }
+  return out;
+}
+
+std::vector<EventSide> sides_from_json(const json& j) {
+  std::vector<EventSide> sides;
+  for (const auto& s : j) {
+    EventSide side;
+    side.name = s.value("name", "");
+    for (const auto& at : s["tables"]) {
+      std::vector<EventMember> row;
+      for (const auto& m : at) row.push_back({m.value("player_id", ""), m.value("bot", "")});
+      side.members.push_back(std::move(row));
+    }
+    sides.push_back(std::move(side));
+  }
+  return sides;
+}
+
+}  // namespace
+
+Events::Events(Lobby& lobby) : lobby_(lobby) {}
+
+// Rotation k puts side s in seat group (s + k) mod U, its i-th member in the
+// group's i-th seat: over the U rotations every side holds every group once.
+std::vector<StoredSeat> Events::seating(const EventSpec& e, int rotation) const {
+  const int sides = static_cast<int>(e.sides.size());
+  std::vector<StoredSeat> seats(static_cast<std::size_t>(e.players));
+  for (int s = 0; s < sides; ++s) {
+    const auto& group = e.groups[static_cast<std::size_t>((s + rotation) % sides)];
+    const auto& members =
+        e.sides[static_cast<std::size_t>(s)].members[static_cast<std::size_t>(rotation)];
+    for (std::size_t i = 0; i < group.size() && i < members.size(); ++i) {
+      seats[static_cast<std::size_t>(group[i])] = {members[i].player_id, members[i].bot, false};
+    }
+  }
+  return seats;
+}
+
+// ---- create_event ------------------------------------------------------------
+
+void Events::create(const std::shared_ptr<Client>& client, const json& body,
+                    const std::optional<json>& id) {
+  auto refuse = [&](std::string code, std::string message) {
+    client->send(protocol::error({std::move(code), std::move(message)}, id));
+  };
+  EventSpec e;
+  e.game = body["game"].get<std::string>();
+  e.players = body["players"].get<int>();
+  e.options = body.value("options", json::object());
+  e.boards = body.value("boards", 1);
+  e.creator = client->player_id;
+  if (e.boards < 1 || e.boards > kMaxBoards)
+    return refuse("bad_field", "boards must be from 1 to 32.");
+  TableSetup setup;
+  setup.game = e.game;
+  setup.players = e.players;
+  setup.options = e.options;
+  if (auto refusal = lobby_.check_options(setup)) return refuse(refusal->code, refusal->message);
+  if (auto seeds = body.find("seeds"); seeds != body.end()) {
+    if (!lobby_.config().testing)
+      return refuse("bad_option", "Fixed seeds are for test servers only.");
+    if (static_cast<int>(seeds->size()) != e.boards)
+      return refuse("bad_field", "seeds must list one seed per board.");
+    for (const auto& s : *seeds) e.seeds.push_back(s.get<std::uint64_t>());
+  } else {
+    for (int b = 0; b < e.boards; ++b) e.seeds.push_back(random_seed());
+  }
+  setup.seed = e.seeds[0];
+  auto created = lobby_.make_game(setup);
+  if (!created.game) {
+    const std::string code = created.error ? created.error->code : "bad_option";
+    return refuse(
+        code == "unknown_game" ? "no_such_game" : (code == "bad_players" ? code : "bad_option"),
+        created.error ? created.error->message : "The engine refused the table.");
+  }
+  e.groups = seat_groups(*created.game);
+  const std::size_t rotations = e.groups.size();
+  const std::size_t group_size = e.groups[0].size();
+  const json& sides = body["sides"];
+  if (sides.size() != rotations) {
+    return refuse("bad_field", "This game has " + std::to_string(rotations) +
+                                   " sides: sides must list " + std::to_string(rotations) +
+                                   " entrants.");
+  }
+  const auto bots = bot_names();
+  for (const auto& s : sides) {
+    EventSide side;
+    side.name = s.value("name", "");
+    std::vector<json> per_table;
+    if (s.contains("tables")) {
+      if (s["tables"].size() != rotations) {
+        return refuse("bad_field", "A side's tables must list its members at each of the " +
+                                       std::to_string(rotations) + " tables.");
+      }
+      for (const auto& row : s["tables"]) per_table.push_back(row);
+    } else if (s.contains("members")) {
+      per_table.assign(rotations, s["members"]);
+    } else {
+      return refuse("bad_field", "A side needs members or tables.");
+    }
+    for (const auto& row : per_table) {
+      if (row.size() != group_size) {
+        return refuse("bad_field",
+                      "A side has " + std::to_string(group_size) + " member(s) at each table.");
+      }
+      std::vector<EventMember> members;
+      for (const auto& m : row) {
+        EventMember member{m.value("player_id", ""), m.value("bot", "")};
+        if (member.player_id.empty() == member.bot.empty()) {
+          return refuse("bad_field", "A member is either a bot or a player_id.");
+        }
+        if (!member.bot.empty() && std::find(bots.begin(), bots.end(), member.bot) == bots.end()) {
+          return refuse("bad_field", "There is no bot called '" + member.bot + "'.");
+        }
+        if (!member.player_id.empty() && !lobby_.known_player(member.player_id)) {
+          return refuse("no_such_player", "There is no player " + member.player_id + ".");
+        }
+        members.push_back(std::move(member));
+      }
+      side.members.push_back(std::move(members));
+    }
+    if (side.name.empty()) {
+      for (const auto& m : side.members[0]) {
+        if (!side.name.empty()) side.name += " & ";
+        side.name += m.bot.empty() ? lobby_.name_of(m.player_id) : m.bot;
+      }
+    }
+    e.sides.push_back(std::move(side));
+  }
+  // One human, one seat per table.
+  for (std::size_t k = 0; k < rotations; ++k) {
+    std::set<std::string> humans;
+    for (const auto& side : e.sides) {
+      for (const auto& m : side.members[k]) {
+        if (!m.player_id.empty() && !humans.insert(m.player_id).second) {
+          return refuse("bad_field", "A player sits twice at one table.");
+        }
+      }
+    }
+  }
+  e.id = std::string("e").append(random_token(), 0, 10);
+  e.tables.assign(static_cast<std::size_t>(e.boards), std::vector<std::string>(rotations));
+  json seeds = json::array();
+  for (auto s : e.seeds) seeds.push_back(std::to_string(s));
+  const std::string options = e.options.dump();
+  const std::string sides_text = sides_json(e.sides).dump();
+  lobby_.store().write(
+      [e, seeds = seeds.dump(), options, sides_text](Db& db) {
+        db.prepare(
+              "INSERT INTO events (id, game, players, options, boards, seeds, sides, creator, "
+              "status, created_at) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)")
+            .bind(1, e.id)
+            .bind(2, e.game)
+            .bind(3, std::int64_t{e.players})
+            .bind_text(4, options)
+            .bind(5, std::int64_t{e.boards})
+            .bind_text(6, seeds)
+            .bind_text(7, sides_text)
+            .bind(8, e.creator)
+            .bind(9, now_seconds())
+            .run();
+      },
+      lobby_.on_io([this, e, client, id](bool ok) mutable {
+        if (!ok) {
+          client->send(
+              protocol::error({"storage_unavailable", "The event could not be stored."}, id));
+          return;
+        }
+        const std::string event = e.id;
+        const int boards = e.boards;
+        const int rotations = static_cast<int>(e.sides.size());
+        {
+          std::lock_guard lock(mutex_);
+          stopped_[event].assign(e.sides.size(), false);
+          events_[event] = std::move(e);
+        }
+        spdlog::info("event {} created: {} boards, {} tables", event, boards, rotations);
+        json tables = json::array();
+        for (int k = 0; k < rotations; ++k) tables.push_back(open_board(event, 0, k, ""));
+        client->send(protocol::reply(
+            "event_created",
+            {{"event", event}, {"rotations", rotations}, {"tables", std::move(tables)}}, id));
+      }));
+}
+
+std::string Events::open_board(const std::string& event, int board, int rotation,
+                               std::string table) {
+  TableSetup setup;
+  std::vector<StoredSeat> seats;
+  const bool fresh = table.empty();
+  {
+    std::lock_guard lock(mutex_);
+    auto& e = events_.at(event);
+    if (fresh) table = lobby_.reserve_table_id();
+    e.tables[static_cast<std::size_t>(board)][static_cast<std::size_t>(rotation)] = table;
+    by_table_[table] = {event, board, rotation};
+    setup.id = table;
+    setup.game = e.game;
+    setup.players = e.players;
+    setup.options = e.options;
+    setup.seed = e.seeds[static_cast<std::size_t>(board)];
+    setup.is_private = true;
+    setup.creator = e.creator;
+    seats = seating(e, rotation);
+  }
+  auto open = [this, setup, seats](bool ok) {
+    if (!ok) {
+      spdlog::error("event table {} could not be stored; it opens after a restart", setup.id);
+      return;
+    }
+    lobby_.open_event_table(setup, seats);
+  };
+  if (!fresh) {
+    open(true);
+    return table;
+  }
+  lobby_.store().write(
+      [event, board, rotation, table](Db& db) {
+        db.prepare(
+              "INSERT INTO event_tables (event_id, board, rotation, table_id) VALUES (?, ?, ?, ?)")
+            .bind(1, event)
+            .bind(2, std::int64_t{board + 1})
+            .bind(3, std::int64_t{rotation})
+            .bind(4, table)
+            .run();
+      },
+      lobby_.on_io(open));
+  return table;
+}
+
+// ---- progress ------------------------------------------------------------------
+
+void Events::table_finished(const std::string& table, bool over) {
+  Slot slot;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = by_table_.find(table);
+    if (it == by_table_.end()) return;
+    slot = it->second;
+  }
+  advance(slot.event, slot.board, slot.rotation, over);
+}
+
+void Events::advance(const std::string& event, int board, int rotation, bool over) {
+  {
+    std::lock_guard lock(mutex_);
+    auto it = events_.find(event);
+    if (it == events_.end()) return;
+    EventSpec& e = it->second;
+    e.done.insert(e.tables[static_cast<std::size_t>(board)][static_cast<std::size_t>(rotation)]);
+    // A closed table stops its rotation: its later boards are not played.
+    if (!over) stopped_[event][static_cast<std::size_t>(rotation)] = true;
+    if (!over || board + 1 >= e.boards) {
+      finish_if_done(e);
+      return;
+    }
+  }
+  open_board(event, board + 1, rotation, "");
+}
+
+// Called with mutex_ held.
+void Events::finish_if_done(EventSpec& e) {
+  if (e.over) return;
+  const auto& stopped = stopped_[e.id];
+  for (std::size_t k = 0; k < e.sides.size(); ++k) {
+    const std::string& last = e.tables.back()[k];
+    if (!stopped[k] && (last.empty() || !e.done.count(last))) return;
+  }
+  e.over = true;
+  spdlog::info("event {} is over", e.id);
+  lobby_.store().write(
+      [event = e.id](Db& db) {
+        db.prepare("UPDATE events SET status = 'over', finished_at = ? WHERE id = ?")
+            .bind(1, now_seconds())
+            .bind(2, event)
+            .run();
+      },
+      nullptr);
+}
+
+bool Events::withheld(const std::string& table) {
+  std::lock_guard lock(mutex_);
+  auto it = by_table_.find(table);
+  if (it == by_table_.end()) return false;
+  auto e = events_.find(it->second.event);
+  return e != events_.end() && !e->second.over;
+}
+
+bool Events::may_watch(const std::string& table, const std::string& player_id) {
+  std::lock_guard lock(mutex_);
+  auto it = by_table_.find(table);
+  if (it == by_table_.end()) return true;
+  auto e = events_.find(it->second.event);
+  if (e == events_.end() || e->second.over) return true;
+  for (const auto& seat : seating(e->second, it->second.rotation)) {
+    if (!seat.player_id.empty() && seat.player_id == player_id) return true;
+  }
+  return false;
+}
+
+// ---- recovery --------------------------------------------------------------------
+
+void Events::recover() {
+  struct Row {
+    std::string event;
+    int board = 0, rotation = 0;
+    std::string table;
+  };
+  std::vector<EventSpec> loaded;
+  std::vector<Row> rows;
+  lobby_.store().read([&](Db& db) {
+    auto& q = db.prepare(
+        "SELECT id, game, players, options, boards, seeds, sides, creator FROM events WHERE status "
+        "= 'running'");
+    while (q.step()) {
+      EventSpec e;
+      e.id = q.text_at(0);
+      e.game = q.text_at(1);
+      e.players = static_cast<int>(q.int_at(2));
+      e.options = json::parse(q.text_at(3), nullptr, false);
+      e.boards = static_cast<int>(q.int_at(4));
+      for (const auto& s : json::parse(q.text_at(5)))
+        e.seeds.push_back(std::stoull(s.get<std::string>()));
+      e.sides = sides_from_json(json::parse(q.text_at(6)));
+      e.creator = q.text_at(7);
+      loaded.push_back(std::move(e));
+    }
+    auto& t = db.prepare(
+        "SELECT et.event_id, et.board, et.rotation, et.table_id FROM event_tables et "
+        "JOIN events e ON e.id = et.event_id WHERE e.status = 'running' ORDER BY et.board");
+    while (t.step()) {
+      rows.push_back({t.text_at(0), static_cast<int>(t.int_at(1)) - 1,
+                      static_cast<int>(t.int_at(2)), t.text_at(3)});
+    }
+  });
+  for (auto& e : loaded) {
+    TableSetup setup;
+    setup.game = e.game;
+    setup.players = e.players;
+    setup.options = e.options;
+    setup.seed = e.seeds.empty() ? 0 : e.seeds[0];
+    auto created = lobby_.make_game(setup);
+    if (!created.game) {
+      spdlog::error("event {} cannot be resumed: its game is refused", e.id);
+      continue;
+    }
+    e.groups = seat_groups(*created.game);
+    e.tables.assign(static_cast<std::size_t>(e.boards), std::vector<std::string>(e.sides.size()));
+    std::lock_guard lock(mutex_);
+    stopped_[e.id].assign(e.sides.size(), false);
+    events_[e.id] = std::move(e);
+  }
+  for (const auto& r : rows) {
+    std::lock_guard lock(mutex_);
+    auto it = events_.find(r.event);
+    if (it == events_.end()) continue;
+    it->second.tables[static_cast<std::size_t>(r.board)][static_cast<std::size_t>(r.rotation)] =
+        r.table;
+    by_table_[r.table] = {r.event, r.board, r.rotation};
+  }
+  std::vector<std::string> ids;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, e] : events_) ids.push_back(id);
+  }
+  for (const auto& event : ids) {
+    std::vector<std::vector<std::string>> tables;
+    {
+      std::lock_guard lock(mutex_);
+      tables = events_[event].tables;
+    }
+    const int rotations = static_cast<int>(tables.empty() ? 0 : tables[0].size());
+    for (int k = 0; k < rotations; ++k) {
+      int last = -1;
+      for (int b = 0; b < static_cast<int>(tables.size()); ++b) {
+        if (!tables[static_cast<std::size_t>(b)][static_cast<std::size_t>(k)].empty()) last = b;
+      }
+      if (last < 0) {
+        open_board(event, 0, k, "");
+        continue;
+      }
+      {
+        std::lock_guard lock(mutex_);
+        for (int b = 0; b < last; ++b)
+          events_[event].done.insert(
+              tables[static_cast<std::size_t>(b)][static_cast<std::size_t>(k)]);
+      }
+      const std::string& table =
+          tables[static_cast<std::size_t>(last)][static_cast<std::size_t>(k)];
+      auto stored = lobby_.store().load_table(table);
+      if (!stored) {
+        open_board(event, last, k, table);  // its row was stored, the table was not
+      } else if (stored->status == "over" || stored->status == "closed") {
+        advance(event, last, k, stored->status == "over");
+      }
+      // Otherwise the lobby resumed it like any other table.
+    }
+    std::lock_guard lock(mutex_);
+    finish_if_done(events_[event]);
+  }
+  spdlog::info("recovered {} running events", ids.size());
+}
+
+// ---- GET /api/events/{id} --------------------------------------------------------
+
+json Events::describe(const std::string& event, int& status) {
+  EventSpec e;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = events_.find(event); it != events_.end()) e = it->second;
+  }
+  std::string status_text = e.over ? "over" : "running";
+  if (e.id.empty()) {
+    // Not in memory: finished events are read from the store.
+    std::vector<std::tuple<int, int, std::string>> rows;
+    lobby_.store().read([&](Db& db) {
+      auto& q = db.prepare(
+          "SELECT game, players, options, boards, seeds, sides, creator, status FROM events WHERE "
+          "id = ?");
+      q.bind(1, event);
+      if (!q.step()) return;
+      e.id = event;
+      e.game = q.text_at(0);
+      e.players = static_cast<int>(q.int_at(1));
+      e.options = json::parse(q.text_at(2), nullptr, false);
+      e.boards = static_cast<int>(q.int_at(3));
+      for (const auto& s : json::parse(q.text_at(4)))
+        e.seeds.push_back(std::stoull(s.get<std::string>()));
+      e.sides = sides_from_json(json::parse(q.text_at(5)));
+      e.creator = q.text_at(6);
+      status_text = q.text_at(7);
+      q.run();
+      auto& t = db.prepare("SELECT board, rotation, table_id FROM event_tables WHERE event_id = ?");
+      t.bind(1, event);
+      while (t.step())
+        rows.emplace_back(static_cast<int>(t.int_at(0)) - 1, static_cast<int>(t.int_at(1)),
+                          t.text_at(2));
+    });
+    if (e.id.empty()) {
+      status = 404;
+      return {{"error", "no_such_event"}};
+    }
+    TableSetup setup;
+    setup.game = e.game;
+    setup.players = e.players;
+    setup.options = e.options;
+    setup.seed = e.seeds.empty() ? 0 : e.seeds[0];
+    auto created = lobby_.make_game(setup);
+    if (created.game) e.groups = seat_groups(*created.game);
+    e.tables.assign(static_cast<std::size_t>(e.boards), std::vector<std::string>(e.sides.size()));
+    for (const auto& [b, k, t] : rows)
+      e.tables[static_cast<std::size_t>(b)][static_cast<std::size_t>(k)] = t;
+    e.over = status_text == "over";
+  }
+  const std::size_t rotations = e.sides.size();
+  status = 200;
+  json out = {{"event", e.id},         {"game", e.game},     {"players", e.players},
+              {"options", e.options},  {"boards", e.boards}, {"rotations", rotations},
+              {"status", status_text}, {"groups", e.groups}, {"sides", sides_json(e.sides)}};
+  // Each table's stored status and final scores.
+  struct Played {
+    std::string status;
+    json scores;  // null unless over
+  };
+  std::vector<std::vector<Played>> played(static_cast<std::size_t>(e.boards),
+                                          std::vector<Played>(rotations));
+  json tables = json::array();
+  for (int b = 0; b < e.boards; ++b) {
+    for (std::size_t k = 0; k < rotations; ++k) {
+      const std::string& id = e.tables[static_cast<std::size_t>(b)][k];
+      Played& p = played[static_cast<std::size_t>(b)][k];
+      p.status = "not_started";
+      if (!id.empty()) {
+        if (auto stored = lobby_.store().load_table(id)) {
+          // An event table starts when it is stored (every seat is filled); the
+          // store marks it playing only with its first move.
+          p.status = stored->status == "waiting" ? "playing" : stored->status;
+          if (p.status == "over") p.scores = json::parse(stored->scores, nullptr, false);
+        } else {
+          p.status = "waiting";
+        }
+      }
+      json seating = json::array();  // the side in each seat
+      for (int seat = 0; seat < e.players; ++seat) {
+        for (std::size_t s = 0; s < rotations; ++s) {
+          const auto& group = e.groups[(s + k) % rotations];
+          if (std::find(group.begin(), group.end(), seat) != group.end()) seating.push_back(s);
+        }
+      }
+      tables.push_back({{"board", b + 1},
+                        {"rotation", k},
+                        {"table", id.empty() ? json() : json(id)},
+                        {"status", p.status},
+                        {"seating", std::move(seating)}});
+    }
+  }
+  out["tables"] = std::move(tables);
+  // Scoring against the field (docs/events.md): the score of group g at a
+  // table is its first seat's final score; side s at rotation k, in group
+  // g = (s+k) mod U, scores on the board the sum over the other rotations k'
+  // that finished it of (its score in g at k) - (the score in g at k').
+  std::vector<long long> totals(rotations, 0), raw(rotations, 0);
+  std::vector<int> counted(rotations, 0);
+  json boards = json::array();
+  for (int b = 0; b < e.boards; ++b) {
+    const auto& row = played[static_cast<std::size_t>(b)];
+    bool finished = true;
+    for (const auto& p : row) finished = finished && (p.status == "over" || p.status == "closed");
+    json board = {{"board", b + 1}, {"revealed", finished || e.over}};
+    if (!(finished || e.over)) {
+      boards.push_back(std::move(board));
+      continue;
+    }
+    board["seed"] = std::to_string(e.seeds[static_cast<std::size_t>(b)]);
+    auto group_score = [&](std::size_t k, std::size_t g) -> std::optional<long long> {
+      const json& scores = row[k].scores;
+      if (!scores.is_array()) return std::nullopt;
+      return scores[static_cast<std::size_t>(e.groups[g][0])].get<long long>();
+    };
+    json results = json::array();
+    for (std::size_t k = 0; k < rotations; ++k) {
+      results.push_back({{"rotation", k},
+                         {"table", e.tables[static_cast<std::size_t>(b)][k]},
+                         {"status", row[k].status},
+                         {"scores", row[k].scores}});
+    }
+    board["results"] = std::move(results);
+    json diffs = json::array();
+    for (std::size_t s = 0; s < rotations; ++s) {
+      for (std::size_t k = 0; k < rotations; ++k) {
+        const std::size_t g = (s + k) % rotations;
+        const auto own = group_score(k, g);
+        if (!own) continue;
+        long long difference = 0;
+        int compared = 0;
+        for (std::size_t other = 0; other < rotations; ++other) {
+          if (other == k) continue;
+          if (auto theirs = group_score(other, g)) {
+            difference += *own - *theirs;
+            ++compared;
+          }
+        }
+        diffs.push_back({{"side", s},
+                         {"rotation", k},
+                         {"group", g},
+                         {"score", *own},
+                         {"compared", compared},
+                         {"difference", difference}});
+        totals[s] += difference;
+        raw[s] += *own;
+        ++counted[s];
+      }
+    }
+    board["differences"] = std::move(diffs);
+    boards.push_back(std::move(board));
+  }
+  out["results"] = std::move(boards);
+  std::vector<std::size_t> order(rotations);
+  for (std::size_t s = 0; s < rotations; ++s) order[s] = s;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return totals[a] > totals[b]; });
+  json standings = json::array();
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const std::size_t s = order[i];
+    std::size_t rank = i + 1;
+    if (i > 0 && totals[order[i - 1]] == totals[s])
+      rank = standings.back()["rank"].get<std::size_t>();
+    standings.push_back({{"rank", rank},
+                         {"side", s},
+                         {"name", e.sides[s].name},
+                         {"total", totals[s]},
+                         {"points", raw[s]},
+                         {"hands", counted[s]}});
+  }
+  out["standings"] = std::move(standings);
+  if (e.over) {
+    json seeds = json::array();
+    for (auto s : e.seeds) seeds.push_back(std::to_string(s));
+    out["seeds"] = std::move(seeds);
+  }
+  return out;
+}
+
+}  // namespace casa::server

@@ -1,0 +1,104 @@
+// Duplicate events (docs/events.md): U sides of one game (the game's teams, or
+// each seat alone) play the same boards (one seed each) at U tables, the sides
+// rotated so that each side holds every seat group of every board once. Each
+// rotation plays its boards in order, one ordinary table per board; results are
+// scored against the field from the stored results of those tables.
+//
+// Invariants:
+//  * An event's row and every (board, rotation) -> table row are stored before
+//    the table itself, so recovery finds every table an event ever opened, and
+//    reopens with the same id one whose own row was lost.
+//  * While an event runs, its tables refuse spectators and their replays are
+//    withheld; a board's scores appear in describe() only once every rotation
+//    has finished that board (HTTP callers are anonymous, so "finished by
+//    everyone" is the only rule that hides a board from a table still to play it).
+//  * Standings are recomputed on every describe() from the stored results.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "server/client.h"
+#include "server/store.h"
+
+namespace casa::server {
+
+class Lobby;
+
+struct EventMember {
+  std::string player_id;  // a human, or
+  std::string bot;        // a server bot
+};
+
+struct EventSide {
+  std::string name;
+  // members[k][i]: who sits in the i-th seat of the side's seat group at rotation k.
+  std::vector<std::vector<EventMember>> members;
+};
+
+struct EventSpec {
+  std::string id;
+  std::string game;
+  int players = 0;
+  nlohmann::json options = nlohmann::json::object();
+  int boards = 0;
+  std::vector<std::uint64_t> seeds;  // one per board
+  std::vector<EventSide> sides;
+  std::vector<std::vector<int>> groups;  // the game's seat groups (teams), in the engine's order
+  std::string creator;
+  bool over = false;
+  // tables[b][k]: the table playing board b+1 at rotation k ("" = not opened yet).
+  std::vector<std::vector<std::string>> tables;
+  std::set<std::string> done;  // its tables that are over or closed
+};
+
+class Events {
+ public:
+  explicit Events(Lobby& lobby);
+
+  // create_event from a welcomed client: validates, stores, opens board 1 of every rotation.
+  void create(const std::shared_ptr<Client>& client, const nlohmann::json& body,
+              const std::optional<nlohmann::json>& id);
+  // After the lobby recovered its tables: loads running events, opens what a
+  // crash left unopened, moves on rotations whose board finished meanwhile.
+  void recover();
+  // A table finished (over or closed): the next board of its rotation opens.
+  void table_finished(const std::string& table, bool over);
+  // True while `table` belongs to an event that is not over.
+  bool withheld(const std::string& table);
+  // False when `table` is withheld and `player_id` does not sit there.
+  bool may_watch(const std::string& table, const std::string& player_id);
+  // GET /api/events/{id}; status 200 or 404.
+  nlohmann::json describe(const std::string& event, int& status);
+
+ private:
+  struct Slot {
+    std::string event;
+    int board = 0;  // 0-based
+    int rotation = 0;
+  };
+  // Seats of board b at rotation k.
+  std::vector<StoredSeat> seating(const EventSpec& e, int rotation) const;
+  // Stores the (board, rotation) row if `table` is empty, then opens the
+  // table; returns its id.
+  std::string open_board(const std::string& event, int board, int rotation, std::string table);
+  // Opens the next board of a rotation whose table finished, or ends the event.
+  void advance(const std::string& event, int board, int rotation, bool over);
+  void finish_if_done(EventSpec& e);
+
+  Lobby& lobby_;
+  std::mutex mutex_;
+  std::map<std::string, EventSpec> events_;
+  std::map<std::string, Slot> by_table_;
+  // Rotations that stopped (a table was closed): no further boards.
+  std::map<std::string, std::vector<bool>> stopped_;
+};
+
+}  // namespace casa::server
