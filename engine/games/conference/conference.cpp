@@ -918,6 +918,11 @@ std::optional<Error> ConferenceGame::decode_action(const Value& value, Action& o
 // once that has been settled.
 
 std::unique_ptr<Game> ConferenceGame::determinize(Seat seat, std::uint64_t seed) const {
+  return determinize_with(seat, seed, 64);
+}
+
+std::unique_ptr<ConferenceGame> ConferenceGame::determinize_with(Seat seat, std::uint64_t seed,
+                                                                 int random_attempts) const {
   auto copy = std::make_unique<ConferenceGame>(*this);
   copy->seed_ = seed;  // later hands are unknown too
   if (hand_done_ || phase_ == Phase::kOver) return copy;
@@ -960,7 +965,7 @@ std::unique_ptr<Game> ConferenceGame::determinize(Seat seat, std::uint64_t seed)
   for (int c : pool) cards[n++] = static_cast<std::uint8_t>(c);
   bool placed = false;
   std::array<Cards, kPlayers + 1> result{};
-  for (int attempt = 0; attempt < 64 && !placed; ++attempt) {
+  for (int attempt = 0; attempt < random_attempts && !placed; ++attempt) {
     rng.shuffle(cards.data(), static_cast<std::size_t>(n));
     // Most constrained cards first.
     std::stable_sort(cards.begin(), cards.begin() + n, [&](int a, int b) {
@@ -994,9 +999,49 @@ std::unique_ptr<Game> ConferenceGame::determinize(Seat seat, std::uint64_t seed)
       }
     }
   }
-  if (!placed) {  // the constraints could not be met by chance: keep the true places
-    for (int s = 0; s < kPlayers; ++s) result[s] = hands_[s];
-    result[kDiscardSlot] = discard_;
+  if (!placed) {
+    // The constraints could not be met by chance: place the cards one by one,
+    // moving earlier ones along a chain of other allowed places when a card finds
+    // every place it may go full (augmenting paths of a bipartite matching). The
+    // real deal meets every constraint, so this always completes; it reads only
+    // the pool, the counts and the public constraints, never where a card is.
+    std::array<int, kCardCount> slot_of{};
+    std::array<int, kPlayers + 1> filled{};
+    std::array<int, kPlayers + 1> order{};
+    for (int s = 0; s <= kDiscardSlot; ++s) order[s] = s;
+    std::array<bool, kPlayers + 1> visited{};
+    // Puts cards[i] somewhere, displacing others if need be; false if it cannot.
+    auto place = [&](auto&& self, int i) -> bool {
+      for (int s : order) {
+        if (visited[s] || need[s] == 0 || !allowed(cards[i], s)) continue;
+        visited[s] = true;
+        if (filled[s] < need[s]) {
+          slot_of[i] = s;
+          ++filled[s];
+          return true;
+        }
+        for (int j = 0; j < i; ++j) {
+          if (slot_of[j] != s) continue;
+          if (self(self, j)) {  // j moved on, which freed its place in s
+            --filled[s];
+            slot_of[i] = s;
+            ++filled[s];
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+    rng.shuffle(cards.data(), static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      slot_of[i] = -1;
+      rng.shuffle(order.data(), order.size());
+      visited = {};
+      place(place, i);
+    }
+    result = fixed;
+    for (int i = 0; i < n; ++i)
+      if (slot_of[i] >= 0) result[slot_of[i]].add(cards[i]);
   }
   for (int s = 0; s < kPlayers; ++s) copy->hands_[s] = result[s];
   copy->discard_ = result[kDiscardSlot];
