@@ -107,7 +107,7 @@ void Lobby::recover() {
     setup.creator = stored.creator;
     setup.move_timeout_seconds = stored.move_timeout_seconds;
     setup.grace_seconds = stored.grace_seconds;
-    setup.robot_takeover = stored.takeover != "none";
+    setup.takeover = stored.takeover;
     auto created = make_game(setup);
     if (!created.game) {
       spdlog::error("table {} cannot be rebuilt: {}", stored.id, created.error ? created.error->message : "?");
@@ -337,7 +337,8 @@ void Lobby::create_table(const std::shared_ptr<Client>& client, const json& body
   setup.move_timeout_seconds = body.value("move_timeout_seconds", 0);
   if (auto policy = body.find("disconnect_policy"); policy != body.end()) {
     setup.grace_seconds = policy->value("grace_seconds", setup.grace_seconds);
-    setup.robot_takeover = policy->value("takeover", std::string("robot")) == "robot";
+    // The schema allows only "robot", "strong" and "none".
+    setup.takeover = policy->value("takeover", std::string("robot"));
   }
   // Server settings are fields of create_table, never engine options.
   for (const char* field : {"move_timeout_seconds", "disconnect_policy", "seed"}) {
