@@ -57,6 +57,31 @@ std::int64_t table_seq(WsClient& client, const std::string& table) {
   }
 }
 
+// The first message satisfying `pred` within `timeout` (null if none).
+json find_message(WsClient& c, const std::function<bool(const json&)>& pred,
+                  std::chrono::milliseconds timeout) {
+  auto m = c.find(pred, timeout);
+  return m ? *m : json();
+}
+
+std::function<bool(const json&)> event_by(const std::string& table, const std::string& by) {
+  return [=](const json& m) {
+    return m["type"] == "event" && m["table"] == table && m.value("auto", "") == by;
+  };
+}
+
+// Waits until the bot pool has a job (a search running or queued); false if
+// none came within `timeout`.
+bool pool_gets_work(server::BotPool& pool, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (pool.load() == 0) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(2ms);
+  }
+  return true;
+}
+
+
 }  // namespace
 
 TEST_CASE("BotPool: a fixed number of threads; a full queue refuses the job") {
@@ -128,8 +153,14 @@ TEST_CASE("a strong bot thinks on the bot pool: another table's moves are not he
       create(ann, {{"game", "casino"}, {"players", 2}, {"options", {{"dealer", 0}}}})["table"];
   CHECK(ann.call({{"type", "add_bot"}, {"table", a}, {"seat", 1}, {"bot", "strong"}})["type"] ==
         "bot_added");
+  server::BotPool* pool = ts.server->lobby().bot_pool();
+  REQUIRE(pool);
+  const bool busy_from = pool_gets_work(*pool, 5s);
   const std::vector<double> during = play_moves(6);
-  // All six moves of B were served while A's bot was still thinking.
+  // All six moves of B were served while A's bot was still thinking, on the
+  // only bot thread, busy from before B's first move to after its last.
+  CHECK(busy_from);
+  CHECK(pool->load() == 1);
   CHECK_MESSAGE(table_seq(ann, a) == 0, "the strong bot moved before table B's moves were done");
 
   auto mean = [](const std::vector<double>& v) {
@@ -171,34 +202,6 @@ TEST_CASE("a saturated bot pool: the strong bot plays the robot's move at once")
   CHECK(table_seq(ann, a) == 0);  // A's search still runs
   CHECK(ann.expect("request", 15s)["table"] == a);
 }
-
-namespace {
-
-// The first message satisfying `pred` within `timeout` (null if none).
-json find_message(WsClient& c, const std::function<bool(const json&)>& pred,
-                  std::chrono::milliseconds timeout) {
-  auto m = c.find(pred, timeout);
-  return m ? *m : json();
-}
-
-std::function<bool(const json&)> event_by(const std::string& table, const std::string& by) {
-  return [=](const json& m) {
-    return m["type"] == "event" && m["table"] == table && m.value("auto", "") == by;
-  };
-}
-
-// Waits until the bot pool has a job (a search running or queued); false if
-// none came within `timeout`.
-bool pool_gets_work(server::BotPool& pool, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (pool.load() == 0) {
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(2ms);
-  }
-  return true;
-}
-
-}  // namespace
 
 TEST_CASE("takeover strong: the strong bot plays a move the timer runs out on") {
   TestServer ts([](server::Config& c) {
