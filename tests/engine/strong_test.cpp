@@ -305,7 +305,7 @@ TEST_CASE("CO-3.2 CO-4.2 strong: Conference determinisations respect every publi
   // and two worlds the seat cannot tell apart give the same sample, also where
   // chance alone fails to meet the constraints (voids, the discard's rules).
   int compared = 0;
-  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+  for (std::uint64_t seed = 1; seed <= 400; ++seed) {
     auto g = make(Setup{"conference", 4, R"({"good_evil":"allegiance"})"}, seed);
     Rng rng(seed * 17);
     for (int step = 0; step < 8 && !g->is_over(); ++step) {
@@ -325,9 +325,13 @@ TEST_CASE("CO-3.2 CO-4.2 strong: Conference determinisations respect every publi
         CHECK(placed->view(seat) == g->view(seat));
         CHECK(placed->full_state() == twin.determinize_with(seat, k, 0)->full_state());
         const Value state = placed->full_state();
+        const Value truth = g->full_state();
         const auto& voids = state.find("voids")->as_array();
         const auto& hands = state.find("hands")->as_array();
+        CHECK(state.find("discard")->size() == truth.find("discard")->size());
         for (int s = 0; s < 4; ++s) {
+          CHECK(hands[static_cast<std::size_t>(s)].size() ==
+                truth.find("hands")->as_array()[static_cast<std::size_t>(s)].size());
           for (const auto& c : hands[static_cast<std::size_t>(s)].as_array()) {
             const std::string id = c.as_string();
             // CO-1.1 E A F W are suits 0-3; trumps (GOOD and EVIL too) are 4.
@@ -341,7 +345,7 @@ TEST_CASE("CO-3.2 CO-4.2 strong: Conference determinisations respect every publi
       }
     }
   }
-  CHECK(compared > 100);
+  CHECK(compared > 1000);
 }
 
 TEST_CASE("CO-4.2 CO-4.4 CO-5.1 strong: ruff the opponents' King and Queen rather than excuse") {
