@@ -114,7 +114,7 @@ void Lobby::recover() {
     setup.creator = stored.creator;
     setup.move_timeout_seconds = stored.move_timeout_seconds;
     setup.grace_seconds = stored.grace_seconds;
-    setup.robot_takeover = stored.takeover != "none";
+    setup.takeover = stored.takeover;
     setup.rated = stored.rated;
     auto created = make_game(setup);
     if (!created.game) {
@@ -352,7 +352,8 @@ void Lobby::create_table(const std::shared_ptr<Client>& client, const json& body
   setup.move_timeout_seconds = body.value("move_timeout_seconds", 0);
   if (auto policy = body.find("disconnect_policy"); policy != body.end()) {
     setup.grace_seconds = policy->value("grace_seconds", setup.grace_seconds);
-    setup.robot_takeover = policy->value("takeover", std::string("robot")) == "robot";
+    // The schema allows only "robot", "strong" and "none".
+    setup.takeover = policy->value("takeover", std::string("robot"));
   }
   if (auto refusal = check_options(setup)) return refuse(refusal->code, refusal->message);
   if (body.contains("seed")) {

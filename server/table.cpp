@@ -149,7 +149,7 @@ json Table::table_state(Seat seat) const {
 }
 
 json Table::policy_json() const {
-  return {{"grace_seconds", setup_.grace_seconds}, {"takeover", setup_.robot_takeover ? "robot" : "none"}};
+  return {{"grace_seconds", setup_.grace_seconds}, {"takeover", setup_.takeover}};
 }
 
 json Table::clock_json() const {
@@ -249,7 +249,7 @@ void Table::open(std::vector<StoredSeat> seats, std::shared_ptr<Client> creator,
     row.creator = setup_.creator;
     row.move_timeout_seconds = setup_.move_timeout_seconds;
     row.grace_seconds = setup_.grace_seconds;
-    row.takeover = setup_.robot_takeover ? "robot" : "none";
+    row.takeover = setup_.takeover;
     row.rated = setup_.rated;
     row.seats = seats;
     for (std::size_t s = 0; s < seats.size() && s < seats_.size(); ++s) {
@@ -383,7 +383,7 @@ bool Table::update_presence() {
     }
     changed = changed || !seat.away;
     seat.away = true;
-    if (status_ != Status::playing || !setup_.robot_takeover) {
+    if (status_ != Status::playing || !setup_.takes_over()) {
       changed = changed || seat.takeover_at != Clock::time_point{};
       seat.takeover_at = {};
       continue;
@@ -391,8 +391,9 @@ bool Table::update_presence() {
     if (!seat.played_by.empty()) continue;
     const auto at = *since + std::chrono::seconds(setup_.grace_seconds);
     if (at <= now) {
-      spdlog::info("table {}: {} is away; the robot plays for them", setup_.id, seat.player_id);
-      seat.played_by = "robot";
+      spdlog::info("table {}: {} is away; the {} bot plays for them", setup_.id, seat.player_id,
+                   setup_.takeover);
+      seat.played_by = setup_.takeover;
       seat.takeover_at = {};
       changed = true;
     } else {
@@ -530,7 +531,7 @@ void Table::schedule_bots() {
         if (seq_ != at || status_ != Status::playing || !(game_->to_act() & seat_bit(s))) return;
         const std::string bot = bot_for(s);  // the player may be back by now
         if (bot.empty()) return;
-        if (is_search_bot(bot) && think_on_pool(s, at)) return;  // table_bots.cpp
+        if (is_search_bot(bot) && think_on_pool(s, at, auto_reason(s))) return;  // table_bots.cpp
         const Action action = choose_bot_action(*game_, s, bot, bot_rng_);
         submit(s, action, nullptr, std::nullopt, auto_reason(s));
       });
@@ -570,7 +571,10 @@ void Table::arm_timer() {
       const SeatMask to_act = self->game_->to_act();
       for (Seat s = 0; s < self->setup_.players; ++s) {
         if ((to_act & seat_bit(s)) && self->bot_for(s).empty()) {
-          spdlog::info("table {}: seat {} ran out of time; the robot plays for it", self->setup_.id, s);
+          const std::string bot = self->setup_.timer_bot();
+          spdlog::info("table {}: seat {} ran out of time; the {} bot plays for it", self->setup_.id, s, bot);
+          // A search runs on the bot pool; when the pool is saturated, the robot.
+          if (is_search_bot(bot) && self->think_on_pool(s, self->seq_, "timer")) return;
           const Action action = choose_bot_action(*self->game_, s, "robot", self->bot_rng_);
           self->submit(s, action, nullptr, std::nullopt, "timer");
           return;

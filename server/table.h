@@ -49,10 +49,13 @@ struct TableSetup {
   std::string invite;
   std::string creator;  // player id
   int move_timeout_seconds = 0;
-  // The disconnect policy: after grace_seconds away, the robot plays the seat
-  // until its player returns (robot_takeover), or the seat waits (not).
+  // The disconnect policy: after grace_seconds away, a bot plays the seat until
+  // its player returns ("robot" or "strong"), or the seat waits ("none"). The
+  // same bot makes the move of a seat whose move timer runs out ("none": the robot).
   int grace_seconds = 60;
-  bool robot_takeover = true;
+  std::string takeover = "robot";
+  bool takes_over() const { return takeover != "none"; }
+  const char* timer_bot() const { return takeover == "strong" ? "strong" : "robot"; }
   // Whether the result moves ratings; unset: rated when every seat holds a
   // person at the end (docs/ratings.md).
   std::optional<bool> rated;
@@ -152,7 +155,9 @@ class Table : public std::enable_shared_from_this<Table> {
   void schedule_bots();
   // Starts a searching bot's think for seat s on the bot pool (the move comes
   // back on the strand if the state is still `at`); false if the pool is saturated.
-  bool think_on_pool(Seat s, std::int64_t at);
+  // `auto_by` says why the move is the server's (as submit's); "timer": the seat's
+  // player may still answer first, a bot's seat must still be played by a bot.
+  bool think_on_pool(Seat s, std::int64_t at, const std::string& auto_by);
   void arm_timer();
   // Applies an action already validated by the engine; commits it; then tells.
   // `auto_by`: why the server chose the action for the seat ("" = it did not).

@@ -23,7 +23,7 @@ std::int64_t wall_clock_us() {
 
 }  // namespace
 
-bool Table::think_on_pool(Seat s, std::int64_t at) {
+bool Table::think_on_pool(Seat s, std::int64_t at, const std::string& auto_by) {
   BotPool* pool = lobby_.bot_pool();
   if (!pool) return false;
   StrongOptions options;
@@ -32,15 +32,17 @@ bool Table::think_on_pool(Seat s, std::int64_t at) {
                  static_cast<std::uint64_t>(s);
   std::shared_ptr<const Game> snapshot = game_->clone();
   auto self = shared_from_this();
-  const bool queued = pool->try_submit([self, snapshot, s, at, options] {
+  const bool queued = pool->try_submit([self, snapshot, s, at, options, auto_by] {
     const Action action = strong_action(*snapshot, s, options, wall_clock_us);
-    boost::asio::post(self->strand_, [self, s, at, action] {
-      self->when_idle([self, s, at, action] {
+    boost::asio::post(self->strand_, [self, s, at, action, auto_by] {
+      self->when_idle([self, s, at, action, auto_by] {
+        // A timer's move stands only while the seat is still its player's to
+        // make; a bot's only while a bot still plays the seat.
+        const bool timer = auto_by == "timer";
         if (self->seq_ != at || self->status_ != Status::playing ||
-            !(self->game_->to_act() & seat_bit(s)) ||
-            self->seats_[static_cast<std::size_t>(s)].bot.empty())
+            !(self->game_->to_act() & seat_bit(s)) || self->bot_for(s).empty() == !timer)
           return;  // the table moved on; a newer think (if any) answers instead
-        self->submit(s, action, nullptr, std::nullopt);
+        self->submit(s, action, nullptr, std::nullopt, auto_by);
       });
     });
   });

@@ -83,7 +83,7 @@ struct Args {
       << "       casa rematch [TABLE] [--bot random|first]\n"
       << "       casa watch CODE\n"
       << "       casa list [--game G]\n"
-      << "play/create: [--grace SECONDS] [--takeover robot|none] [--move-timeout SECONDS]\n"
+      << "play/create: [--grace SECONDS] [--takeover robot|strong|none] [--move-timeout SECONDS]\n"
       << "common: [--url ws://HOST:PORT/ws] [--name NAME] [--token-file PATH] [--no-token]\n"
       << "        [--insecure]   (wss:// without checking the certificate)\n"
       << "See docs/cli.md.\n";
@@ -210,7 +210,8 @@ Args parse_args(int argc, char** argv) {
         grace = std::stoi(next());
       else if (flag == "--takeover") {
         takeover = next();
-        if (takeover != "robot" && takeover != "none") usage("--takeover must be robot or none");
+        if (takeover != "robot" && takeover != "strong" && takeover != "none")
+          usage("--takeover must be robot, strong or none");
       } else if (flag == "--move-timeout")
         c.move_timeout_seconds = std::stoi(next());
       else

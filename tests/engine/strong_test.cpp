@@ -13,7 +13,10 @@
 #include "engine/game.h"
 #include "engine/rng.h"
 #include "tests/engine/casino/support.h"
+#include "engine/games/conference/state.h"
+#include "tests/engine/conference/helpers.h"
 #include "tests/engine/la_casa/table_support.h"
+#include "tests/engine/trophy_case/table.h"
 
 using namespace casa;
 
@@ -26,26 +29,32 @@ struct Setup {
 };
 
 Value options_of(const std::string& text) {
-  if (text == "domination") return Value::obj({{"format", "domination"}});
-  if (text == "solo") return Value::obj({{"format", "solo"}});
-  if (text == "classic") return Value::obj({{"format", "classic"}});
-  if (text == "partners") return Value::obj({{"partners", true}});
-  if (text == "sticky") return Value::obj({{"format", "sticky"}, {"election", true}});
-  return Value::object();
+  if (text.empty()) return Value::object();
+  return casino_test::J(text);
 }
 
+// Every game, and every mode and option that changes what a seat may know or
+// what its determinisation must respect.
 const Setup kSetups[] = {
     {"la-casa", 4, ""},
-    {"la-casa", 4, "classic"},
-    {"la-casa", 4, "sticky"},
+    {"la-casa", 4, R"({"format":"classic"})"},
+    {"la-casa", 4, R"({"format":"sticky","election":true})"},
+    {"la-casa", 4, R"({"challenge":"betrayal"})"},
+    {"la-casa", 4, R"({"challenge":"slap_down"})"},
+    {"la-casa", 4, R"({"challenge":"bandits"})"},
     {"la-casa", 2, ""},
-    {"la-casa", 2, "domination"},
-    {"la-casa", 1, "solo"},
+    {"la-casa", 2, R"({"challenge":"betrayal"})"},
+    {"la-casa", 2, R"({"format":"domination"})"},
+    {"la-casa", 1, R"({"format":"solo"})"},
     {"casino", 2, ""},
+    {"casino", 2, R"({"questions":"default"})"},
     {"casino", 3, ""},
-    {"casino", 4, "partners"},
+    {"casino", 4, R"({"partners":true})"},
     {"conference", 4, ""},
+    {"conference", 4, R"({"good_evil":"trumps"})"},
+    {"conference", 4, R"({"good_evil":"allegiance","attack_defence":true,"gallowglass":true})"},
     {"trophy-case", 3, ""},
+    {"trophy-case", 4, ""},
     {"trophy-case", 5, ""},
 };
 
@@ -256,5 +265,138 @@ TEST_CASE(
     o.seed = seed;
     const Action a = strong_action(*g, 0, o);
     CHECK_MESSAGE(a == best, g->encode_action(a).debug_string());
+  }
+}
+
+TEST_CASE("LC-7.3 strong: a Betrayal determinisation puts 1s, and only 1s, where the 1s are") {
+  // The four 1s are the references and (two players) out of play, and everybody
+  // knows it: a sample never holds another card there, nor a 1 anywhere else.
+  auto is_one = [](const std::string& id) { return id != "MC" && id.size() == 2 && id[1] == '1'; };
+  for (int players : {2, 4}) {
+    INFO(players, " players");
+    int checked = 0;
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+      auto g = make(Setup{"la-casa", players, R"({"challenge":"betrayal"})"}, seed);
+      Rng rng(seed);
+      for (int step = 0; step < 4 && !g->is_over(); ++step) {
+        advance(*g, 1 + static_cast<int>(rng.below(6)), rng);
+        if (g->is_over() || g->full_state().get_int("challenge", -1) != 2) continue;
+        const Seat seat = first_to_act(*g);
+        for (std::uint64_t k = 0; k < 8; ++k) {
+          const Value sample = g->determinize(seat, k * 7 + 1)->full_state();
+          int ones = 0;
+          for (const auto& r : sample.find("references")->as_array()) {
+            if (r.is_null()) continue;
+            CHECK_MESSAGE(is_one(r.as_string()), r.as_string());
+            ++ones;
+          }
+          for (const auto& c : sample.find("out")->as_array()) ones += is_one(c.as_string());
+          CHECK(ones == 4);
+          ++checked;
+        }
+      }
+    }
+    CHECK(checked > 0);
+  }
+}
+
+TEST_CASE("CO-3.2 CO-4.2 strong: Conference determinisations respect every public constraint") {
+  // Many positions with Good & Evil allegiance: each sample keeps the seat's view,
+  // and two worlds the seat cannot tell apart give the same sample, also where
+  // chance alone fails to meet the constraints (voids, the discard's rules).
+  int compared = 0;
+  for (std::uint64_t seed = 1; seed <= 400; ++seed) {
+    auto g = make(Setup{"conference", 4, R"({"good_evil":"allegiance"})"}, seed);
+    Rng rng(seed * 17);
+    for (int step = 0; step < 8 && !g->is_over(); ++step) {
+      advance(*g, 3 + static_cast<int>(rng.below(8)), rng);
+      if (g->is_over()) break;
+      const Seat seat = first_to_act(*g);
+      auto other = g->determinize(seat, seed * 1000 + static_cast<std::uint64_t>(step));
+      REQUIRE(other->view(seat) == g->view(seat));
+      for (std::uint64_t k = 1; k <= 4; ++k) {
+        auto mine = g->determinize(seat, k);
+        CHECK(mine->view(seat) == g->view(seat));
+        CHECK(mine->full_state() == other->determinize(seat, k)->full_state());
+        // The placement that never fails, used where chance does, alone.
+        const auto& real = dynamic_cast<const casa::conference::ConferenceGame&>(*g);
+        const auto& twin = dynamic_cast<const casa::conference::ConferenceGame&>(*other);
+        auto placed = real.determinize_with(seat, k, 0);
+        CHECK(placed->view(seat) == g->view(seat));
+        CHECK(placed->full_state() == twin.determinize_with(seat, k, 0)->full_state());
+        const Value state = placed->full_state();
+        const Value truth = g->full_state();
+        const auto& voids = state.find("voids")->as_array();
+        const auto& hands = state.find("hands")->as_array();
+        CHECK(state.find("discard")->size() == truth.find("discard")->size());
+        for (int s = 0; s < 4; ++s) {
+          CHECK(hands[static_cast<std::size_t>(s)].size() ==
+                truth.find("hands")->as_array()[static_cast<std::size_t>(s)].size());
+          for (const auto& c : hands[static_cast<std::size_t>(s)].as_array()) {
+            const std::string id = c.as_string();
+            // CO-1.1 E A F W are suits 0-3; trumps (GOOD and EVIL too) are 4.
+            const int suit = id == "FOOL"                                   ? -1
+                             : id == "GOOD" || id == "EVIL" || id[0] == 'T' ? 4
+                                 : static_cast<int>(std::string("EAFW").find(id[0]));
+            if (suit >= 0) CHECK_MESSAGE(!((voids[static_cast<std::size_t>(s)].as_int() >> suit) & 1), id, " to a seat void in it");
+          }
+        }
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared > 1000);
+}
+
+TEST_CASE("CO-4.2 CO-4.4 CO-5.1 strong: ruff the opponents' King and Queen rather than excuse") {
+  using namespace conference_test;
+  // Dealer 2 (the bot) discards A2 and A3; eldest, seat 3 (its partner), leads E2,
+  // seat 0 plays EK and seat 1 EQ (9 card points for seats 0+1). Seat 2 holds no
+  // Earth, so it must play a trump (CO-4.2), and any trump wins the trick
+  // (CO-4.4) with its 10 points; or it may play the Fool (CO-4.3), which leaves
+  // the trick (CO-5.1) and lets EK take the points.
+  Deal deal;
+  deal.dealer = 2;
+  deal.hands[0] = cards("EK");
+  deal.hands[1] = cards("EQ");
+  deal.hands[2] = cards("T2-19 FOOL A2 A3");
+  deal.hands[3] = cards("E2");
+  conference_test::Table t(deal, Value::object());
+  t.discards({"A2", "A3"});
+  t.play_as(3, "E2");
+  t.play_as(0, "EK");
+  t.play_as(1, "EQ");
+  REQUIRE(t.actor() == 2);
+  for (std::uint64_t seed : {1, 2, 3}) {
+    StrongOptions o = quick(2000);
+    o.seed = seed;
+    const Value a = t.game->encode_action(strong_action(*t.game, 2, o));
+    const std::string card = a.get_string("card", "");
+    CHECK_MESSAGE(card != "FOOL", a.debug_string());
+    CHECK(card[0] == 'T');
+  }
+}
+
+TEST_CASE("TC-4.3 TC-4.4 TC-5.1 TC-6.1 TC-6.3 strong: fold rather than hand the game over") {
+  // Three players, target 3, dealer 2: seat 0 leads MAZX (red, 2 points). Seat 1
+  // holds no red card and no trump, only 8s, 9s and Infinities of other colours:
+  // out of colour, none of them can beat a red card (TC-5.1), and each is worth
+  // points (TC-6.1). Any card it plays takes the trick to 3 points or more, which
+  // wins the game for whoever takes it (TC-6.3); folding (allowed: it holds no
+  // Mazes, TC-4.4) keeps the trick at 2.
+  tc_test::Stack stack;
+  stack.players = 3;
+  stack.dealer = 2;
+  stack.hands[0][0] = {"MAZX"};
+  stack.hands[0][1] = {"BUG8", "BUG9", "BUGX", "FRO8", "FRO9", "FROX", "INK8",
+                       "INK9", "INKX", "TIM8", "TIM9", "TIMX", "LAM8", "LAM9"};
+  tc_test::Table t(3, stack.options(Value::obj({{"target", 3}})));
+  t.play(0, "MAZX");
+  REQUIRE(t.turn() == 1);
+  for (std::uint64_t seed : {1, 2, 3}) {
+    StrongOptions o = quick(2000);
+    o.seed = seed;
+    const Value a = t.game->encode_action(strong_action(*t.game, 1, o));
+    CHECK_MESSAGE(a.get_string("type", "") == "fold", a.debug_string());
   }
 }

@@ -918,6 +918,11 @@ std::optional<Error> ConferenceGame::decode_action(const Value& value, Action& o
 // once that has been settled.
 
 std::unique_ptr<Game> ConferenceGame::determinize(Seat seat, std::uint64_t seed) const {
+  return determinize_with(seat, seed, 64);
+}
+
+std::unique_ptr<ConferenceGame> ConferenceGame::determinize_with(Seat seat, std::uint64_t seed,
+                                                                 int random_attempts) const {
   auto copy = std::make_unique<ConferenceGame>(*this);
   copy->seed_ = seed;  // later hands are unknown too
   if (hand_done_ || phase_ == Phase::kOver) return copy;
@@ -941,12 +946,26 @@ std::unique_ptr<Game> ConferenceGame::determinize(Seat seat, std::uint64_t seed)
     pool |= discard_;
   }
   // Which slots each card may go to.
+  // CO-6.3(b): once the first Good/Evil card is played with its call, whether the
+  // caller's partner holds the other one is public only after the partner has
+  // played since the call (the forced card would have come, or replaced theirs).
+  // Until then a sample may give it to them, and then they are forced; after,
+  // it never does.
   int other_ge = -1;
   int ge_partner = -1;
-  if (options_.good_evil == GoodEvil::kAllegiance && ge_played_ == 1 && forced_seat_ < 0) {
+  bool ge_pending = false;  // the partner's answer is still to come
+  if (options_.good_evil == GoodEvil::kAllegiance && ge_played_ == 1) {
     // The first one carried the first call.
-    other_ge = calls_[0].card == kGood ? kEvil : kGood;
-    ge_partner = partner_of(ge_first_seat_);
+    const int other = calls_[0].card == kGood ? kEvil : kGood;
+    const int partner = partner_of(ge_first_seat_);
+    bool answered = trick_count_ > calls_[0].trick;
+    for (int i = 0; i < trick_.count && !answered; ++i) answered = trick_.plays[i].seat == partner;
+    if (answered) {
+      other_ge = other;
+      ge_partner = partner;
+    } else if (partner != seat) {
+      ge_pending = true;
+    }
   }
   auto allowed = [&](int card, int slot) {
     if (slot == kDiscardSlot) return !is_king(card) && !is_honour(card);
@@ -960,7 +979,7 @@ std::unique_ptr<Game> ConferenceGame::determinize(Seat seat, std::uint64_t seed)
   for (int c : pool) cards[n++] = static_cast<std::uint8_t>(c);
   bool placed = false;
   std::array<Cards, kPlayers + 1> result{};
-  for (int attempt = 0; attempt < 64 && !placed; ++attempt) {
+  for (int attempt = 0; attempt < random_attempts && !placed; ++attempt) {
     rng.shuffle(cards.data(), static_cast<std::size_t>(n));
     // Most constrained cards first.
     std::stable_sort(cards.begin(), cards.begin() + n, [&](int a, int b) {
@@ -994,16 +1013,69 @@ std::unique_ptr<Game> ConferenceGame::determinize(Seat seat, std::uint64_t seed)
       }
     }
   }
-  if (!placed) {  // the constraints could not be met by chance: keep the true places
-    for (int s = 0; s < kPlayers; ++s) result[s] = hands_[s];
-    result[kDiscardSlot] = discard_;
+  if (!placed) {
+    // The constraints could not be met by chance: place the cards one by one,
+    // moving earlier ones along a chain of other allowed places when a card finds
+    // every place it may go full (augmenting paths of a bipartite matching). The
+    // real deal meets every constraint, so this always completes; it reads only
+    // the pool, the counts and the public constraints, never where a card is.
+    std::array<int, kCardCount> slot_of;
+    slot_of.fill(-1);
+    std::array<int, kPlayers + 1> filled{};
+    std::array<int, kPlayers + 1> order{};
+    for (int s = 0; s <= kDiscardSlot; ++s) order[s] = s;
+    std::array<bool, kPlayers + 1> visited{};
+    // Puts cards[i] somewhere, displacing others if need be; false if it cannot.
+    auto place = [&](auto&& self, int i) -> bool {
+      for (int s : order) {
+        if (visited[s] || need[s] == 0 || !allowed(cards[i], s)) continue;
+        visited[s] = true;
+        if (filled[s] < need[s]) {
+          slot_of[i] = s;
+          ++filled[s];
+          return true;
+        }
+        for (int j = 0; j < n; ++j) {
+          if (j == i || slot_of[j] != s) continue;
+          if (self(self, j)) {  // j moved on, which freed its place in s
+            --filled[s];
+            slot_of[i] = s;
+            ++filled[s];
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+    rng.shuffle(cards.data(), static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      rng.shuffle(order.data(), order.size());
+      visited = {};
+      place(place, i);
+    }
+    // Never reached while the public constraints hold for the real deal; should
+    // one not, a card goes where there is room rather than anywhere it really is.
+    for (int i = 0; i < n; ++i) {
+      for (int s = 0; slot_of[i] < 0 && s <= kDiscardSlot; ++s) {
+        if (filled[s] < need[s]) {
+          slot_of[i] = s;
+          ++filled[s];
+        }
+      }
+    }
+    result = fixed;
+    for (int i = 0; i < n; ++i)
+      if (slot_of[i] >= 0) result[slot_of[i]].add(cards[i]);
   }
   for (int s = 0; s < kPlayers; ++s) copy->hands_[s] = result[s];
   copy->discard_ = result[kDiscardSlot];
-  // CO-6.3(b): a pending forced card follows the card to wherever it went.
-  if (forced_seat_ >= 0 && forced_seat_ != seat) {
-    copy->forced_seat_ = copy->hands_[forced_seat_].has(forced_card_) ? forced_seat_ : -1;
-    if (copy->forced_seat_ < 0) copy->forced_card_ = -1;
+  // CO-6.3(b): the partner is forced exactly when the sample gives them the card.
+  if (ge_pending) {
+    const int other = calls_[0].card == kGood ? kEvil : kGood;
+    const int partner = partner_of(ge_first_seat_);
+    const bool holds = copy->hands_[partner].has(other);
+    copy->forced_seat_ = holds ? partner : -1;
+    copy->forced_card_ = holds ? other : -1;
   }
   return copy;
 }

@@ -100,6 +100,10 @@ class ConferenceGame final : public Game {
   Value encode_action(const Action& action) const override;
   std::optional<Error> decode_action(const Value& value, Action& out) const override;
   std::unique_ptr<Game> determinize(Seat seat, std::uint64_t seed) const override;
+  // determinize() with a chosen number of tries at dealing by chance before the
+  // constraint-respecting placement (0: that placement alone; tests use it).
+  std::unique_ptr<ConferenceGame> determinize_with(Seat seat, std::uint64_t seed,
+                                                   int random_attempts) const;
 
   // Read access for the bot (it uses only what its own seat may see).
   const Options& options() const { return options_; }

@@ -480,12 +480,37 @@ std::unique_ptr<Game> TableGame::determinize(Seat seat, std::uint64_t seed) cons
     }
     g.trick_[0].card = pool[next++];
   }
+  // LC-7.3 Betrayal: the four 1s are the references and (two players) out of
+  // play, and nowhere else; everybody knows that. The unseen 1s go to the hidden
+  // references first, then to the cards out of play; every other place is dealt
+  // from the other unseen cards. Both keep the shuffled order.
+  const bool betrayal = challenge_ == kBetrayal;
+  auto is_one = [](int card) { return card != kMangiaCake && card_value(card) == 1; };
+  std::array<std::int8_t, kDeckSize> ones{};
+  int ones_n = 0;
+  int next_one = 0;
+  if (betrayal) {
+    int rest = next;
+    for (int i = next; i < pool_n; ++i) {
+      if (is_one(pool[i])) ones[ones_n++] = pool[i];
+      else pool[rest++] = pool[i];
+    }
+    pool_n = rest;
+  }
+  auto draw = [&](bool one) {
+    if ((one || next >= pool_n) && next_one < ones_n) return ones[next_one++];
+    return pool[next++];
+  };
   visit(
       [&](CardSet& place, int k) {
-        for (int i = 0; i < counts[k]; ++i) place.add(pool[next++]);
+        const bool out = betrayal && &place == &g.out_;
+        for (int i = 0; i < counts[k]; ++i) place.add(draw(out));
       },
       [&](std::int8_t& slot) {
-        if (slot == kEmptied) slot = pool[next++];
+        if (slot != kEmptied) return;
+        bool reference = false;
+        for (int s = 0; s < players_; ++s) reference |= &slot == &g.reference_[s];
+        slot = draw(betrayal && reference);
       });
   if (last_side >= 0) {
     for (int i = 0; i < last_trick_n_; ++i) {

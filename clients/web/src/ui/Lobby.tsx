@@ -181,6 +181,7 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
           <select id="takeover" name="takeover" value={takeover} onChange={(e) => setTakeover((e.target as HTMLSelectElement).value)}>
             <option value="">server default</option>
             <option value="robot">the robot bot plays the seat</option>
+            <option value="strong">the strong bot plays the seat</option>
             <option value="none">the seat waits for its player</option>
           </select>
         </div>
