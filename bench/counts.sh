@@ -130,6 +130,12 @@ small, large = syscalls(s_s), syscalls(s_l)
 per_kind = {k: round((large.get(k, 0) - small.get(k, 0)) / dm_s, 3) for k in set(small) | set(large)}
 per_kind = {k: v for k, v in sorted(per_kind.items(), key=lambda kv: -kv[1]) if abs(v) >= 0.005}
 socket_writes = sum(per_kind.get(k, 0) for k in ("sendmsg", "sendto", "writev"))
+# The store's calls come per commit, and how many moves a group commit holds
+# depends on timing (strace slows every call): they are shown per commit, the
+# network thread's per move.
+store_kinds = ("pwrite64", "pread64", "fcntl", "fdatasync", "fsync")
+commits = per_kind.get("fdatasync", 0) + per_kind.get("fsync", 0)
+network = {k: v for k, v in per_kind.items() if k not in store_kinds and k != "futex"}
 gen = json.load(open(f"{out}/{s_l}.json"))
 players = gen["players_per_table"] if target == "server" else 1
 result = {
@@ -140,6 +146,10 @@ result = {
     "syscalls_per_move": round(sum(per_kind.values()), 2),
     "syscalls_per_move_by_kind": per_kind,
     "socket_writes_per_move": round(socket_writes, 3),
+    "network_syscalls_per_move": round(sum(network.values()), 2),
+    "commits_per_move": round(commits, 3),
+    "store_syscalls_per_commit": round(sum(per_kind.get(k, 0) for k in store_kinds) / commits, 2) if commits else None,
+    "futex_per_move": per_kind.get("futex", 0),
     "socket_writes_per_connection_per_move": round(socket_writes / players, 3),
     "frames_out_per_move": round(gen["messages_in"] / gen["moves"], 3),
     "bytes_out_per_move": round(gen["bytes_in"] / gen["moves"], 1),
@@ -152,14 +162,17 @@ python3 - "$out" "${targets[@]}" <<'EOF'
 import json, sys
 out, targets = sys.argv[1], sys.argv[2:]
 rows = {t: json.load(open(f"{out}/{t}.json")) for t in targets}
-keys = ["instructions_per_move", "syscalls_per_move", "socket_writes_per_move",
+keys = ["instructions_per_move", "syscalls_per_move", "network_syscalls_per_move", "socket_writes_per_move",
         "socket_writes_per_connection_per_move", "frames_out_per_move", "bytes_out_per_move"]
 print(f"{'per move (echo: per round trip)':40}" + "".join(f"{t:>14}" for t in targets)
       + ("   server/echo" if len(targets) == 2 else ""))
 for k in keys:
-    vals = [rows[t][k] for t in targets]
+    vals = [rows[t][k] or 0 for t in targets]
     ratio = f"{vals[1] / vals[0]:>14.2f}" if len(vals) == 2 and vals[0] else ""
     print(f"{k:40}" + "".join(f"{v:>14,}" for v in vals) + ratio)
+if "server" in rows:
+    r = rows["server"]
+    print(f"server: {r['commits_per_move']} commits per move, {r['store_syscalls_per_commit']} store calls per commit, {r['futex_per_move']} futex per move")
 for t in targets:
     print(f"{t} syscalls by kind: " + ", ".join(f"{k} {v}" for k, v in rows[t]["syscalls_per_move_by_kind"].items()))
 EOF
