@@ -91,7 +91,7 @@ struct Config {
   --rate R                     offered moves/s, open loop; 0 = saturation (default)
   --duration S                 measured seconds (default 10, at most 600)
   --warmup S                   seconds run before measuring (default 1)
-  --max-moves N                stop after N acknowledged moves
+  --max-moves N                stop after N acknowledged moves (echo: round trips)
   --connections-only N         open N idle connections, hold them for --duration
   --server-pid PID             report the server's CPU share; with --connections-only
                                also its VmRSS before/after
@@ -534,7 +534,8 @@ class Pacer {
 
 class EchoDriver : public Driver {
  public:
-  EchoDriver(Stats& stats, Pacer& pacer, int size) : stats_(stats), pacer_(pacer) {
+  EchoDriver(Stats& stats, Pacer& pacer, int size, long max_moves)
+      : stats_(stats), pacer_(pacer), max_moves_(max_moves) {
     // Shaped like an action message so the server frames the same bytes.
     payload_ = R"({"type":"action","table":"t3kq9x2m","seq":17,"action":{"type":"play","card":"G5"}})";
     if (size > 0) payload_.resize(static_cast<std::size_t>(size), ' ');
@@ -553,6 +554,7 @@ class EchoDriver : public Driver {
     }
   }
   void end() { running_ = false; }
+  std::function<void()> on_max_moves = [] {};
 
   void opened(Connection&) override {}
   void closed(Connection&) override {}
@@ -560,6 +562,7 @@ class EchoDriver : public Driver {
     if (stats_.measuring) {
       ++stats_.moves;
       stats_.record_latency(Clock::now() - sent_at_[static_cast<std::size_t>(c.index())]);
+      if (max_moves_ > 0 && stats_.moves >= static_cast<std::uint64_t>(max_moves_)) on_max_moves();
     }
     if (!running_) return;
     if (pacer_.saturating()) send(c.index());
@@ -578,6 +581,7 @@ class EchoDriver : public Driver {
   Connector* connector_ = nullptr;
   std::string payload_;
   std::vector<Clock::time_point> sent_at_;
+  long max_moves_ = 0;
   bool running_ = false;
 };
 
@@ -904,7 +908,7 @@ int main(int argc, char** argv) {
   const std::string mode = cfg.connections_only > 0 ? "connections-only" : cfg.echo ? "echo" : "game";
   const int count = cfg.connections_only > 0 ? cfg.connections_only : cfg.tables * cfg.players_per_table;
 
-  EchoDriver echo(stats, pacer, cfg.message_size);
+  EchoDriver echo(stats, pacer, cfg.message_size, cfg.max_moves);
   GameDriver game(cfg, stats, pacer);
   Driver& driver = cfg.echo ? static_cast<Driver&>(echo) : static_cast<Driver&>(game);
   Connector connector(io, driver, stats, url, count, cfg.connect_parallel);
@@ -931,6 +935,7 @@ int main(int argc, char** argv) {
     for (auto& c : connector.connections) c->close();
   };
   game.on_max_moves = stop;
+  echo.on_max_moves = stop;
 
   auto measure = [&] {
     stats.measuring = true;

@@ -8,6 +8,7 @@
 #   scripts/deps.sh web      also Chromium and a font for the web client's browser tests,
 #                            and Node.js with npm when no node is installed
 #   scripts/deps.sh charts   also matplotlib, for scripts/arena_chart.py (BENCHMARKS.md)
+#   scripts/deps.sh bench    also valgrind (callgrind), strace and curl, for bench/counts.sh
 set -euo pipefail
 packages=(g++ cmake ninja-build ccache pkg-config libboost1.81-dev nlohmann-json3-dev
   libspdlog-dev doctest-dev libsqlite3-dev libssl-dev openssl python3)
@@ -22,6 +23,7 @@ if [ "${1:-}" = "web" ]; then
   command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 fi
 if [ "${1:-}" = "charts" ]; then packages+=(python3-matplotlib); fi
+if [ "${1:-}" = "bench" ]; then packages+=(valgrind strace curl); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

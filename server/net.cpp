@@ -22,6 +22,7 @@
 
 #include "engine/game.h"
 #include "protocol/protocol.h"
+#include "server/coalescing_stream.h"
 #include "server/http.h"
 #include "server/server.h"
 
@@ -304,22 +305,42 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     if (!writing_) do_write();
   }
 
+  // Every frame queued goes out in one socket write: the WebSocket stream
+  // frames them one by one into the held CoalescingStream (each completes at
+  // once), which then writes them all together. A move's `accepted`, events
+  // and `request` to one connection thus cost one system call.
   void do_write() {
     writing_ = true;
-    const std::string& frame = *queue_[queue_head_];
-    ws_.async_write(asio::buffer(frame), beast::bind_front_handler(&WsSession::on_write, this->shared_from_this()));
+    ws_.next_layer().hold();
+    stage_next();
   }
 
-  void on_write(beast::error_code ec, std::size_t) {
+  void stage_next() {
+    const std::string& frame = *queue_[staged_];
+    ws_.async_write(asio::buffer(frame), beast::bind_front_handler(&WsSession::on_staged, this->shared_from_this()));
+  }
+
+  void on_staged(beast::error_code ec, std::size_t) {
+    if (!ec && ++staged_ < queue_.size() && !closed_) {
+      stage_next();
+      return;
+    }
+    ws_.next_layer().release([self = this->shared_from_this(), ec](beast::error_code written) {
+      self->on_write(ec ? ec : written);
+    });
+  }
+
+  void on_write(beast::error_code ec) {
     writing_ = false;
     if (ec) {
       finish(ec);
       return;
     }
-    queue_[queue_head_++].reset();
+    for (; queue_head_ < staged_; ++queue_head_) queue_[queue_head_].reset();
     if (queue_head_ == queue_.size()) {
       // Drained: an idle session keeps no frame and no more than a small array.
       queue_head_ = 0;
+      staged_ = 0;
       queue_.clear();
       if (queue_.capacity() > kKeptQueueCapacity) std::vector<Frame>().swap(queue_);
     }
@@ -360,7 +381,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     shared_.lobby->disconnected(this->shared_from_this());
   }
 
-  websocket::stream<Stream> ws_;
+  websocket::stream<CoalescingStream<Stream>> ws_;
   const Shared& shared_;
   std::shared_ptr<AddressLimiter::Slot> slot_;
   asio::steady_timer hello_timer_;
@@ -376,9 +397,11 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
   std::vector<Frame> inbox_;  // guarded by inbox_mutex_
   bool flush_posted_ = false;  // guarded by inbox_mutex_
   // Frames not yet written are queue_[queue_head_..]; a vector rather than a
-  // deque, which would hold a 512-byte block even while empty.
+  // deque, which would hold a 512-byte block even while empty. Those before
+  // staged_ were handed to the WebSocket stream and wait in the coalescer.
   std::vector<Frame> queue_;
   std::size_t queue_head_ = 0;
+  std::size_t staged_ = 0;
   bool writing_ = false;
   bool close_after_writes_ = false;
   bool closed_ = false;

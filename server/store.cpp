@@ -55,20 +55,41 @@ void Db::exec(const std::string& sql) {
   }
 }
 
-Db::Stmt& Db::prepare(const std::string& sql) {
-  for (auto& [text, stmt] : cache_) {
-    if (text == sql) {
-      sqlite3_reset(stmt->s_);
-      sqlite3_clear_bindings(stmt->s_);
-      return *stmt;
-    }
+Db::Stmt& Db::prepare(const char* sql) {
+  // The statements of the commit path and of the jobs are string literals:
+  // found by address, with no string built or compared.
+  for (auto& entry : cache_) {
+    if (entry.literal == sql) return ready(entry);
   }
+  auto& stmt = prepare(std::string(sql));
+  cache_by_text(sql)->literal = sql;
+  return stmt;
+}
+
+Db::Stmt& Db::prepare(const std::string& sql) {
+  if (auto* entry = cache_by_text(sql)) return ready(*entry);
   sqlite3_stmt* s = nullptr;
   if (sqlite3_prepare_v3(db_, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &s, nullptr) != SQLITE_OK) {
     fail(db_, "prepare " + sql);
   }
-  cache_.emplace_back(sql, std::unique_ptr<Stmt>(new Stmt(db_, s)));
-  return *cache_.back().second;
+  cache_.push_back({sql, nullptr, std::unique_ptr<Stmt>(new Stmt(db_, s))});
+  return *cache_.back().stmt;
+}
+
+Db::Cached* Db::cache_by_text(const std::string& sql) {
+  for (auto& entry : cache_) {
+    if (entry.text == sql) return &entry;
+  }
+  return nullptr;
+}
+
+Db::Stmt& Db::ready(Cached& entry) {
+  // A statement run to its end must still be reset before it takes bindings;
+  // only one with parameters needs them cleared.
+  sqlite3_stmt* s = entry.stmt->s_;
+  sqlite3_reset(s);
+  if (sqlite3_bind_parameter_count(s) > 0) sqlite3_clear_bindings(s);
+  return *entry.stmt;
 }
 
 Db::Stmt::~Stmt() { sqlite3_finalize(s_); }
@@ -225,35 +246,47 @@ bool Store::commit_batch(std::deque<std::pair<Job, Done>>& batch, std::vector<bo
   ok.assign(batch.size(), false);
   bool committing = false;
   try {
-    writer_->exec("BEGIN IMMEDIATE");
-    if (in_doubt_) {
-      // A COMMIT failed after writing its frames to the WAL: a restart could
-      // still find it there. This transaction writes at least one page (the
-      // header's user_version, which nothing else uses), so its frames start
-      // where the failed ones did and a recovery stops before them: once it
-      // commits, the failed transaction is gone for good, as this process
-      // already believes.
-      auto& q = writer_->prepare("PRAGMA user_version");
-      const std::int64_t version = q.step() ? q.int_at(0) : 0;
-      q.run();
-      writer_->exec("PRAGMA user_version = " + std::to_string((version + 1) & 0x7fffffff));
-    }
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      writer_->exec("SAVEPOINT job");
+    writer_->prepare("BEGIN IMMEDIATE").run();
+    settle_doubt();
+    // The common case: every job succeeds, and no savepoint is needed. When
+    // one fails, the whole transaction is rolled back and run again with a
+    // savepoint per job, so the failure spoils only its own job (a job only
+    // writes through Db, so running it twice is the same as running it once).
+    bool all_ok = true;
+    for (std::size_t i = 0; i < batch.size() && all_ok; ++i) {
       try {
         batch[i].first(*writer_);
-        writer_->exec("RELEASE job");
         ok[i] = true;
       } catch (const std::exception&) {
+        all_ok = false;
+      }
+    }
+    if (!all_ok) {
+      ok.assign(batch.size(), false);
+      try {
+        writer_->prepare("ROLLBACK").run();
+      } catch (const std::exception&) {
+        // SQLite already rolled back (an I/O error or a full disk does).
+      }
+      writer_->prepare("BEGIN IMMEDIATE").run();
+      settle_doubt();
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        writer_->prepare("SAVEPOINT job").run();
         try {
-          writer_->exec("ROLLBACK TO job");
-          writer_->exec("RELEASE job");
+          batch[i].first(*writer_);
+          writer_->prepare("RELEASE job").run();
+          ok[i] = true;
         } catch (const std::exception&) {
+          try {
+            writer_->prepare("ROLLBACK TO job").run();
+            writer_->prepare("RELEASE job").run();
+          } catch (const std::exception&) {
+          }
         }
       }
     }
     committing = true;
-    writer_->exec("COMMIT");
+    writer_->prepare("COMMIT").run();
     ++commits_;
     in_doubt_ = false;
     return true;
@@ -262,11 +295,25 @@ bool Store::commit_batch(std::deque<std::pair<Job, Done>>& batch, std::vector<bo
     // outcome stays in doubt until a later commit lands.
     if (committing) in_doubt_ = true;
     try {
-      writer_->exec("ROLLBACK");
+      writer_->prepare("ROLLBACK").run();
     } catch (const std::exception&) {
     }
     return false;
   }
+}
+
+void Store::settle_doubt() {
+  if (!in_doubt_) return;
+  // A COMMIT failed after writing its frames to the WAL: a restart could
+  // still find it there. This transaction writes at least one page (the
+  // header's user_version, which nothing else uses), so its frames start
+  // where the failed ones did and a recovery stops before them: once it
+  // commits, the failed transaction is gone for good, as this process
+  // already believes.
+  auto& q = writer_->prepare("PRAGMA user_version");
+  const std::int64_t version = q.step() ? q.int_at(0) : 0;
+  q.run();
+  writer_->exec("PRAGMA user_version = " + std::to_string((version + 1) & 0x7fffffff));
 }
 
 void Store::set_query_only(bool on) {

@@ -2,8 +2,10 @@
 // and results. It owns these invariants:
 //
 //  * Writes run on one store thread, in the order submitted. Whatever is queued
-//    when the thread wakes is committed in one transaction (group commit), each
-//    job in its own savepoint so one failure spoils only its own job.
+//    when the thread wakes is committed in one transaction (group commit). One
+//    failing job spoils only itself: the transaction is then rolled back and
+//    run again with each job in its own savepoint. So a job may run twice (the
+//    first run undone); it writes only through its Db.
 //  * A job's `done(true)` runs only after its COMMIT returned: callers tell
 //    nobody about an action before that.
 //  * Reads use a second, read-only connection (WAL lets them run beside writes),
@@ -73,12 +75,23 @@ class Db {
   };
   // A prepared statement, reset and ready to bind. Cached by SQL text.
   Stmt& prepare(const std::string& sql);
+  // The same for a string literal (or any text in static storage that never
+  // changes), found again by its address: no string built or compared.
+  Stmt& prepare(const char* sql);
 
   sqlite3* handle() { return db_; }
 
  private:
+  struct Cached {
+    std::string text;
+    const char* literal;  // the address it was last asked for by, if a literal
+    std::unique_ptr<Stmt> stmt;
+  };
+  Cached* cache_by_text(const std::string& sql);
+  Stmt& ready(Cached& entry);
+
   sqlite3* db_ = nullptr;
-  std::vector<std::pair<std::string, std::unique_ptr<Stmt>>> cache_;
+  std::vector<Cached> cache_;
 };
 
 struct StoredSeat {
@@ -246,6 +259,7 @@ class Store {
  private:
   void run();
   bool commit_batch(std::deque<std::pair<Job, Done>>& batch, std::vector<bool>& ok);
+  void settle_doubt();  // inside a transaction: see in_doubt()
   void fill_table(Db& db, StoredTable& t);
 
   std::unique_ptr<Db> writer_;

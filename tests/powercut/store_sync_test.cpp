@@ -292,3 +292,34 @@ TEST_CASE(
     ::unsetenv("CASA_DURABILITY");
   }
 }
+
+TEST_CASE("a failing job in a group commit spoils only itself; the others commit once, together") {
+  TempDir dir;
+  Store store((dir.path / "casa.db").string(), Durability::full);
+  REQUIRE(wait_for([&](Store::Done d) { store.save_table(a_table("t1"), std::move(d)); }));
+  REQUIRE(append(store, "t1", a_move(1, "c1")));
+
+  // The gate holds the store thread (in a commit of its own) while the others
+  // queue behind it, so that they all share the next transaction.
+  Gate gate;
+  const auto commits_before = store.commits();
+  gate.block(store);
+  std::atomic<int> runs{0};  // a job that only counts how often it ran
+  store.write([&](casa::server::Db&) { ++runs; }, nullptr);
+  std::vector<std::promise<bool>> outcomes(3);
+  auto queue = [&](int i, const StoredAction& a) {
+    store.append_action("t1", a, {}, std::nullopt, [&outcomes, i](bool ok) { outcomes[static_cast<std::size_t>(i)].set_value(ok); });
+  };
+  queue(0, a_move(2, "c2"));
+  queue(1, a_move(2, "duplicate"));  // seq 2 again: the log refuses it
+  queue(2, a_move(3, "c3"));
+  gate.release.set_value();
+  CHECK(outcomes[0].get_future().get());
+  CHECK_FALSE(outcomes[1].get_future().get());
+  CHECK(outcomes[2].get_future().get());
+  CHECK(store.commits() - commits_before == 2);  // the gate's, then the batch's
+  CHECK(runs.load() == 2);  // the batch ran again, each job in its savepoint
+  CHECK(log_in_store(store, "t1") == std::vector<std::string>{a_move(1, "c1").action, a_move(2, "c2").action,
+                                                              a_move(3, "c3").action});
+  CHECK(store.healthy() == false);  // a job failed in the last batch
+}
