@@ -133,7 +133,8 @@ void Lobby::recover() {
           owed.push_back(seat.player_id);
         }
       }
-      const auto left = std::max<std::int64_t>(0, stored.finished_at + config_.finished_table_ttl_seconds - now);
+      const auto left =
+          std::max<std::int64_t>(0, stored.finished_at + config_.finished_table_ttl_seconds - now);
       forget_later(stored.id, std::chrono::seconds(left), std::move(owed));
       ++finished;
       continue;
@@ -148,7 +149,8 @@ void Lobby::recover() {
     }
     ++tables;
   }
-  spdlog::info("recovered {} players, {} unfinished tables and {} recently finished", players, tables, finished);
+  spdlog::info("recovered {} players, {} unfinished tables and {} recently finished", players,
+               tables, finished);
 }
 
 // ---- dispatch --------------------------------------------------------------------
@@ -468,18 +470,21 @@ void Lobby::table_finished(const std::shared_ptr<Table>& table, std::vector<std:
       --it->second.open_created;
     }
   }
-  forget_later(table->id(), std::chrono::seconds(config_.finished_table_ttl_seconds), std::move(owed));
+  forget_later(table->id(), std::chrono::seconds(config_.finished_table_ttl_seconds),
+               std::move(owed));
 }
 
-void Lobby::forget_later(const std::string& table, std::chrono::seconds after, std::vector<std::string> owed) {
+void Lobby::forget_later(const std::string& table, std::chrono::seconds after,
+                         std::vector<std::string> owed) {
   // Kept a while for rematch, late spectators and players owed the game_over,
   // then dropped from memory.
   auto timer = std::make_shared<asio::steady_timer>(io_, after);
-  timer->async_wait([this, timer, table, owed = std::move(owed)](const boost::system::error_code& ec) {
-    if (ec) return;
-    forget_table(table);
-    for (const auto& player : owed) seat_changed(player, table, false);
-  });
+  timer->async_wait(
+      [this, timer, table, owed = std::move(owed)](const boost::system::error_code& ec) {
+        if (ec) return;
+        forget_table(table);
+        for (const auto& player : owed) seat_changed(player, table, false);
+      });
 }
 
 // ---- for tables ----------------------------------------------------------------------

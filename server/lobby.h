@@ -102,7 +102,8 @@ class Lobby {
   void list_tables(const std::shared_ptr<Client>& client, const nlohmann::json& body,
                    const std::optional<nlohmann::json>& id);
   std::shared_ptr<Table> find_table(const nlohmann::json& body);
-  void forget_later(const std::string& table, std::chrono::seconds after, std::vector<std::string> owed);
+  void forget_later(const std::string& table, std::chrono::seconds after,
+                    std::vector<std::string> owed);
   std::shared_ptr<Table> register_table(TableSetup setup, std::unique_ptr<Game> game);
   std::string unique_table_id();
   std::string unique_invite();

@@ -5,9 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <stdexcept>
-
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 namespace casa::server {
 
@@ -418,7 +417,9 @@ void Store::append_chat(const std::string& table, const StoredChat& c,
         next.bind(1, table);
         *line = next.step() ? next.int_at(0) : 1;
         next.run();
-        db.prepare("INSERT INTO chat (table_id, line, player_id, seat, team, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        db.prepare(
+              "INSERT INTO chat (table_id, line, player_id, seat, team, text, created_at) VALUES "
+              "(?, ?, ?, ?, ?, ?, ?)")
             .bind(1, table)
             .bind(2, *line)
             .bind_text(3, c.player_id)
@@ -459,11 +460,12 @@ void Store::fill_table(Db& db, StoredTable& t) {
     t.actions.push_back({log.int_at(0), static_cast<int>(log.int_at(1)), log.text_at(2), log.text_at(3)});
   }
   auto& chat = db.prepare(
-      "SELECT line, player_id, seat, team, text FROM chat WHERE table_id = ? ORDER BY line DESC LIMIT ?");
+      "SELECT line, player_id, seat, team, text FROM chat WHERE table_id = ? ORDER BY line DESC "
+      "LIMIT ?");
   chat.bind(1, t.id).bind(2, static_cast<std::int64_t>(kChatKept));
   while (chat.step()) {
-    t.chat.push_back({chat.int_at(0), chat.text_at(1), static_cast<int>(chat.int_at(2)), chat.int_at(3) != 0,
-                      chat.text_at(4)});
+    t.chat.push_back({chat.int_at(0), chat.text_at(1), static_cast<int>(chat.int_at(2)),
+                      chat.int_at(3) != 0, chat.text_at(4)});
   }
   std::reverse(t.chat.begin(), t.chat.end());
 }
@@ -498,7 +500,8 @@ std::vector<StoredTable> Store::load_live_tables(std::int64_t finished_since) {
   std::lock_guard lock(read_mutex_);
   std::vector<StoredTable> out;
   auto& q = reader_->prepare(std::string(kTableColumns) +
-                             "WHERE status NOT IN ('over', 'closed') OR (status = 'over' AND finished_at >= ?) ORDER BY created_at");
+                             "WHERE status NOT IN ('over', 'closed') OR (status = 'over' AND "
+                             "finished_at >= ?) ORDER BY created_at");
   q.bind(1, finished_since);
   while (q.step()) out.push_back(table_from_row(q));
   for (auto& t : out) fill_table(*reader_, t);

@@ -102,8 +102,8 @@ struct StoredRound {
 struct StoredChat {
   std::int64_t line = 0;  // 1, 2, ... per table; set by the store
   std::string player_id;
-  int seat = -1;          // the speaker's seat, -1 for a spectator
-  bool team = false;      // only to the team holding `seat`
+  int seat = -1;      // the speaker's seat, -1 for a spectator
+  bool team = false;  // only to the team holding `seat`
   std::string text;
 };
 

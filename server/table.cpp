@@ -164,8 +164,12 @@ json Table::chat_json(Seat viewer) const {
   json out = json::array();
   for (const auto& line : chat_) {
     if (!may_see(line, viewer)) continue;
-    out.push_back({{"line", line.line}, {"from", line.player_id}, {"name", lobby_.name_of(line.player_id)},
-                   {"seat", line.seat}, {"team", line.team}, {"text", line.text}});
+    out.push_back({{"line", line.line},
+                   {"from", line.player_id},
+                   {"name", lobby_.name_of(line.player_id)},
+                   {"seat", line.seat},
+                   {"team", line.team},
+                   {"text", line.text}});
   }
   return out.empty() ? json() : out;
 }
@@ -937,25 +941,31 @@ void Table::chat(std::shared_ptr<Client> client, std::string text, bool team, Re
     // not wait for a move being stored (nor a move for it): the store commits
     // in the order of submission, and tells in that order.
     StoredChat line{0, client->player_id, seat, team, text};
-    lobby_.store().append_chat(setup_.id, line, [self = shared_from_this(), line, client, id](bool ok, std::int64_t n) {
-      asio::post(self->strand_, [self, line, client, id, ok, n]() mutable {
-        line.line = n;
-        self->chat_committed(ok, std::move(line), client, id);
-      });
-    });
+    lobby_.store().append_chat(
+        setup_.id, line, [self = shared_from_this(), line, client, id](bool ok, std::int64_t n) {
+          asio::post(self->strand_, [self, line, client, id, ok, n]() mutable {
+            line.line = n;
+            self->chat_committed(ok, std::move(line), client, id);
+          });
+        });
   });
 }
 
-void Table::chat_committed(bool ok, StoredChat line, const std::shared_ptr<Client>& client, Reply id) {
+void Table::chat_committed(bool ok, StoredChat line, const std::shared_ptr<Client>& client,
+                           Reply id) {
   if (!ok) {
-    client->send(protocol::error({"storage_unavailable", "The chat line could not be stored; try again."}, id,
-                                 setup_.id));
+    client->send(protocol::error(
+        {"storage_unavailable", "The chat line could not be stored; try again."}, id, setup_.id));
     return;
   }
-  const Frame frame = make_frame(protocol::message(
-      "chat", {{"table", setup_.id}, {"line", line.line}, {"from", line.player_id},
-               {"name", lobby_.name_of(line.player_id)}, {"seat", line.seat}, {"team", line.team},
-               {"text", line.text}}));
+  const Frame frame =
+      make_frame(protocol::message("chat", {{"table", setup_.id},
+                                            {"line", line.line},
+                                            {"from", line.player_id},
+                                            {"name", lobby_.name_of(line.player_id)},
+                                            {"seat", line.seat},
+                                            {"team", line.team},
+                                            {"text", line.text}}));
   chat_.push_back(std::move(line));
   while (chat_.size() > kChatKept) chat_.pop_front();
   const StoredChat& said = chat_.back();
@@ -989,7 +999,9 @@ void Table::player_connection(std::string player_id, bool connected) {
     if (status_ == Status::closed) return;
     if (status_ == Status::over) {
       // Back after the game ended without them: the final state and the result.
-      if (!connected || seat == kSpectator || !seats_[static_cast<std::size_t>(seat)].owes_game_over) return;
+      if (!connected || seat == kSpectator ||
+          !seats_[static_cast<std::size_t>(seat)].owes_game_over)
+        return;
       seats_[static_cast<std::size_t>(seat)].owes_game_over = false;
       lobby_.send_to_player(player_id, make_frame(table_state(seat).dump()));
       lobby_.send_to_player(player_id, make_frame(game_over_frame()));

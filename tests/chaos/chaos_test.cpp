@@ -114,12 +114,13 @@ struct Config {
 };
 
 [[noreturn]] void usage(const std::string& why) {
-  std::cerr << "casa-chaos: " << why << "\n"
-            << "usage: casa-chaos --server PATH [--tables N] [--players P] [--game G]\n"
-               "                  [--options JSON] [--kills K] [--seed S] [--think-ms MS]\n"
-               "                  [--time-limit SECONDS] [--keep]\n"
-               "                  [--power-cut [--expect-loss] [--game-end-cuts N]] [--chat-every N]\n"
-               "                  [--server-arg ARG]... [--mix GAME:JSON]...\n";
+  std::cerr
+      << "casa-chaos: " << why << "\n"
+      << "usage: casa-chaos --server PATH [--tables N] [--players P] [--game G]\n"
+         "                  [--options JSON] [--kills K] [--seed S] [--think-ms MS]\n"
+         "                  [--time-limit SECONDS] [--keep]\n"
+         "                  [--power-cut [--expect-loss] [--game-end-cuts N]] [--chat-every N]\n"
+         "                  [--server-arg ARG]... [--mix GAME:JSON]...\n";
   std::exit(2);
 }
 
@@ -144,8 +145,10 @@ Config parse_args(int argc, char** argv) {
       else if (flag == "--keep") c.keep = true;
       else if (flag == "--power-cut") c.power_cut = true;
       else if (flag == "--expect-loss") c.expect_loss = true;
-      else if (flag == "--game-end-cuts") c.game_end_cuts = std::stoi(next());
-      else if (flag == "--chat-every") c.chat_every = std::stoi(next());
+      else if (flag == "--game-end-cuts")
+        c.game_end_cuts = std::stoi(next());
+      else if (flag == "--chat-every")
+        c.chat_every = std::stoi(next());
       else if (flag == "--server-arg") c.server_args.push_back(next());
       else if (flag == "--mix") {
         const std::string v = next();
@@ -396,7 +399,8 @@ class Player {
  private:
   bool same_team(int a, int b) const {
     for (const auto& team : teams_) {
-      if (std::find(team.begin(), team.end(), a) != team.end()) return std::find(team.begin(), team.end(), b) != team.end();
+      if (std::find(team.begin(), team.end(), a) != team.end())
+        return std::find(team.begin(), team.end(), b) != team.end();
     }
     return false;
   }
@@ -404,10 +408,12 @@ class Player {
   // A team line (live or in a table_state's history) must come from this seat's team.
   void check_team_line(const json& line, const std::string& where) {
     if (!line.value("team", false)) return;
-    if (teams_.empty()) return fail("player " + std::to_string(index_) + " got a team line before its teams: " + where);
+    if (teams_.empty())
+      return fail("player " + std::to_string(index_) +
+                  " got a team line before its teams: " + where);
     if (!same_team(seat(), line.value("seat", -2))) {
-      fail("player " + std::to_string(index_) + " (seat " + std::to_string(seat()) + ") got another team's line " +
-           line.dump() + " in " + where);
+      fail("player " + std::to_string(index_) + " (seat " + std::to_string(seat()) +
+           ") got another team's line " + line.dump() + " in " + where);
     }
   }
 
@@ -454,7 +460,8 @@ class Player {
     } else if (type == "game_over") {
       // Every one is checked against the database; a game that ended just
       // before a kill is told again after the restart.
-      seen_.game_overs[m["table"]].push_back(json{{"scores", m["scores"]}, {"winners", m["winners"]}});
+      seen_.game_overs[m["table"]].push_back(
+          json{{"scores", m["scores"]}, {"winners", m["winners"]}});
       await_over_ = false;
       if (!over_) {
         over_ = true;
@@ -467,13 +474,15 @@ class Player {
       }
     } else if (type == "table_state") {
       if (m.contains("teams")) teams_ = m["teams"].get<std::vector<std::vector<int>>>();
-      for (const auto& line : m.value("chat", json::array())) check_team_line(line, "a table_state");
+      for (const auto& line : m.value("chat", json::array()))
+        check_team_line(line, "a table_state");
       if (check_history_) {
         // The chat lines acknowledged before the cut that this seat may see
         // (at most the last 100 of the table are kept in table_state).
         check_history_ = false;
         std::set<std::int64_t> shown;
-        for (const auto& line : m.value("chat", json::array())) shown.insert(line.value("line", std::int64_t{0}));
+        for (const auto& line : m.value("chat", json::array()))
+          shown.insert(line.value("line", std::int64_t{0}));
         std::int64_t last = 0;
         for (const auto& [key, line] : seen_.chat_at_cut) {
           if (key.first == t.id) last = std::max(last, key.second);
@@ -482,8 +491,9 @@ class Player {
           if (key.first != t.id || key.second <= last - 100) continue;
           if (line["team"].get<bool>() && !same_team(seat(), line["seat"].get<int>())) continue;
           if (!shown.count(key.second)) {
-            fail("player " + std::to_string(index_) + ": the table_state after a restart lacks chat line " +
-                 std::to_string(key.second) + " of " + t.id);
+            fail("player " + std::to_string(index_) +
+                 ": the table_state after a restart lacks chat line " + std::to_string(key.second) +
+                 " of " + t.id);
           }
         }
       }
@@ -509,15 +519,19 @@ class Player {
     std::uniform_int_distribution<int> pause(0, std::max(0, cfg_.think_ms));
     think_.expires_after(std::chrono::milliseconds(pause(rng_)));
     auto link = link_;
-    const bool chat = cfg_.chat_every > 0 && std::uniform_int_distribution<int>(1, cfg_.chat_every)(rng_) == 1;
+    const bool chat =
+        cfg_.chat_every > 0 && std::uniform_int_distribution<int>(1, cfg_.chat_every)(rng_) == 1;
     const bool team = std::uniform_int_distribution<int>(0, 1)(rng_) == 1;
     think_.async_wait([this, link, action, chat, team](beast::error_code ec) {
       if (ec || !link || link != link_) return;
       if (chat) {
         // A line nobody else could say: acknowledged when it comes back.
-        link->send(json{{"type", "chat"}, {"table", action["table"]}, {"team", team},
-                        {"text", "p" + std::to_string(index_) + " line " + std::to_string(++chats_)}}
-                       .dump());
+        link->send(
+            json{{"type", "chat"},
+                 {"table", action["table"]},
+                 {"team", team},
+                 {"text", "p" + std::to_string(index_) + " line " + std::to_string(++chats_)}}
+                .dump());
       }
       in_flight_.push_back(action);
       link->send(action.dump());
@@ -579,19 +593,21 @@ std::string text(sqlite3_stmt* st, int col) {
 
 // Every acknowledged chat line is stored under its number, unchanged. Returns
 // how many are not; `report` says which.
-std::size_t check_chat(Db& db, const Seen& seen, const std::function<void(const std::string&)>& report) {
+std::size_t check_chat(Db& db, const Seen& seen,
+                       const std::function<void(const std::string&)>& report) {
   std::size_t missing = 0;
   for (const auto& [key, line] : seen.chat) {
     json stored;
     db.query("SELECT seat, team, text FROM chat WHERE table_id = ? AND line = ?",
              {key.first, std::to_string(key.second)}, [&](sqlite3_stmt* st) {
-               stored = json{{"seat", sqlite3_column_int(st, 0)}, {"team", sqlite3_column_int(st, 1) != 0},
+               stored = json{{"seat", sqlite3_column_int(st, 0)},
+                             {"team", sqlite3_column_int(st, 1) != 0},
                              {"text", text(st, 2)}};
              });
     if (stored != line) {
       ++missing;
-      report(key.first + " chat line " + std::to_string(key.second) + " " + line.dump() + " (acknowledged) is " +
-             (stored.is_null() ? std::string("missing") : stored.dump()));
+      report(key.first + " chat line " + std::to_string(key.second) + " " + line.dump() +
+             " (acknowledged) is " + (stored.is_null() ? std::string("missing") : stored.dump()));
     }
   }
   return missing;
@@ -740,8 +756,10 @@ void check_database(const fs::path& path, const std::vector<Table>& tables, cons
     }
   }
   check_chat(db, seen, [](const std::string& what) { fail(what); });
-  std::fprintf(stderr, "checked %zu tables, %zu logged actions, %zu acknowledged, %zu event seqs, %zu chat lines\n",
-               tables.size(), actions_total, seen.accepted.size(), seen.events.size(), seen.chat.size());
+  std::fprintf(
+      stderr,
+      "checked %zu tables, %zu logged actions, %zu acknowledged, %zu event seqs, %zu chat lines\n",
+      tables.size(), actions_total, seen.accepted.size(), seen.events.size(), seen.chat.size());
 }
 
 }  // namespace
@@ -809,7 +827,8 @@ int main(int argc, char** argv) {
     seen.chat_at_cut = seen.chat;
     for (auto& p : players) {
       p->check_history_next();
-      if (!ended.empty() && tables[static_cast<std::size_t>(p->table())].id == ended) p->expect_game_over_again();
+      if (!ended.empty() && tables[static_cast<std::size_t>(p->table())].id == ended)
+        p->expect_game_over_again();
     }
     const long undone = casa::powercut::power_cut(server.db().string());
     if (undone < 0) fail("could not undo the unsynced writes");
@@ -820,7 +839,8 @@ int main(int argc, char** argv) {
                  when.c_str(), undone, lost, seen.accepted.size());
     lost_total += lost;
     if (lost > 0) ++cuts_with_loss;
-    if (lost > 0 && !cfg.expect_loss) fail(when + " lost " + std::to_string(lost) + " acknowledged items");
+    if (lost > 0 && !cfg.expect_loss)
+      fail(when + " lost " + std::to_string(lost) + " acknowledged items");
     for (auto& p : players) p->connect(server.port());
   };
   seen.after_accepted = [&] {
@@ -838,12 +858,14 @@ int main(int argc, char** argv) {
 
   std::function<void()> step = [&] {
     const bool all_started = std::all_of(tables.begin(), tables.end(), [](const Table& t) { return t.started; });
-    const bool all_over =
-        std::all_of(tables.begin(), tables.end(), [&](const Table& t) { return t.over_seen == cfg.players; }) &&
-        std::none_of(players.begin(), players.end(), [](const auto& p) { return p->awaiting_game_over(); }) &&
-        !cut_posted;
-    const bool cuts_done = cfg.expect_loss && (lost_total > 0 || (kills_left == 0 && !cut_armed && !cut_posted &&
-                                                                  game_end_cuts_left == 0));
+    const bool all_over = std::all_of(tables.begin(), tables.end(),
+                                      [&](const Table& t) { return t.over_seen == cfg.players; }) &&
+                          std::none_of(players.begin(), players.end(),
+                                       [](const auto& p) { return p->awaiting_game_over(); }) &&
+                          !cut_posted;
+    const bool cuts_done =
+        cfg.expect_loss && (lost_total > 0 || (kills_left == 0 && !cut_armed && !cut_posted &&
+                                               game_end_cuts_left == 0));
     if (all_over || cuts_done || Clock::now() - began > std::chrono::duration<double>(cfg.time_limit)) {
       if (!all_over && !cfg.expect_loss) fail("time limit reached before every game was over");
       finished = true;
@@ -897,7 +919,8 @@ int main(int argc, char** argv) {
     return ok ? 0 : 1;
   }
   const int planned = cfg.kills + (cfg.power_cut ? cfg.game_end_cuts : 0);
-  if (restarts < planned) fail("only " + std::to_string(restarts) + " of " + std::to_string(planned) + " kills happened");
+  if (restarts < planned)
+    fail("only " + std::to_string(restarts) + " of " + std::to_string(planned) + " kills happened");
   for (const auto& p : players) {
     if (p->awaiting_game_over()) {
       fail("a player of " + tables[static_cast<std::size_t>(p->table())].id +

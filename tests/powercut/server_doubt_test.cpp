@@ -112,12 +112,13 @@ std::vector<json> chat_on_disk(const std::filesystem::path& db, const std::strin
   sqlite3* conn = nullptr;
   REQUIRE(sqlite3_open_v2(copy.c_str(), &conn, SQLITE_OPEN_READWRITE, "unix") == SQLITE_OK);
   sqlite3_stmt* st = nullptr;
-  REQUIRE(sqlite3_prepare_v2(conn, "SELECT line, text FROM chat WHERE table_id = ? ORDER BY line", -1, &st,
-                             nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_prepare_v2(conn, "SELECT line, text FROM chat WHERE table_id = ? ORDER BY line",
+                             -1, &st, nullptr) == SQLITE_OK);
   sqlite3_bind_text(st, 1, table.c_str(), -1, SQLITE_TRANSIENT);
   std::vector<json> out;
   while (sqlite3_step(st) == SQLITE_ROW) {
-    out.push_back({sqlite3_column_int(st, 0), reinterpret_cast<const char*>(sqlite3_column_text(st, 1))});
+    out.push_back(
+        {sqlite3_column_int(st, 0), reinterpret_cast<const char*>(sqlite3_column_text(st, 1))});
   }
   sqlite3_finalize(st);
   sqlite3_close(conn);
@@ -127,7 +128,8 @@ std::vector<json> chat_on_disk(const std::filesystem::path& db, const std::strin
 
 }  // namespace
 
-TEST_CASE("a chat line whose fsync failed: storage_unavailable, nobody sees it, and a restart agrees") {
+TEST_CASE(
+    "a chat line whose fsync failed: storage_unavailable, nobody sees it, and a restart agrees") {
   TestServer ts;
   const std::filesystem::path db = ts.config.db;
   WsClient a(ts.port()), b(ts.port());

@@ -44,7 +44,8 @@ json say(WsClient& who, const std::string& table, const std::string& text, bool 
 
 }  // namespace
 
-TEST_CASE("chat lines come back after a restart: team lines only to the team, never to a spectator") {
+TEST_CASE(
+    "chat lines come back after a restart: team lines only to the team, never to a spectator") {
   TestServer ts;
   WsClient a(ts.port()), b(ts.port()), c(ts.port()), d(ts.port());
   a.hello("ann");
@@ -54,7 +55,8 @@ TEST_CASE("chat lines come back after a restart: team lines only to the team, ne
   // fake-trick for four: teams [[0,2],[1,3]]. Ann and Bea are partners, Cy
   // the other side, Dee a spectator.
   const std::string table = create(a, {{"game", "fake-trick"}, {"players", 4}})["table"];
-  CHECK(a.call({{"type", "add_bot"}, {"table", table}, {"seat", 3}, {"bot", "robot"}})["type"] == "bot_added");
+  CHECK(a.call({{"type", "add_bot"}, {"table", table}, {"seat", 3}, {"bot", "robot"}})["type"] ==
+        "bot_added");
   CHECK(d.call({{"type", "spectate"}, {"table", table}})["type"] == "spectating");
   CHECK(b.call({{"type", "join"}, {"table", table}, {"seat", 2}})["type"] == "joined");
   CHECK(c.call({{"type", "join"}, {"table", table}, {"seat", 1}})["type"] == "joined");
@@ -107,7 +109,9 @@ TEST_CASE("chat lines come back after a restart: team lines only to the team, ne
   for (WsClient* w : {&a2, &b2, &c2, &d2}) check_schemas(*w);
 }
 
-TEST_CASE("a chat line the store refuses: storage_unavailable to the sender, nobody sees it, a restart has none") {
+TEST_CASE(
+    "a chat line the store refuses: storage_unavailable to the sender, nobody sees it, a restart "
+    "has none") {
   TestServer ts;
   WsClient a(ts.port()), b(ts.port());
   a.hello("ann");
@@ -140,7 +144,9 @@ TEST_CASE("a chat line the store refuses: storage_unavailable to the sender, nob
   check_schemas(b2);
 }
 
-TEST_CASE("a game that ended just before a restart: resume and resync give the final state and game_over") {
+TEST_CASE(
+    "a game that ended just before a restart: resume and resync give the final state and "
+    "game_over") {
   TestServer ts;
   WsClient a(ts.port()), b(ts.port());
   a.hello("ann");
@@ -184,9 +190,10 @@ TEST_CASE("a player away when the game ended gets game_over on coming back") {
   b.hello("bob");
   const std::string token = a->token();
   // The robot takes ann's seat at once when she is away.
-  const std::string table = create(*a, {{"game", "fake-trick"},
-                                        {"players", 2},
-                                        {"disconnect_policy", {{"grace_seconds", 0}, {"takeover", "robot"}}}})["table"];
+  const std::string table =
+      create(*a, {{"game", "fake-trick"},
+                  {"players", 2},
+                  {"disconnect_policy", {{"grace_seconds", 0}, {"takeover", "robot"}}}})["table"];
   CHECK(b.call({{"type", "join"}, {"table", table}})["type"] == "joined");
   a.reset();
   const auto over = play_out({&b}, table);
@@ -198,7 +205,8 @@ TEST_CASE("a player away when the game ended gets game_over on coming back") {
   check_schemas(a2);
 }
 
-TEST_CASE("a table that ended longer ago than --finished-table-ttl-seconds is not loaded by a restart") {
+TEST_CASE(
+    "a table that ended longer ago than --finished-table-ttl-seconds is not loaded by a restart") {
   TestServer ts([](casa::server::Config& c) { c.finished_table_ttl_seconds = 0; });
   WsClient a(ts.port());
   a.hello("ann");
