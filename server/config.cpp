@@ -69,7 +69,9 @@ const std::vector<Flag>& flags() {
        [](Config& c, const std::string& v) { c.max_connections_per_address = to_int(v); }},
       {"max-tables-per-player", "unfinished tables one player may create (8)",
        [](Config& c, const std::string& v) { c.max_tables_per_player = to_int(v); }},
-      {"finished-table-ttl-seconds", "keep finished tables in memory for rematch (600)",
+      {"finished-table-ttl-seconds",
+       "keep finished tables loaded for rematch, resync and players owed the game_over, also "
+       "across a restart (600)",
        [](Config& c, const std::string& v) { c.finished_table_ttl_seconds = to_int(v); }},
       {"creator-gone-seconds", "close a waiting table whose creator left or is away this long; 0 = never (600)",
        [](Config& c, const std::string& v) { c.creator_gone_seconds = to_int(v); }},

@@ -100,8 +100,9 @@ void Lobby::recover() {
     players_[p.id] = Player{p.id, p.name, p.token_hash, {}, {}, std::chrono::steady_clock::now(), 0};
     ++players;
   }
-  std::size_t tables = 0;
-  for (const auto& stored : store_.load_unfinished_tables()) {
+  std::size_t tables = 0, finished = 0;
+  const std::int64_t now = Store::now();
+  for (const auto& stored : store_.load_live_tables(now - config_.finished_table_ttl_seconds)) {
     TableSetup setup;
     setup.id = stored.id;
     setup.game = stored.game;
@@ -127,6 +128,25 @@ void Lobby::recover() {
       forget_table(stored.id);
       continue;
     }
+    if (stored.status == "over") {
+      // Ended less than the TTL ago: kept for the rest of it. Every seated
+      // player is owed its game_over (see Table::restore).
+      std::vector<std::string> owed;
+      {
+        std::lock_guard lock(mutex_);
+        for (const auto& seat : stored.seats) {
+          auto it = players_.find(seat.player_id);
+          if (it == players_.end()) continue;
+          it->second.tables.insert(stored.id);
+          owed.push_back(seat.player_id);
+        }
+      }
+      const auto left =
+          std::max<std::int64_t>(0, stored.finished_at + config_.finished_table_ttl_seconds - now);
+      forget_later(stored.id, std::chrono::seconds(left), std::move(owed));
+      ++finished;
+      continue;
+    }
     std::lock_guard lock(mutex_);
     for (const auto& seat : stored.seats) {
       if (auto it = players_.find(seat.player_id); it != players_.end()) it->second.tables.insert(stored.id);
@@ -137,7 +157,8 @@ void Lobby::recover() {
     }
     ++tables;
   }
-  spdlog::info("recovered {} players and {} unfinished tables", players, tables);
+  spdlog::info("recovered {} players, {} unfinished tables and {} recently finished", players,
+               tables, finished);
   events_->recover();
 }
 
@@ -493,7 +514,7 @@ void Lobby::list_tables(const std::shared_ptr<Client>& client, const json& body,
   client->send(protocol::reply("tables", {{"tables", std::move(list)}}, id));
 }
 
-void Lobby::table_finished(const std::shared_ptr<Table>& table) {
+void Lobby::table_finished(const std::shared_ptr<Table>& table, std::vector<std::string> owed) {
   {
     std::lock_guard lock(mutex_);
     if (auto it = players_.find(table->setup().creator); it != players_.end() && it->second.open_created > 0) {
@@ -501,11 +522,21 @@ void Lobby::table_finished(const std::shared_ptr<Table>& table) {
     }
   }
   events_->table_finished(table->id(), table->summary().value("status", "") == "over");
-  // Kept a while for rematch and late spectators, then dropped from memory.
-  auto timer = std::make_shared<asio::steady_timer>(io_, std::chrono::seconds(config_.finished_table_ttl_seconds));
-  timer->async_wait([this, timer, id = table->id()](const boost::system::error_code& ec) {
-    if (!ec) forget_table(id);
-  });
+  forget_later(table->id(), std::chrono::seconds(config_.finished_table_ttl_seconds),
+               std::move(owed));
+}
+
+void Lobby::forget_later(const std::string& table, std::chrono::seconds after,
+                         std::vector<std::string> owed) {
+  // Kept a while for rematch, late spectators and players owed the game_over,
+  // then dropped from memory.
+  auto timer = std::make_shared<asio::steady_timer>(io_, after);
+  timer->async_wait(
+      [this, timer, table, owed = std::move(owed)](const boost::system::error_code& ec) {
+        if (ec) return;
+        forget_table(table);
+        for (const auto& player : owed) seat_changed(player, table, false);
+      });
 }
 
 // ---- for tables ----------------------------------------------------------------------

@@ -42,7 +42,9 @@ class Lobby {
         std::vector<std::string> games);
   ~Lobby();
 
-  // Loads players and rebuilds every unfinished table from its log.
+  // Loads players and rebuilds from its log every unfinished table, and every
+  // game that ended (over, not closed) less than --finished-table-ttl-seconds
+  // ago (for the rest of that time, as if the server had not restarted).
   void recover();
 
   // One text frame from `client`. `resume` is called (from any thread) when the
@@ -58,7 +60,10 @@ class Lobby {
   std::optional<std::chrono::steady_clock::time_point> away_since(const std::string& player_id);
   std::string name_of(const std::string& player_id);
   void seat_changed(const std::string& player_id, const std::string& table, bool seated);
-  void table_finished(const std::shared_ptr<Table>& table);
+  // The table ended (over or closed): it is forgotten after
+  // --finished-table-ttl-seconds. `owed`: players still owed its game_over,
+  // whose list of tables keeps it until then.
+  void table_finished(const std::shared_ptr<Table>& table, std::vector<std::string> owed);
   void forget_table(const std::string& table);
   // A rematch: a new table like `old`, with `seats` pre-filled. Calls `done`
   // with the new table (null on failure) once stored.
@@ -99,7 +104,9 @@ class Lobby {
     std::string name;
     std::string token_hash;
     std::weak_ptr<Client> connection;
-    std::set<std::string> tables;  // unfinished tables where they sit or that they created
+    // Unfinished tables where they sit or that they created, and finished
+    // ones whose game_over they are owed.
+    std::set<std::string> tables;
     std::chrono::steady_clock::time_point gone_since{};  // while not connected
     int open_created = 0;          // unfinished tables they created
   };
@@ -111,6 +118,8 @@ class Lobby {
   void list_tables(const std::shared_ptr<Client>& client, const nlohmann::json& body,
                    const std::optional<nlohmann::json>& id);
   std::shared_ptr<Table> find_table(const nlohmann::json& body);
+  void forget_later(const std::string& table, std::chrono::seconds after,
+                    std::vector<std::string> owed);
   std::shared_ptr<Table> register_table(TableSetup setup, std::unique_ptr<Game> game);
   std::string unique_table_id();
   std::string unique_invite();

@@ -2,11 +2,11 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <stdexcept>
-
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 namespace casa::server {
 
@@ -473,6 +473,34 @@ void Store::append_action(const std::string& table, const StoredAction& a,
       std::move(done));
 }
 
+void Store::append_chat(const std::string& table, const StoredChat& c,
+                        std::function<void(bool, std::int64_t)> done) {
+  auto line = std::make_shared<std::int64_t>(0);
+  write(
+      [table, c, line](Db& db) {
+        auto& next = db.prepare("SELECT COALESCE(MAX(line), 0) + 1 FROM chat WHERE table_id = ?");
+        next.bind(1, table);
+        *line = next.step() ? next.int_at(0) : 1;
+        next.run();
+        db.prepare(
+              "INSERT INTO chat (table_id, line, player_id, seat, team, text, created_at) VALUES "
+              "(?, ?, ?, ?, ?, ?, ?)")
+            .bind(1, table)
+            .bind(2, *line)
+            .bind_text(3, c.player_id)
+            .bind(4, std::int64_t{c.seat})
+            .bind(5, std::int64_t{c.team})
+            .bind_text(6, c.text)
+            .bind(7, now_seconds())
+            .run();
+      },
+      [line, done = std::move(done)](bool ok) {
+        if (done) done(ok, *line);
+      });
+}
+
+std::int64_t Store::now() { return now_seconds(); }
+
 std::vector<StoredPlayer> Store::load_players() {
   std::lock_guard lock(read_mutex_);
   std::vector<StoredPlayer> out;
@@ -496,12 +524,21 @@ void Store::fill_table(Db& db, StoredTable& t) {
   while (log.step()) {
     t.actions.push_back({log.int_at(0), static_cast<int>(log.int_at(1)), log.text_at(2), log.text_at(3)});
   }
+  auto& chat = db.prepare(
+      "SELECT line, player_id, seat, team, text FROM chat WHERE table_id = ? ORDER BY line DESC "
+      "LIMIT ?");
+  chat.bind(1, t.id).bind(2, static_cast<std::int64_t>(kChatKept));
+  while (chat.step()) {
+    t.chat.push_back({chat.int_at(0), chat.text_at(1), static_cast<int>(chat.int_at(2)),
+                      chat.int_at(3) != 0, chat.text_at(4)});
+  }
+  std::reverse(t.chat.begin(), t.chat.end());
 }
 
 namespace {
 constexpr const char* kTableColumns =
     "SELECT id, game, players, options, seed, private, invite, creator, move_timeout_seconds, "
-    "status, scores, winners, grace_seconds, takeover, rated FROM tables ";
+    "status, scores, winners, grace_seconds, takeover, rated, finished_at FROM tables ";
 
 StoredTable table_from_row(const Db::Stmt& q) {
   StoredTable t;
@@ -520,14 +557,18 @@ StoredTable table_from_row(const Db::Stmt& q) {
   t.grace_seconds = static_cast<int>(q.int_at(12));
   t.takeover = q.text_at(13);
   if (!q.null_at(14)) t.rated = q.int_at(14) != 0;
+  t.finished_at = q.int_at(15);
   return t;
 }
 }  // namespace
 
-std::vector<StoredTable> Store::load_unfinished_tables() {
+std::vector<StoredTable> Store::load_live_tables(std::int64_t finished_since) {
   std::lock_guard lock(read_mutex_);
   std::vector<StoredTable> out;
-  auto& q = reader_->prepare(std::string(kTableColumns) + "WHERE status NOT IN ('over', 'closed') ORDER BY created_at");
+  auto& q = reader_->prepare(std::string(kTableColumns) +
+                             "WHERE status NOT IN ('over', 'closed') OR (status = 'over' AND "
+                             "finished_at >= ?) ORDER BY created_at");
+  q.bind(1, finished_since);
   while (q.step()) out.push_back(table_from_row(q));
   for (auto& t : out) fill_table(*reader_, t);
   return out;

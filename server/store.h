@@ -113,6 +113,15 @@ struct StoredRound {
   std::string summary;  // JSON object: the public round_end / hand_end event
 };
 
+// One chat line of a table (migrations/0004_chat.sql).
+struct StoredChat {
+  std::int64_t line = 0;  // 1, 2, ... per table; set by the store
+  std::string player_id;
+  int seat = -1;      // the speaker's seat, -1 for a spectator
+  bool team = false;  // only to the team holding `seat`
+  std::string text;
+};
+
 struct StoredTable {
   std::string id;
   std::string game;
@@ -132,7 +141,12 @@ struct StoredTable {
   std::vector<StoredAction> actions;
   std::vector<StoredRound> rounds;  // filled by load_table only
   std::optional<bool> rated;  // unset: rated when every seat holds a person
+  std::vector<StoredChat> chat;     // the last kChatKept lines, oldest first
+  std::int64_t finished_at = 0;     // unix seconds, once over or closed
 };
+
+// How many of a table's latest chat lines are loaded with it.
+constexpr std::size_t kChatKept = 100;
 
 struct StoredPlayer {
   std::string id;
@@ -218,11 +232,17 @@ class Store {
   void append_action(const std::string& table, const StoredAction& action,
                      std::vector<StoredRound> rounds, std::optional<StoredResult> result,
                      Done done);
+  // A chat line, numbered after the table's last one. `done(ok, line)` gets
+  // the number it was stored under.
+  void append_chat(const std::string& table, const StoredChat& chat,
+                   std::function<void(bool ok, std::int64_t line)> done);
 
   // ---- reads (read-only connection; callable from any thread) ----
   std::vector<StoredPlayer> load_players();
-  // Every table neither over nor closed, with seats and log.
-  std::vector<StoredTable> load_unfinished_tables();
+  // Every table neither over nor closed, and every game that ended (over, not
+  // closed) at or after `finished_since` (unix seconds), with seats, log and
+  // recent chat.
+  std::vector<StoredTable> load_live_tables(std::int64_t finished_since);
   std::optional<StoredTable> load_table(const std::string& id);
   // Rows of (player_id, name, games, wins), best first; game empty: all games.
   struct Standing {
@@ -251,6 +271,8 @@ class Store {
   // Makes the writer refuse every write (SQLite's query_only), as a read-only
   // or full disk would: tests use it to stage storage failures.
   void set_query_only(bool on);
+  // The clock the store stamps rows with (unix seconds).
+  static std::int64_t now();
   // Number of transactions committed (tests and figures).
   std::uint64_t commits() const { return commits_.load(); }
   // True while a failed COMMIT may still be found on disk by a restart.

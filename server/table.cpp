@@ -145,7 +145,37 @@ json Table::table_state(Seat seat) const {
                 {"view", nullptr}};
   if (seat >= 0) state["invite"] = setup_.invite;
   if (status_ != Status::waiting) state["view"] = protocol::value_to_json(game_->view(seat));
+  if (json chat = chat_json(seat); !chat.is_null()) state["chat"] = std::move(chat);
   return state;
+}
+
+bool Table::may_see(const StoredChat& line, Seat viewer) const {
+  if (!line.team) return true;
+  // Team lines: only the seats of the speaker's team, never a spectator.
+  if (viewer < 0) return false;
+  for (const auto& t : teams_) {
+    const bool speaker = std::find(t.begin(), t.end(), line.seat) != t.end();
+    if (speaker) return std::find(t.begin(), t.end(), viewer) != t.end();
+  }
+  return false;
+}
+
+json Table::chat_json(Seat viewer) const {
+  json out = json::array();
+  for (const auto& line : chat_) {
+    if (!may_see(line, viewer)) continue;
+    out.push_back({{"line", line.line},
+                   {"from", line.player_id},
+                   {"name", lobby_.name_of(line.player_id)},
+                   {"seat", line.seat},
+                   {"team", line.team},
+                   {"text", line.text}});
+  }
+  return out.empty() ? json() : out;
+}
+
+std::string Table::game_over_frame() const {
+  return protocol::game_over(setup_.id, seq_, game_->scores(), game_->winners());
 }
 
 json Table::policy_json() const {
@@ -314,8 +344,14 @@ std::optional<std::string> Table::restore(const StoredTable& stored) {
     log_.push_back({a.seat, action});
     ++seq_;
   }
+  chat_.assign(stored.chat.begin(), stored.chat.end());
   if (all_seated()) {
     status_ = game_->is_over() ? Status::over : Status::playing;
+  }
+  // Nobody can tell whom the game_over of a game that ended before the
+  // restart reached: every seated player gets it when they come back.
+  if (status_ == Status::over) {
+    for (auto& seat : seats_) seat.owes_game_over = !seat.player_id.empty();
   }
   refresh_summary();
   // Nobody is connected after a restart: every seated player is away from
@@ -493,7 +529,7 @@ void Table::close(const std::string& reason, const std::string& message) {
   }
   lobby_.seat_changed(setup_.creator, setup_.id, false);
   refresh_summary();
-  lobby_.table_finished(shared_from_this());
+  lobby_.table_finished(shared_from_this(), {});
 }
 
 // Sends a request to each seat to act whose legal actions changed (a request
@@ -720,13 +756,24 @@ void Table::finish() {
   for (auto& p : pending_) p = Pending{};
   std::vector<Seat> winners = game_->winners();
   spdlog::info("table {} ends after {} actions; winners {}", setup_.id, seq_, json(winners).dump());
-  send_to_all(make_frame(protocol::game_over(setup_.id, seq_, game_->scores(), winners)));
-  for (const auto& s : seats_) {
-    if (!s.player_id.empty()) lobby_.seat_changed(s.player_id, setup_.id, false);
+  send_to_all(make_frame(game_over_frame()));
+  // A player away now is owed the game_over: the table stays among their
+  // tables, so that coming back (hello with the token) brings it.
+  std::vector<std::string> owed;
+  for (auto& s : seats_) {
+    if (s.player_id.empty()) continue;
+    s.owes_game_over = !lobby_.is_connected(s.player_id);
+    if (s.owes_game_over) {
+      owed.push_back(s.player_id);
+    } else {
+      lobby_.seat_changed(s.player_id, setup_.id, false);
+    }
   }
-  lobby_.seat_changed(setup_.creator, setup_.id, false);
+  if (std::find(owed.begin(), owed.end(), setup_.creator) == owed.end()) {
+    lobby_.seat_changed(setup_.creator, setup_.id, false);
+  }
   refresh_summary();
-  lobby_.table_finished(shared_from_this());
+  lobby_.table_finished(shared_from_this(), std::move(owed));
 }
 
 // ---- lobby requests ------------------------------------------------------------
@@ -896,28 +943,77 @@ void Table::chat(std::shared_ptr<Client> client, std::string text, bool team, Re
       client->send(protocol::error({"not_seated", "You do not sit at this table."}, id, setup_.id));
       return;
     }
-    const Frame frame = make_frame(protocol::message(
-        "chat", {{"table", setup_.id}, {"from", client->player_id}, {"name", lobby_.name_of(client->player_id)},
-                 {"seat", seat}, {"team", team}, {"text", text}}));
-    if (!team) {
-      send_to_all(frame);
-      return;
-    }
-    for (const auto& t : teams_) {
-      if (std::find(t.begin(), t.end(), seat) == t.end()) continue;
-      for (int s : t) send_to_seat(s, frame);
-    }
+    // Like a move, the line is shown to nobody before it is stored. It does
+    // not wait for a move being stored (nor a move for it): the store commits
+    // in the order of submission, and tells in that order.
+    StoredChat line{0, client->player_id, seat, team, text};
+    lobby_.store().append_chat(
+        setup_.id, line, [self = shared_from_this(), line, client, id](bool ok, std::int64_t n) {
+          asio::post(self->strand_, [self, line, client, id, ok, n]() mutable {
+            line.line = n;
+            self->chat_committed(ok, std::move(line), client, id);
+          });
+        });
   });
 }
 
+void Table::chat_committed(bool ok, StoredChat line, const std::shared_ptr<Client>& client,
+                           Reply id) {
+  if (!ok) {
+    client->send(protocol::error(
+        {"storage_unavailable", "The chat line could not be stored; try again."}, id, setup_.id));
+    return;
+  }
+  const Frame frame =
+      make_frame(protocol::message("chat", {{"table", setup_.id},
+                                            {"line", line.line},
+                                            {"from", line.player_id},
+                                            {"name", lobby_.name_of(line.player_id)},
+                                            {"seat", line.seat},
+                                            {"team", line.team},
+                                            {"text", line.text}}));
+  chat_.push_back(std::move(line));
+  while (chat_.size() > kChatKept) chat_.pop_front();
+  const StoredChat& said = chat_.back();
+  if (!said.team) {
+    send_to_all(frame);
+    return;
+  }
+  for (Seat s = 0; s < setup_.players; ++s) {
+    if (may_see(said, s)) send_to_seat(s, frame);
+  }
+}
+
 void Table::resync(std::shared_ptr<Client> client, Reply) {
-  on_strand([this, client = std::move(client)] { send_state(client, seat_of(client->player_id)); });
+  on_strand([this, client = std::move(client)] {
+    const Seat seat = seat_of(client->player_id);
+    send_state(client, seat);
+    if (status_ != Status::over) return;
+    // The end of the game, as stored: also for a game that ended just before
+    // a restart, which the player may never have been told of.
+    client->send(game_over_frame());
+    if (seat >= 0 && seats_[static_cast<std::size_t>(seat)].owes_game_over) {
+      seats_[static_cast<std::size_t>(seat)].owes_game_over = false;
+      lobby_.seat_changed(client->player_id, setup_.id, false);
+    }
+  });
 }
 
 void Table::player_connection(std::string player_id, bool connected) {
   on_strand([this, player_id = std::move(player_id), connected] {
     const Seat seat = seat_of(player_id);
     if (status_ == Status::closed) return;
+    if (status_ == Status::over) {
+      // Back after the game ended without them: the final state and the result.
+      if (!connected || seat == kSpectator ||
+          !seats_[static_cast<std::size_t>(seat)].owes_game_over)
+        return;
+      seats_[static_cast<std::size_t>(seat)].owes_game_over = false;
+      lobby_.send_to_player(player_id, make_frame(table_state(seat).dump()));
+      lobby_.send_to_player(player_id, make_frame(game_over_frame()));
+      lobby_.seat_changed(player_id, setup_.id, false);
+      return;
+    }
     if (seat == kSpectator) {  // the unseated creator
       check_dead();
       return;

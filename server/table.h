@@ -9,6 +9,12 @@
 //    deferred_ so actions stay strictly ordered.
 //  * An event goes only to the seats in its audience, and to spectators only
 //    when the engine marks it for them.
+//  * A chat line is shown to anyone only after the store committed it, and a
+//    team line only ever to the seats of the speaker's team (live or in the
+//    history table_state carries), never to the other team or a spectator.
+//  * A finished game's game_over reaches every seated player: those away when
+//    it ended (and, after a restart, every seated player) are owed it, and get
+//    it with the table_state when they come back.
 //  * A seat's `away` follows the lobby's view of its player's connection; a
 //    bot plays for an away seat (`played_by`) only once its grace period ran
 //    out, only while some human of the table is still connected, and never
@@ -105,6 +111,7 @@ class Table : public std::enable_shared_from_this<Table> {
     bool away = false;
     Clock::time_point takeover_at{};  // set while the grace period runs
     std::string played_by;            // the bot playing for them
+    bool owes_game_over = false;      // over, and its player has not been sent game_over
     bool empty() const { return player_id.empty() && bot.empty(); }
   };
   struct Pending {  // the latest request of a seat
@@ -130,6 +137,11 @@ class Table : public std::enable_shared_from_this<Table> {
   void send_update();       // table_update to everyone at the table
   void refresh_summary();
 
+  // chat_ lines `viewer` may see, as table_state's `chat` (null: none).
+  nlohmann::json chat_json(Seat viewer) const;
+  bool may_see(const StoredChat& line, Seat viewer) const;
+  void chat_committed(bool ok, StoredChat line, const std::shared_ptr<Client>& client, Reply id);
+  std::string game_over_frame() const;
   nlohmann::json seats_json() const;
   nlohmann::json table_state(Seat seat) const;
   Seat seat_of(const std::string& player_id) const;
@@ -194,6 +206,7 @@ class Table : public std::enable_shared_from_this<Table> {
   std::deque<std::function<void()>> deferred_;
   Rng bot_rng_;
   std::vector<Action> legal_buffer_;
+  std::deque<StoredChat> chat_;  // the last kChatKept lines, oldest first
   std::string rematch_table_;
   std::string rematch_invite_;
 

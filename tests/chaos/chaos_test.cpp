@@ -3,7 +3,8 @@
 //
 //   casa-chaos --server PATH [--tables N] [--players P] [--game G] [--options JSON]
 //              [--kills K] [--seed S] [--time-limit SECONDS] [--keep]
-//              [--power-cut [--expect-loss]] [--server-arg ARG]... [--mix GAME:JSON]...
+//              [--power-cut [--expect-loss] [--game-end-cuts N]] [--chat-every N]
+//              [--server-arg ARG]... [--mix GAME:JSON]...
 //
 // Each --mix adds a game with its options; with any, the tables take them in
 // turn instead of --game and --options.
@@ -17,8 +18,14 @@
 //
 //   * every move a player saw acknowledged (`accepted`), and every `event` seq
 //     any player saw, is in the table's action log, with the same action;
+//   * every chat line a player saw acknowledged (its own line echoed back) is
+//     in the table's chat, under the number it was given, unchanged; and no
+//     team line ever reached a seat of another team (live or in the history
+//     of a table_state);
 //   * each log is gapless (seq 1, 2, ... n) and every table is over, with the
-//     scores and winners that every one of its players received in game_over;
+//     scores and winners that every one of its players received in game_over
+//     (every player must receive one, also for a game that ended just before
+//     a kill);
 //   * replaying the log through the engine from the stored seed and options
 //     accepts every action and ends with those same scores and winners.
 //
@@ -28,7 +35,12 @@
 // database and WAL write that no fsync covered is undone and the -shm file
 // dropped, and the server starts again on what is left. Right after each
 // restart, before any player is back, the database must hold every table whose
-// creation was acknowledged and every move acknowledged or announced so far.
+// creation was acknowledged and every move and chat line acknowledged or
+// announced so far, and every returning player's table_state must carry the
+// table's chat lines it may see. Besides the K cuts, --game-end-cuts N (1 by
+// default) cuts power right after the first N games end (the moment their
+// last move was stored): after the restart each player of such a game must
+// get its game_over again on resync.
 // With --expect-loss (for --server-arg --durability=normal) the run stops
 // after the cuts and succeeds only if they lost something acknowledged: that
 // proves the test detects a loss.
@@ -89,6 +101,8 @@ struct Config {
   bool keep = false;
   bool power_cut = false;
   bool expect_loss = false;
+  int game_end_cuts = 1;  // with --power-cut
+  int chat_every = 6;     // a player chats before about one action in this many (0: never)
   std::vector<std::string> server_args;
   std::vector<std::pair<std::string, std::string>> mix;  // (game, options JSON)
 
@@ -100,11 +114,13 @@ struct Config {
 };
 
 [[noreturn]] void usage(const std::string& why) {
-  std::cerr << "casa-chaos: " << why << "\n"
-            << "usage: casa-chaos --server PATH [--tables N] [--players P] [--game G]\n"
-               "                  [--options JSON] [--kills K] [--seed S] [--think-ms MS]\n"
-               "                  [--time-limit SECONDS] [--keep]\n"
-               "                  [--power-cut [--expect-loss]] [--server-arg ARG]... [--mix GAME:JSON]...\n";
+  std::cerr
+      << "casa-chaos: " << why << "\n"
+      << "usage: casa-chaos --server PATH [--tables N] [--players P] [--game G]\n"
+         "                  [--options JSON] [--kills K] [--seed S] [--think-ms MS]\n"
+         "                  [--time-limit SECONDS] [--keep]\n"
+         "                  [--power-cut [--expect-loss] [--game-end-cuts N]] [--chat-every N]\n"
+         "                  [--server-arg ARG]... [--mix GAME:JSON]...\n";
   std::exit(2);
 }
 
@@ -129,6 +145,10 @@ Config parse_args(int argc, char** argv) {
       else if (flag == "--keep") c.keep = true;
       else if (flag == "--power-cut") c.power_cut = true;
       else if (flag == "--expect-loss") c.expect_loss = true;
+      else if (flag == "--game-end-cuts")
+        c.game_end_cuts = std::stoi(next());
+      else if (flag == "--chat-every")
+        c.chat_every = std::stoi(next());
       else if (flag == "--server-arg") c.server_args.push_back(next());
       else if (flag == "--mix") {
         const std::string v = next();
@@ -239,8 +259,15 @@ struct Seen {
   std::set<std::pair<std::string, std::int64_t>> events;
   // table -> every game_over body received for it.
   std::map<std::string, std::vector<json>> game_overs;
+  // (table, line) -> {seat, team, text} of every chat line echoed to its sender.
+  std::map<std::pair<std::string, std::int64_t>, json> chat;
+  // The acknowledged chat lines at the last power cut: what a returning
+  // player's table_state must show.
+  std::map<std::pair<std::string, std::int64_t>, json> chat_at_cut;
   // Runs after every `accepted` (the power cut waits for one).
   std::function<void()> after_accepted;
+  // Runs on the first game_over of a table (a game-end cut waits for one).
+  std::function<void(const std::string& table)> after_game_end;
 };
 
 class Player;
@@ -322,6 +349,7 @@ struct Table {
   int joined = 0;
   bool started = false;
   int over_seen = 0;  // players that received game_over
+  bool ended = false;  // some player received game_over
 };
 
 class Player {
@@ -334,6 +362,11 @@ class Player {
   int seat() const { return index_ % cfg_.players; }
   bool connected() const { return link_ != nullptr; }
   bool over() const { return over_; }
+  bool awaiting_game_over() const { return await_over_; }
+  // The game ended just before a power cut: the player must be told again.
+  void expect_game_over_again() { await_over_ = true; }
+  // After a cut: check the next table_state's chat history.
+  void check_history_next() { check_history_ = true; }
 
   void connect(unsigned short port) {
     const int generation = ++generation_;
@@ -364,6 +397,26 @@ class Player {
   }
 
  private:
+  bool same_team(int a, int b) const {
+    for (const auto& team : teams_) {
+      if (std::find(team.begin(), team.end(), a) != team.end())
+        return std::find(team.begin(), team.end(), b) != team.end();
+    }
+    return false;
+  }
+
+  // A team line (live or in a table_state's history) must come from this seat's team.
+  void check_team_line(const json& line, const std::string& where) {
+    if (!line.value("team", false)) return;
+    if (teams_.empty())
+      return fail("player " + std::to_string(index_) +
+                  " got a team line before its teams: " + where);
+    if (!same_team(seat(), line.value("seat", -2))) {
+      fail("player " + std::to_string(index_) + " (seat " + std::to_string(seat()) +
+           ") got another team's line " + line.dump() + " in " + where);
+    }
+  }
+
   void message(std::string_view text) {
     const json m = json::parse(text, nullptr, false);
     if (m.is_discarded() || !m.contains("type")) return fail("unparsable message: " + std::string(text));
@@ -371,9 +424,10 @@ class Player {
     auto& t = tables_[static_cast<std::size_t>(table())];
     if (type == "welcome") {
       token_ = m.value("token", token_);
-      if (welcomed_ && !over_ && !t.id.empty()) {
-        // Back after a restart. A game that ended while the server was being
-        // killed sends no table_state on resume, so ask for it.
+      player_id_ = m.value("player_id", player_id_);
+      if (welcomed_ && (!over_ || await_over_) && !t.id.empty()) {
+        // Back after a restart: ask for the table (a game that ended just
+        // before the kill must answer with its game_over).
         link_->send(json{{"type", "resync"}, {"table", t.id}}.dump());
       }
       if (!welcomed_ && seat() == 0) {
@@ -404,29 +458,53 @@ class Player {
     } else if (type == "event") {
       seen_.events.insert({m["table"].get<std::string>(), m["seq"].get<std::int64_t>()});
     } else if (type == "game_over") {
+      // Every one is checked against the database; a game that ended just
+      // before a kill is told again after the restart.
+      seen_.game_overs[m["table"]].push_back(
+          json{{"scores", m["scores"]}, {"winners", m["winners"]}});
+      await_over_ = false;
       if (!over_) {
         over_ = true;
         ++t.over_seen;
-        seen_.game_overs[m["table"]].push_back(json{{"scores", m["scores"]}, {"winners", m["winners"]}});
+        in_flight_.clear();
+      }
+      if (!t.ended) {
+        t.ended = true;
+        if (seen_.after_game_end) seen_.after_game_end(t.id);
       }
     } else if (type == "table_state") {
-      if (m.value("status", "") == "over" && !over_) {
-        // The game ended while this player was away: the database result is
-        // checked against the other players' game_over.
-        over_ = true;
-        ++t.over_seen;
+      if (m.contains("teams")) teams_ = m["teams"].get<std::vector<std::vector<int>>>();
+      for (const auto& line : m.value("chat", json::array()))
+        check_team_line(line, "a table_state");
+      if (check_history_) {
+        // The chat lines acknowledged before the cut that this seat may see
+        // (at most the last 100 of the table are kept in table_state).
+        check_history_ = false;
+        std::set<std::int64_t> shown;
+        for (const auto& line : m.value("chat", json::array()))
+          shown.insert(line.value("line", std::int64_t{0}));
+        std::int64_t last = 0;
+        for (const auto& [key, line] : seen_.chat_at_cut) {
+          if (key.first == t.id) last = std::max(last, key.second);
+        }
+        for (const auto& [key, line] : seen_.chat_at_cut) {
+          if (key.first != t.id || key.second <= last - 100) continue;
+          if (line["team"].get<bool>() && !same_team(seat(), line["seat"].get<int>())) continue;
+          if (!shown.count(key.second)) {
+            fail("player " + std::to_string(index_) +
+                 ": the table_state after a restart lacks chat line " + std::to_string(key.second) +
+                 " of " + t.id);
+          }
+        }
+      }
+    } else if (type == "chat") {
+      check_team_line(m, "a chat message");
+      if (m.value("from", "") == player_id_ && m.contains("line")) {
+        seen_.chat[{m["table"].get<std::string>(), m["line"].get<std::int64_t>()}] =
+            json{{"seat", m["seat"]}, {"team", m["team"]}, {"text", m["text"]}};
       }
     } else if (type == "error") {
       const std::string code = m.value("code", "");
-      if (code == "no_such_table" && welcomed_ && !over_ && !t.id.empty()) {
-        // The answer to the resync after a restart when the table's last move
-        // was stored just before the kill: a restarted server loads unfinished
-        // tables only. check_database proves the table is stored, and over.
-        over_ = true;
-        ++t.over_seen;
-        in_flight_.clear();
-        return;
-      }
       // An answer to a request the restart made obsolete is refused, harmlessly.
       if (code != "stale_seq" && code != "not_your_turn" && code != "game_over") fail("player " + std::to_string(index_) + " got error " + m.dump());
       if (!in_flight_.empty() && m.contains("code") && code != "rate_limited") in_flight_.pop_front();
@@ -441,8 +519,20 @@ class Player {
     std::uniform_int_distribution<int> pause(0, std::max(0, cfg_.think_ms));
     think_.expires_after(std::chrono::milliseconds(pause(rng_)));
     auto link = link_;
-    think_.async_wait([this, link, action](beast::error_code ec) {
+    const bool chat =
+        cfg_.chat_every > 0 && std::uniform_int_distribution<int>(1, cfg_.chat_every)(rng_) == 1;
+    const bool team = std::uniform_int_distribution<int>(0, 1)(rng_) == 1;
+    think_.async_wait([this, link, action, chat, team](beast::error_code ec) {
       if (ec || !link || link != link_) return;
+      if (chat) {
+        // A line nobody else could say: acknowledged when it comes back.
+        link->send(
+            json{{"type", "chat"},
+                 {"table", action["table"]},
+                 {"team", team},
+                 {"text", "p" + std::to_string(index_) + " line " + std::to_string(++chats_)}}
+                .dump());
+      }
       in_flight_.push_back(action);
       link->send(action.dump());
     });
@@ -461,6 +551,11 @@ class Player {
   int generation_ = 0;
   bool welcomed_ = false;
   bool over_ = false;
+  bool await_over_ = false;
+  bool check_history_ = false;
+  std::string player_id_;
+  std::vector<std::vector<int>> teams_;
+  int chats_ = 0;
   std::deque<json> in_flight_;  // actions sent, not yet answered
 };
 
@@ -494,6 +589,28 @@ struct Db {
 std::string text(sqlite3_stmt* st, int col) {
   const auto* p = sqlite3_column_text(st, col);
   return p ? reinterpret_cast<const char*>(p) : "";
+}
+
+// Every acknowledged chat line is stored under its number, unchanged. Returns
+// how many are not; `report` says which.
+std::size_t check_chat(Db& db, const Seen& seen,
+                       const std::function<void(const std::string&)>& report) {
+  std::size_t missing = 0;
+  for (const auto& [key, line] : seen.chat) {
+    json stored;
+    db.query("SELECT seat, team, text FROM chat WHERE table_id = ? AND line = ?",
+             {key.first, std::to_string(key.second)}, [&](sqlite3_stmt* st) {
+               stored = json{{"seat", sqlite3_column_int(st, 0)},
+                             {"team", sqlite3_column_int(st, 1) != 0},
+                             {"text", text(st, 2)}};
+             });
+    if (stored != line) {
+      ++missing;
+      report(key.first + " chat line " + std::to_string(key.second) + " " + line.dump() +
+             " (acknowledged) is " + (stored.is_null() ? std::string("missing") : stored.dump()));
+    }
+  }
+  return missing;
 }
 
 // Right after a restart: every table whose creation was acknowledged exists,
@@ -532,6 +649,9 @@ std::size_t check_acknowledged(const fs::path& path, const std::vector<Table>& t
       report(key.first + " seq " + std::to_string(key.second) + " (announced in an event)");
     }
   }
+  lost += check_chat(db, seen, [&](const std::string& what) {
+    if (lost < 10) std::fprintf(stderr, "lost after %s: %s\n", when.c_str(), what.c_str());
+  });
   return lost;
 }
 
@@ -635,8 +755,11 @@ void check_database(const fs::path& path, const std::vector<Table>& tables, cons
       if (replay_result != stored) fail(t.id + ": replay gives " + replay_result.dump() + ", stored " + stored.dump());
     }
   }
-  std::fprintf(stderr, "checked %zu tables, %zu logged actions, %zu acknowledged, %zu event seqs\n", tables.size(),
-               actions_total, seen.accepted.size(), seen.events.size());
+  check_chat(db, seen, [](const std::string& what) { fail(what); });
+  std::fprintf(
+      stderr,
+      "checked %zu tables, %zu logged actions, %zu acknowledged, %zu event seqs, %zu chat lines\n",
+      tables.size(), actions_total, seen.accepted.size(), seen.events.size(), seen.chat.size());
 }
 
 }  // namespace
@@ -680,6 +803,8 @@ int main(int argc, char** argv) {
   long undone_total = 0;
   int cuts_with_loss = 0;
   bool cut_armed = false;
+  bool cut_posted = false;  // a cut is on its way
+  int game_end_cuts_left = cfg.power_cut ? cfg.game_end_cuts : 0;
   const auto restart = [&](const std::string& what) {
     const double took = server.start();
     if (took < 0) {
@@ -691,10 +816,20 @@ int main(int argc, char** argv) {
     slowest_restart = std::max(slowest_restart, took);
     return true;
   };
-  const auto power_cut = [&] {
+  int cuts_done = 0;
+  // `ended`: the table whose game just ended (a game-end cut), or "".
+  const auto power_cut = [&](const std::string& ended) {
+    cut_posted = false;
     server.kill_now(SIGKILL);
     for (auto& p : players) p->disconnect();
-    const std::string when = "power cut " + std::to_string(cfg.kills - kills_left);
+    const std::string when = "power cut " + std::to_string(++cuts_done) +
+                             (ended.empty() ? std::string() : " (right after " + ended + " ended)");
+    seen.chat_at_cut = seen.chat;
+    for (auto& p : players) {
+      p->check_history_next();
+      if (!ended.empty() && tables[static_cast<std::size_t>(p->table())].id == ended)
+        p->expect_game_over_again();
+    }
     const long undone = casa::powercut::power_cut(server.db().string());
     if (undone < 0) fail("could not undo the unsynced writes");
     undone_total += std::max(0L, undone);
@@ -704,20 +839,33 @@ int main(int argc, char** argv) {
                  when.c_str(), undone, lost, seen.accepted.size());
     lost_total += lost;
     if (lost > 0) ++cuts_with_loss;
-    if (lost > 0 && !cfg.expect_loss) fail(when + " lost " + std::to_string(lost) + " acknowledged items");
+    if (lost > 0 && !cfg.expect_loss)
+      fail(when + " lost " + std::to_string(lost) + " acknowledged items");
     for (auto& p : players) p->connect(server.port());
   };
   seen.after_accepted = [&] {
-    if (!cut_armed) return;
+    if (!cut_armed || cut_posted) return;
     cut_armed = false;
-    asio::post(io, power_cut);
+    cut_posted = true;
+    asio::post(io, [&] { power_cut(""); });
+  };
+  seen.after_game_end = [&](const std::string& table) {
+    if (game_end_cuts_left <= 0 || cut_posted) return;
+    --game_end_cuts_left;
+    cut_posted = true;
+    asio::post(io, [&, table] { power_cut(table); });
   };
 
   std::function<void()> step = [&] {
     const bool all_started = std::all_of(tables.begin(), tables.end(), [](const Table& t) { return t.started; });
-    const bool all_over =
-        std::all_of(tables.begin(), tables.end(), [&](const Table& t) { return t.over_seen == cfg.players; });
-    const bool cuts_done = cfg.expect_loss && (lost_total > 0 || (kills_left == 0 && !cut_armed));
+    const bool all_over = std::all_of(tables.begin(), tables.end(),
+                                      [&](const Table& t) { return t.over_seen == cfg.players; }) &&
+                          std::none_of(players.begin(), players.end(),
+                                       [](const auto& p) { return p->awaiting_game_over(); }) &&
+                          !cut_posted;
+    const bool cuts_done =
+        cfg.expect_loss && (lost_total > 0 || (kills_left == 0 && !cut_armed && !cut_posted &&
+                                               game_end_cuts_left == 0));
     if (all_over || cuts_done || Clock::now() - began > std::chrono::duration<double>(cfg.time_limit)) {
       if (!all_over && !cfg.expect_loss) fail("time limit reached before every game was over");
       finished = true;
@@ -770,7 +918,15 @@ int main(int argc, char** argv) {
     if (!cfg.keep) fs::remove_all(dir);
     return ok ? 0 : 1;
   }
-  if (restarts < cfg.kills) fail("only " + std::to_string(restarts) + " of " + std::to_string(cfg.kills) + " kills happened");
+  const int planned = cfg.kills + (cfg.power_cut ? cfg.game_end_cuts : 0);
+  if (restarts < planned)
+    fail("only " + std::to_string(restarts) + " of " + std::to_string(planned) + " kills happened");
+  for (const auto& p : players) {
+    if (p->awaiting_game_over()) {
+      fail("a player of " + tables[static_cast<std::size_t>(p->table())].id +
+           ", whose game ended just before a power cut, got no game_over after the restart");
+    }
+  }
   check_database(server.db(), tables, seen);
 
   if (failures.empty() && !cfg.keep) fs::remove_all(dir);

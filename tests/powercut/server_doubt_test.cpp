@@ -98,3 +98,74 @@ TEST_CASE(
   const json replay = get_json(ts.port(), "/api/games/" + table, 200);
   CHECK(replay["log"][1]["action"] == played);
 }
+
+namespace {
+
+// (line, text) of every chat line of `table` a restart after a power cut
+// would find now (as log_on_disk does for moves).
+std::vector<json> chat_on_disk(const std::filesystem::path& db, const std::string& table) {
+  const auto dir = temp_dir("disk");
+  const auto copy = dir / "copy.db";
+  std::filesystem::copy_file(db, copy);
+  if (std::filesystem::exists(db.string() + "-wal"))
+    std::filesystem::copy_file(db.string() + "-wal", copy.string() + "-wal");
+  sqlite3* conn = nullptr;
+  REQUIRE(sqlite3_open_v2(copy.c_str(), &conn, SQLITE_OPEN_READWRITE, "unix") == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  REQUIRE(sqlite3_prepare_v2(conn, "SELECT line, text FROM chat WHERE table_id = ? ORDER BY line",
+                             -1, &st, nullptr) == SQLITE_OK);
+  sqlite3_bind_text(st, 1, table.c_str(), -1, SQLITE_TRANSIENT);
+  std::vector<json> out;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    out.push_back(
+        {sqlite3_column_int(st, 0), reinterpret_cast<const char*>(sqlite3_column_text(st, 1))});
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(conn);
+  std::filesystem::remove_all(dir);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a chat line whose fsync failed: storage_unavailable, nobody sees it, and a restart agrees") {
+  TestServer ts;
+  const std::filesystem::path db = ts.config.db;
+  WsClient a(ts.port()), b(ts.port());
+  a.hello("ann");
+  b.hello("bob");
+  const json created = a.call({{"type", "create_table"}, {"game", "fake-trick"}, {"players", 2}});
+  REQUIRE(created["type"] == "table_created");
+  const std::string table = created["table"];
+  REQUIRE(b.call({{"type", "join"}, {"table", table}})["type"] == "joined");
+
+  // The disk stores the line but reports an error.
+  casa::powercut::fail_next_syncs(FileKind::wal, 1);
+  const json r = a.call({{"type", "chat"}, {"table", table}, {"text", "in doubt"}});
+  CHECK(r["code"] == "storage_unavailable");
+  for (int i = 0; i < 100 && ts.server->store().in_doubt(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  REQUIRE_FALSE(ts.server->store().in_doubt());
+  // Neither the server nor the disk has it.
+  CHECK(chat_on_disk(db, table).empty());
+  b.send({{"type", "resync"}, {"table", table}});
+  CHECK_FALSE(b.expect("table_state").contains("chat"));
+  for (const auto& m : a.log) CHECK(m["type"] != "chat");
+  for (const auto& m : b.log) CHECK(m["type"] != "chat");
+
+  // The next line is number 1, on disk before it is shown.
+  a.send({{"type", "chat"}, {"table", table}, {"text", "stored"}});
+  const json echo = a.expect("chat");
+  CHECK(echo["line"] == 1);
+  CHECK(chat_on_disk(db, table) == std::vector<json>{{1, "stored"}});
+
+  ts.restart();
+  WsClient b2(ts.port());
+  b2.hello("", b.token());
+  const json state = b2.expect("table_state");
+  REQUIRE(state.contains("chat"));
+  CHECK(state["chat"].size() == 1);
+  CHECK(state["chat"][0]["text"] == "stored");
+}
