@@ -299,8 +299,8 @@ void Store::save_table(const StoredTable& t, Done done) {
       [t](Db& db) {
         db.prepare(
               "INSERT INTO tables (id, game, players, options, seed, private, invite, creator, "
-              "move_timeout_seconds, status, created_at, grace_seconds, takeover) "
-              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+              "move_timeout_seconds, status, created_at, grace_seconds, takeover, deal_salt, deal_commitment) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .bind(1, t.id)
             .bind(2, t.game)
             .bind(3, std::int64_t{t.players})
@@ -314,6 +314,8 @@ void Store::save_table(const StoredTable& t, Done done) {
             .bind(11, now_seconds())
             .bind(12, std::int64_t{t.grace_seconds})
             .bind_text(13, t.takeover)
+            .bind(14, t.deal_salt)
+            .bind(15, t.deal_commitment)
             .run();
         for (std::size_t s = 0; s < t.seats.size(); ++s) {
           if (!t.seats[s].player_id.empty() || !t.seats[s].bot.empty()) {
@@ -436,7 +438,7 @@ void Store::fill_table(Db& db, StoredTable& t) {
 namespace {
 constexpr const char* kTableColumns =
     "SELECT id, game, players, options, seed, private, invite, creator, move_timeout_seconds, "
-    "status, scores, winners, grace_seconds, takeover FROM tables ";
+    "status, scores, winners, grace_seconds, takeover, deal_salt, deal_commitment FROM tables ";
 
 StoredTable table_from_row(const Db::Stmt& q) {
   StoredTable t;
@@ -454,6 +456,8 @@ StoredTable table_from_row(const Db::Stmt& q) {
   t.winners = q.text_at(11);
   t.grace_seconds = static_cast<int>(q.int_at(12));
   t.takeover = q.text_at(13);
+  t.deal_salt = q.text_at(14);
+  t.deal_commitment = q.text_at(15);
   return t;
 }
 }  // namespace

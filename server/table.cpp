@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/bots.h"
+#include "protocol/deal_commitment.h"
 #include "protocol/protocol.h"
 #include "server/lobby.h"
 
@@ -145,7 +146,18 @@ json Table::table_state(Seat seat) const {
                 {"view", nullptr}};
   if (seat >= 0) state["invite"] = setup_.invite;
   if (status_ != Status::waiting) state["view"] = protocol::value_to_json(game_->view(seat));
+  // The same commitment for every seat and spectator; the seed and salt behind
+  // it only once the game is over (docs/fair-play.md).
+  if (!setup_.deal_commitment.empty()) {
+    state["deal_commitment"] = {{"algorithm", kDealCommitmentAlgorithm}, {"hash", setup_.deal_commitment}};
+  }
+  if (json deal = deal_reveal(); !deal.is_null()) state["deal"] = std::move(deal);
   return state;
+}
+
+json Table::deal_reveal() const {
+  if (status_ != Status::over || setup_.deal_salt.empty()) return nullptr;
+  return {{"seed", std::to_string(setup_.seed)}, {"salt", setup_.deal_salt}};
 }
 
 json Table::policy_json() const {
@@ -238,6 +250,10 @@ StoredSeat Table::stored_seat(Seat s) const {
 void Table::open(std::vector<StoredSeat> seats, std::shared_ptr<Client> creator,
                  std::function<void(bool)> after) {
   on_strand([this, seats = std::move(seats), creator = std::move(creator), after = std::move(after)] {
+    // Every new table draws its own salt, also when its setup (and seed) was
+    // copied from another table: a commitment never links two tables.
+    setup_.deal_salt = new_deal_salt();
+    setup_.deal_commitment = deal_commitment_hash(setup_.deal_salt, setup_.seed);
     StoredTable row;
     row.id = setup_.id;
     row.game = setup_.game;
@@ -250,6 +266,8 @@ void Table::open(std::vector<StoredSeat> seats, std::shared_ptr<Client> creator,
     row.move_timeout_seconds = setup_.move_timeout_seconds;
     row.grace_seconds = setup_.grace_seconds;
     row.takeover = setup_.robot_takeover ? "robot" : "none";
+    row.deal_salt = setup_.deal_salt;
+    row.deal_commitment = setup_.deal_commitment;
     row.seats = seats;
     for (std::size_t s = 0; s < seats.size() && s < seats_.size(); ++s) {
       seats_[s].player_id = seats[s].player_id;
@@ -714,7 +732,7 @@ void Table::finish() {
   for (auto& p : pending_) p = Pending{};
   std::vector<Seat> winners = game_->winners();
   spdlog::info("table {} ends after {} actions; winners {}", setup_.id, seq_, json(winners).dump());
-  send_to_all(make_frame(protocol::game_over(setup_.id, seq_, game_->scores(), winners)));
+  send_to_all(make_frame(protocol::game_over(setup_.id, seq_, game_->scores(), winners, deal_reveal())));
   for (const auto& s : seats_) {
     if (!s.player_id.empty()) lobby_.seat_changed(s.player_id, setup_.id, false);
   }
