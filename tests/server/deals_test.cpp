@@ -22,6 +22,14 @@ json first_commitment(const WsClient& c, const std::string& table) {
   return nullptr;
 }
 
+// Waits for the table_state that follows table_created (it comes right after the reply).
+json state_after_create(WsClient& c, const std::string& table) {
+  for (;;) {
+    const json m = c.expect("table_state");
+    if (m["table"] == table) return m;
+  }
+}
+
 // A finished two-player La Casa game (one round, random seed) and its replay.
 struct Finished {
   std::string table;
@@ -110,6 +118,19 @@ TEST_CASE("deals: the commitment goes to every seat and spectator; seed and salt
   CHECK(check_deal_secrets(b, replay) > 3);
   CHECK(check_deal_secrets(watcher, replay) > 3);
   CHECK(check_no_leak(watcher, -1, replay) > 0);
+  // The scan finds the secrets wherever a message would carry them.
+  for (const json& leak : {json{{"type", "chat"}, {"table", table}, {"text", "salt " + salt}},
+                           json{{"type", "table_update"}, {"table", "other"}, {"seed", replay["seed"]}},
+                           json{{"type", "table_state"}, {"table", table}, {"deal", replay["deal"]}}}) {
+    std::vector<json> log = a.log;
+    log.insert(log.begin() + 2, leak);
+    CHECK(deal_secret_leaks(log, replay).size() >= 1);
+  }
+  std::vector<json> no_reveal = a.log;
+  for (auto& m : no_reveal) {
+    if (m["type"] == "game_over") m.erase("deal");
+  }
+  CHECK(deal_secret_leaks(no_reveal, replay).size() == 1);
   // A late resync after the end shows the reveal too (a spectator who missed game_over).
   a.send({{"type", "resync"}, {"table", table}});
   CHECK(a.expect("table_state")["deal"] == replay["deal"]);
@@ -130,8 +151,9 @@ TEST_CASE("deals: every table draws its own salt, also a rematch and tables shar
   // Two tables with the same fixed seed (a test server allows it): the commitments
   // differ, so they tell nobody that the deals are the same.
   const std::string t1 = create(a, {{"game", "la-casa"}, {"players", 2}, {"seed", 99}})["table"];
+  const json c1 = state_after_create(a, t1).value("deal_commitment", json());
   const std::string t2 = create(a, {{"game", "la-casa"}, {"players", 2}, {"seed", 99}})["table"];
-  const json c1 = first_commitment(a, t1), c2 = first_commitment(a, t2);
+  const json c2 = state_after_create(a, t2).value("deal_commitment", json());
   REQUIRE(c1.is_object());
   REQUIRE(c2.is_object());
   CHECK(c1["hash"] != c2["hash"]);
