@@ -109,10 +109,10 @@ std::string event(const std::string& table, std::int64_t seq, const Value& event
 }
 
 std::string game_over(const std::string& table, std::int64_t seq, const std::vector<int>& scores,
-                      const std::vector<Seat>& winners) {
-  return json{{"type", "game_over"}, {"table", table}, {"seq", seq}, {"scores", scores},
-              {"winners", winners}}
-      .dump();
+                      const std::vector<Seat>& winners, const json& deal) {
+  json body{{"type", "game_over"}, {"table", table}, {"seq", seq}, {"scores", scores}, {"winners", winners}};
+  if (!deal.is_null()) body["deal"] = deal;
+  return body.dump();
 }
 
 json value_to_json(const Value& value) { return to_json(value); }

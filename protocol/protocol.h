@@ -55,8 +55,10 @@ std::string request(const std::string& table, std::int64_t seq, Seat seat,
 // caused the event on the seat's behalf; empty otherwise.
 std::string event(const std::string& table, std::int64_t seq, const Value& event,
                   const std::string& auto_by = {});
+// `deal`: the revealed seed and salt of the table's deal commitment
+// ({"seed": "…", "salt": "…"}, docs/fair-play.md); null for a table without one.
 std::string game_over(const std::string& table, std::int64_t seq, const std::vector<int>& scores,
-                      const std::vector<Seat>& winners);
+                      const std::vector<Seat>& winners, const json& deal = nullptr);
 
 // Engine values in JSON form (views, actions, options).
 json value_to_json(const Value& value);

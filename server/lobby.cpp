@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "engine/bots.h"
+#include "protocol/deal_commitment.h"
 #include "protocol/protocol.h"
 #include "server/ratings.h"
 #include "server/events.h"
@@ -117,6 +118,8 @@ void Lobby::recover() {
     setup.grace_seconds = stored.grace_seconds;
     setup.takeover = stored.takeover;
     setup.rated = stored.rated;
+    setup.deal_salt = stored.deal_salt;
+    setup.deal_commitment = stored.deal_commitment;
     auto created = make_game(setup);
     if (!created.game) {
       spdlog::error("table {} cannot be rebuilt: {}", stored.id, created.error ? created.error->message : "?");
@@ -644,7 +647,7 @@ json Lobby::replay(const std::string& table, int& status) {
                       {"summary", json::parse(stored->rounds[i].summary, nullptr, false)}});
   }
   status = 200;
-  return {{"table", stored->id},
+  json replay = {{"table", stored->id},
           {"game", stored->game},
           {"players", stored->players},
           {"options", setup.options},
@@ -656,6 +659,12 @@ json Lobby::replay(const std::string& table, int& status) {
           {"initial_state", std::move(initial_state)},
           {"log", std::move(log)},
           {"final_state", created.game ? protocol::value_to_json(created.game->full_state()) : json()}};
+  // The commitment as published, and what it committed to (docs/fair-play.md).
+  if (!stored->deal_commitment.empty()) {
+    replay["deal_commitment"] = {{"algorithm", kDealCommitmentAlgorithm}, {"hash", stored->deal_commitment}};
+    replay["deal"] = {{"seed", std::to_string(stored->seed)}, {"salt", stored->deal_salt}};
+  }
+  return replay;
 }
 
 namespace {

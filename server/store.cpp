@@ -353,8 +353,8 @@ void Store::save_table(const StoredTable& t, Done done) {
       [t](Db& db) {
         db.prepare(
               "INSERT INTO tables (id, game, players, options, seed, private, invite, creator, "
-              "move_timeout_seconds, status, created_at, grace_seconds, takeover) "
-              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+              "move_timeout_seconds, status, created_at, grace_seconds, takeover, deal_salt, deal_commitment) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .bind(1, t.id)
             .bind(2, t.game)
             .bind(3, std::int64_t{t.players})
@@ -368,6 +368,8 @@ void Store::save_table(const StoredTable& t, Done done) {
             .bind(11, now_seconds())
             .bind(12, std::int64_t{t.grace_seconds})
             .bind_text(13, t.takeover)
+            .bind(14, t.deal_salt)
+            .bind(15, t.deal_commitment)
             .run();
         if (t.rated) {
           db.prepare("UPDATE tables SET rated = ? WHERE id = ?").bind(1, std::int64_t{*t.rated}).bind(2, t.id).run();
@@ -538,7 +540,8 @@ void Store::fill_table(Db& db, StoredTable& t) {
 namespace {
 constexpr const char* kTableColumns =
     "SELECT id, game, players, options, seed, private, invite, creator, move_timeout_seconds, "
-    "status, scores, winners, grace_seconds, takeover, rated, finished_at FROM tables ";
+    "status, scores, winners, grace_seconds, takeover, rated, finished_at, deal_salt, deal_commitment "
+    "FROM tables ";
 
 StoredTable table_from_row(const Db::Stmt& q) {
   StoredTable t;
@@ -558,6 +561,8 @@ StoredTable table_from_row(const Db::Stmt& q) {
   t.takeover = q.text_at(13);
   if (!q.null_at(14)) t.rated = q.int_at(14) != 0;
   t.finished_at = q.int_at(15);
+  t.deal_salt = q.text_at(16);
+  t.deal_commitment = q.text_at(17);
   return t;
 }
 }  // namespace

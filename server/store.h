@@ -134,6 +134,10 @@ struct StoredTable {
   int move_timeout_seconds = 0;
   int grace_seconds = 60;             // the disconnect policy
   std::string takeover = "robot";     // "robot" | "none"
+  // The deal commitment (docs/fair-play.md): the salt (lowercase hex) and the
+  // published hash; both empty for tables stored before commitments existed.
+  std::string deal_salt;
+  std::string deal_commitment;
   std::string status = "waiting";     // waiting | playing | over | closed
   std::string scores;   // JSON, once over
   std::string winners;  // JSON, once over

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/bots.h"
+#include "protocol/deal_commitment.h"
 #include "protocol/protocol.h"
 #include "server/lobby.h"
 
@@ -145,6 +146,12 @@ json Table::table_state(Seat seat) const {
                 {"view", nullptr}};
   if (seat >= 0) state["invite"] = setup_.invite;
   if (status_ != Status::waiting) state["view"] = protocol::value_to_json(game_->view(seat));
+  // The same commitment for every seat and spectator; the seed and salt behind
+  // it only once the game is over (docs/fair-play.md).
+  if (!setup_.deal_commitment.empty()) {
+    state["deal_commitment"] = {{"algorithm", kDealCommitmentAlgorithm}, {"hash", setup_.deal_commitment}};
+  }
+  if (json deal = deal_reveal(); !deal.is_null()) state["deal"] = std::move(deal);
   if (json chat = chat_json(seat); !chat.is_null()) state["chat"] = std::move(chat);
   return state;
 }
@@ -175,7 +182,15 @@ json Table::chat_json(Seat viewer) const {
 }
 
 std::string Table::game_over_frame() const {
-  return protocol::game_over(setup_.id, seq_, game_->scores(), game_->winners());
+  return protocol::game_over(setup_.id, seq_, game_->scores(), game_->winners(), deal_reveal());
+}
+
+json Table::deal_reveal() const {
+  if (status_ != Status::over || setup_.deal_salt.empty()) return nullptr;
+  // A duplicate event's tables share their seeds with tables that may not have
+  // played those deals yet: the reveal waits for the event's end (docs/events.md).
+  if (lobby_.events().withheld(setup_.id)) return nullptr;
+  return {{"seed", std::to_string(setup_.seed)}, {"salt", setup_.deal_salt}};
 }
 
 json Table::policy_json() const {
@@ -268,6 +283,10 @@ StoredSeat Table::stored_seat(Seat s) const {
 void Table::open(std::vector<StoredSeat> seats, std::shared_ptr<Client> creator,
                  std::function<void(bool)> after) {
   on_strand([this, seats = std::move(seats), creator = std::move(creator), after = std::move(after)] {
+    // Every new table draws its own salt, also when its setup (and seed) was
+    // copied from another table: a commitment never links two tables.
+    setup_.deal_salt = new_deal_salt();
+    setup_.deal_commitment = deal_commitment_hash(setup_.deal_salt, setup_.seed);
     StoredTable row;
     row.id = setup_.id;
     row.game = setup_.game;
@@ -281,6 +300,8 @@ void Table::open(std::vector<StoredSeat> seats, std::shared_ptr<Client> creator,
     row.grace_seconds = setup_.grace_seconds;
     row.takeover = setup_.takeover;
     row.rated = setup_.rated;
+    row.deal_salt = setup_.deal_salt;
+    row.deal_commitment = setup_.deal_commitment;
     row.seats = seats;
     for (std::size_t s = 0; s < seats.size() && s < seats_.size(); ++s) {
       seats_[s].player_id = seats[s].player_id;

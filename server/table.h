@@ -65,6 +65,11 @@ struct TableSetup {
   // Whether the result moves ratings; unset: rated when every seat holds a
   // person at the end (docs/ratings.md).
   std::optional<bool> rated;
+  // The deal commitment (docs/fair-play.md): a salt drawn afresh for every new
+  // table when it is opened, and the published SHA-256 over salt and seed. Empty
+  // for tables stored before commitments existed.
+  std::string deal_salt;
+  std::string deal_commitment;
 };
 
 class Table : public std::enable_shared_from_this<Table> {
@@ -163,6 +168,8 @@ class Table : public std::enable_shared_from_this<Table> {
   void close(const std::string& reason, const std::string& message);
   nlohmann::json clock_json() const;
   nlohmann::json policy_json() const;
+  // {"seed", "salt"} once the game is over; null before, and for tables without a commitment.
+  nlohmann::json deal_reveal() const;
   void issue_requests();
   void schedule_bots();
   // Starts a searching bot's think for seat s on the bot pool (the move comes

@@ -286,6 +286,8 @@ void Client::on_table_state(const Json& m) {
     t.clock_ms = now();
   }
   if (t.status == "over" || t.status == "closed") t.over = true;
+  if (const auto c = m.find("deal_commitment"); c != m.end() && c->is_object())
+    t.deal_commitment = c->value("hash", std::string());
 
   if (options_.command == Command::kResume && !followed(table)) {
     // casa resume TABLE (by id or invite code), or --all.
@@ -328,6 +330,12 @@ void Client::show_roster(const std::string& table) {
                                        clock_text(std::int64_t{grace} * 1000) + ".");
   }
   if (!rules.empty()) say(table, rules);
+  // Noted now, checked after the end with casa verify (docs/fair-play.md).
+  // (Two lines: with a table tag the hash still fits 80 columns.)
+  if (!t.deal_commitment.empty()) {
+    say(table, "Deal commitment (SHA-256), to compare after the game:");
+    say(table, "  " + t.deal_commitment);
+  }
   std::string seats = "Seats:";
   for (const auto& s : t.seats)
     seats += (seats == "Seats:" ? " " : " · ") + std::to_string(s.value("seat", -1)) + " " +
@@ -802,6 +810,8 @@ void Client::on_game_over(const Json& m) {
                                           m.value("winners", Json::array()), seating(table)))
     screen() << prefix << line << "\n";
   if (t.seat >= 0) screen() << prefix << "Play again: casa rematch " << table << "\n";
+  if (!t.deal_commitment.empty() && m.contains("deal"))
+    screen() << prefix << "Check the deal: casa verify " << table << "\n";
   screen() << std::flush;
   Json result = {{"table", table},
                  {"game", game_of(table)},

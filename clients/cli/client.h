@@ -128,6 +128,7 @@ class Client {
     bool shown = false;      // its roster was printed
     bool mentioned = false;  // named once as another table of the token
     bool over = false;
+    std::string deal_commitment;  // the SHA-256 the table published (docs/fair-play.md)
   };
 
   void on_welcome(const Json& m);

@@ -7,6 +7,7 @@
 //   casa rematch [TABLE]
 //   casa watch CODE
 //   casa list [--game G]
+//   casa verify TABLE [--url URL] [--commitment HASH]
 //
 // This file owns the command line, the resume token file and the WebSocket
 // transport (Boost.Beast, ws:// and wss://); the protocol itself is client.cpp.
@@ -19,9 +20,11 @@
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
 #include <boost/beast/websocket/ssl.hpp>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -29,11 +32,13 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
 
 #include "clients/cli/client.h"
+#include "clients/cli/verify.h"
 
 namespace {
 
@@ -83,6 +88,7 @@ struct Args {
       << "       casa rematch [TABLE] [--bot random|first]\n"
       << "       casa watch CODE\n"
       << "       casa list [--game G]\n"
+      << "       casa verify TABLE [--url URL] [--commitment HASH]\n"
       << "play/create: [--grace SECONDS] [--takeover robot|strong|none] [--move-timeout SECONDS]\n"
       << "common: [--url ws://HOST:PORT/ws] [--name NAME] [--token-file PATH] [--no-token]\n"
       << "        [--insecure]   (wss:// without checking the certificate)\n"
@@ -436,9 +442,115 @@ bool connect_and_run(net::io_context& ioc, const Url& url, Client& client, const
   return run_connection(ioc, ws, client, args, keyboard);
 }
 
+// ---- casa verify -----------------------------------------------------------
+
+// The exit status of a replay that does not match its commitment or the engine.
+constexpr int kExitMismatch = 4;
+
+// GET url.path from the server of `url` (http or https); the status and body.
+std::pair<int, std::string> http_get(const Url& url, const std::string& target, bool insecure) {
+  namespace http = beast::http;
+  net::io_context ioc;
+  tcp::resolver resolver(ioc);
+  const auto endpoints = resolver.resolve(url.host, url.port);
+  http::request<http::empty_body> req{http::verb::get, target, 11};
+  req.set(http::field::host, url.host + ":" + url.port);
+  req.set(http::field::accept, "application/json");
+  http::response<http::string_body> res;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(256 * 1024 * 1024);
+  beast::flat_buffer buffer;
+  if (!url.tls) {
+    beast::tcp_stream stream(ioc);
+    stream.expires_after(std::chrono::seconds(60));
+    stream.connect(endpoints);
+    http::write(stream, req);
+    http::read(stream, buffer, parser);
+  } else {
+    ssl::context ctx(ssl::context::tls_client);
+    ctx.set_default_verify_paths();
+    ctx.set_verify_mode(insecure ? ssl::verify_none : ssl::verify_peer);
+    if (!insecure) ctx.set_verify_callback(ssl::host_name_verification(url.host));
+    beast::ssl_stream<beast::tcp_stream> stream(ioc, ctx);
+    if (!SSL_set_tlsext_host_name(stream.native_handle(), url.host.c_str()))
+      throw beast::system_error(
+          beast::error_code(static_cast<int>(::ERR_get_error()), net::error::get_ssl_category()));
+    beast::get_lowest_layer(stream).expires_after(std::chrono::seconds(60));
+    beast::get_lowest_layer(stream).connect(endpoints);
+    stream.handshake(ssl::stream_base::client);
+    http::write(stream, req);
+    http::read(stream, buffer, parser);
+  }
+  res = parser.release();
+  return {static_cast<int>(res.result_int()), res.body()};
+}
+
+// casa verify TABLE [--url URL] [--commitment HASH] [--insecure]: fetches the
+// replay and checks it with verify_replay (clients/cli/verify.h). The URL may be
+// the server's ws:// or wss:// address (as for the other commands) or its
+// http:// or https:// one; only host and port are used.
+int run_verify(int argc, char** argv) {
+  if (argc < 3 || std::string(argv[2]).rfind("--", 0) == 0) usage("verify needs the table of a finished game");
+  const std::string table = argv[2];
+  const char* env_url = std::getenv("CASA_URL");
+  std::string url_text = env_url ? env_url : "ws://localhost:8080/ws";
+  std::optional<std::string> published;
+  bool insecure = false;
+  for (int i = 3; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if ((flag == "--url" || flag == "--commitment") && i + 1 >= argc) usage("missing value after " + flag);
+    if (flag == "--url") {
+      url_text = argv[++i];
+    } else if (flag == "--commitment") {
+      published = argv[++i];
+    } else if (flag == "--insecure") {
+      insecure = true;
+    } else {
+      usage("unknown flag " + flag);
+    }
+  }
+  for (const char c : table) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') usage("bad table id " + table);
+  }
+  if (url_text.rfind("http://", 0) == 0) url_text = "ws://" + url_text.substr(7);
+  if (url_text.rfind("https://", 0) == 0) url_text = "wss://" + url_text.substr(8);
+  const Url url = parse_url(url_text);
+  const std::string target = "/api/tables/" + table + "/replay";
+  std::pair<int, std::string> got;
+  try {
+    got = http_get(url, target, insecure);
+  } catch (const std::exception& e) {
+    std::cerr << "casa: cannot fetch " << target << " from " << url.host << ":" << url.port << ": " << e.what()
+              << "\n";
+    return casa::cli::kExitConnection;
+  }
+  const Json replay = Json::parse(got.second, nullptr, false);
+  if (got.first != 200) {
+    const std::string code = replay.is_object() ? replay.value("error", "") : "";
+    std::cerr << "casa: the server answered " << got.first << (code.empty() ? "" : " (" + code + ")")
+              << (code == "not_over" ? ": the game is not over yet; its deal is revealed when it ends" : "")
+              << "\n";
+    return casa::cli::kExitServerError;
+  }
+  const auto verdict = casa::cli::verify_replay(replay, published);
+  if (!verdict.honest) {
+    std::cout << "NOT VERIFIED: table " << table << ": " << verdict.mismatch << "\n";
+    if (verdict.actions_checked > 0)
+      std::cout << "(the first " << verdict.actions_checked << " actions matched)\n";
+    return kExitMismatch;
+  }
+  std::cout << "VERIFIED: table " << table << " (" << replay.value("game", "") << ")\n"
+            << "  commitment sha256 " << verdict.commitment << " matches the revealed salt and seed "
+            << replay["deal"].value("seed", "") << "\n"
+            << "  the deal, " << verdict.actions_checked
+            << " logged actions (each legal), the final state, scores and winners match the engine\n";
+  return casa::cli::kExitOk;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string(argv[1]) == "verify") return run_verify(argc, argv);
   Args args = parse_args(argc, argv);
   const Url url = parse_url(args.url);
   if (args.use_token) args.client.token = load_token(args.token_file);

@@ -572,6 +572,22 @@ TEST_CASE("leave hands the seat to the robot and ends the run; quit says how to 
   CHECK(q.log.str().find("takes it back") != std::string::npos);
 }
 
+TEST_CASE("the deal commitment is shown with the table, and how to check it at the end") {
+  ClientOptions o = person(Command::kJoin);
+  o.invite = "AAA";
+  Harness h(o);
+  h.client.hello();
+  h.feed(kWelcome);
+  h.feed(R"({"type":"joined","table":"t_a","seat":0})");
+  std::string state = state_of("t_a", "AAA", 1);
+  const std::string hash(64, 'c');
+  state.insert(state.size() - 1, R"(,"deal_commitment":{"algorithm":"sha256","hash":")" + hash + R"("})");
+  h.feed(state);
+  CHECK(h.out.str().find("Deal commitment (SHA-256), to compare after the game:\n  " + hash + "\n") != std::string::npos);
+  h.feed(R"({"type":"game_over","table":"t_a","seq":9,"scores":[6,2],"winners":[0],"deal":{"seed":"42","salt":"00112233445566778899aabbccddeeff"}})");
+  CHECK(h.out.str().find("Check the deal: casa verify t_a\n") != std::string::npos);
+}
+
 TEST_CASE("the end of a game reads in words before the one JSON line") {
   ClientOptions o = person(Command::kJoin);
   o.invite = "AAA";

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End to end: a real casa-server on an ephemeral port with a temp database; for
 # every game the engine offers, `casa play --fill robot --bot random` must play a
-# whole game, exit 0 and print one JSON line of scores. Also the Python example
+# whole game, exit 0 and print one JSON line of scores, and `casa verify` must
+# find the finished game honest (and a game whose stored seed was changed not). Also the Python example
 # bot, and the client's error exits. Exit 77 (ctest: skipped) when no game exists yet.
 #   play_all.sh CASA_SERVER CASA CASA_SIM SOURCE_DIR
 set -uo pipefail
@@ -29,6 +30,7 @@ export CASA_TOKEN_FILE="$tmp/token"
 # each game short (every player count and format of the engines is covered).
 played=0
 bot_game=
+first_table=
 while read -r game players options; do
   # (stdin from /dev/null: both would otherwise read the list of games below.)
   if ! "$sim" play --game "$game" --players "$players" --options "$options" --no-views \
@@ -51,6 +53,13 @@ assert all(isinstance(s, int) for s in r['scores']), r
 assert isinstance(r['winners'], list), r
 "; then bad "$game: bad scores line: $out"; continue; fi
   echo "ok   $game $players $options: $out"
+  table=$(printf '%s' "$out" | python3 -c "import json,sys; print(json.load(sys.stdin)['table'])")
+  verdict=$("$casa" verify "$table" --url "$url" 2>&1)
+  rc=$?
+  if [ "$rc" != 0 ] || ! printf '%s' "$verdict" | grep -q "^VERIFIED: table $table"; then
+    bad "$game: casa verify $table exited $rc: $verdict"
+  fi
+  [ -z "$first_table" ] && first_table=$table
   [ -z "$bot_game" ] && bot_game="$game $players $options"
   [ "$game $players" = "la-casa 4" ] && bot_game="$game $players $options"
   played=$((played + 1))
@@ -80,6 +89,27 @@ rc=$?
 rc=$?
 { [ "$rc" = 3 ] && grep -q 'cannot reach' "$tmp/err"; } || bad "no server: rc $rc, $(cat "$tmp/err")"
 "$casa" list --url "$url" >"$tmp/list" 2>"$tmp/err" || bad "list failed: $(cat "$tmp/err")"
+"$casa" verify no-such-table --url "$url" >/dev/null 2>"$tmp/err"
+rc=$?
+{ [ "$rc" = 1 ] && grep -q 'no_such_table' "$tmp/err"; } || bad "verify of an unknown table: rc $rc, $(cat "$tmp/err")"
+
+# A server that changed a finished game's seed after the fact (here: in its own
+# database) is caught by the commitment it published: exit 4, the mismatch named.
+if [ -n "$first_table" ]; then
+  python3 - "$tmp/casa.db" "$first_table" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], timeout=10)
+db.execute("UPDATE tables SET seed = seed + 1 WHERE id = ?", (sys.argv[2],))
+db.commit()
+PY
+  verdict=$("$casa" verify "$first_table" --url "http://127.0.0.1:$port" 2>&1)
+  rc=$?
+  if [ "$rc" = 4 ] && printf '%s' "$verdict" | grep -q "^NOT VERIFIED: table $first_table: commitment mismatch"; then
+    echo "ok   casa verify rejects a changed seed: $verdict"
+  else
+    bad "casa verify of a changed seed: rc $rc, $verdict"
+  fi
+fi
 
 if [ "$played" = 0 ]; then
   echo "no game is available in the engine yet"

@@ -86,6 +86,15 @@ TEST_CASE("builders produce messages that fit their schemas") {
   CHECK_FALSE(s.validate("server.json", json::parse(req)));
   CHECK_FALSE(s.validate("server.json", json::parse(casa::protocol::event("t1", 2, Value::obj({{"type", "x"}})))));
   CHECK_FALSE(s.validate("server.json", json::parse(casa::protocol::game_over("t1", 9, {3, 4}, {1}))));
+  // game_over reveals the deal (docs/fair-play.md): seed as decimal text, a 32-digit salt.
+  const json deal = {{"seed", "18446744073709551615"}, {"salt", "00112233445566778899aabbccddeeff"}};
+  const json revealed = json::parse(casa::protocol::game_over("t1", 9, {3, 4}, {1}, deal));
+  CHECK(revealed["deal"] == deal);
+  CHECK_FALSE(s.validate("server.json", revealed));
+  CHECK(s.validate("server.json", json::parse(casa::protocol::game_over("t1", 9, {3, 4}, {1},
+                                                                         {{"seed", "1"}, {"salt", "00"}}))));
+  CHECK(s.validate("server.json", json::parse(casa::protocol::game_over("t1", 9, {3, 4}, {1},
+                                                                         {{"seed", 1}, {"salt", deal["salt"]}}))));
   CHECK_FALSE(s.validate("server.json", json::parse(casa::protocol::error({"stale_seq", "m"}, json("q"), "t1", 3))));
   CHECK_FALSE(s.validate("server.json", json::parse(casa::protocol::reply("pong", json::object(), json(1)))));
   // A move the server made for a seat carries `auto`; an unknown reason is refused.

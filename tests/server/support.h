@@ -128,10 +128,75 @@ inline void collect_strings(const json& v, std::vector<std::string>& out) {
   }
 }
 
+// The deal commitment's secrets (docs/fair-play.md): the messages of `log`
+// (what one client received) that came before the table's game_over and carry
+// its salt or seed, about this table or any other; plus a note for every
+// table_state of the table without the commitment the replay serves, and for a
+// game_over that does not reveal exactly that seed and salt. The salt is 32
+// random hex digits, so any occurrence counts; the seed (once long enough not to
+// turn up by chance: 10+ digits, as nearly every random seed is) as a whole
+// string or number and inside any text. `checked`: how many messages were read.
+inline std::vector<std::string> deal_secret_leaks(const std::vector<json>& log, const json& replay, int* checked = nullptr) {
+  const std::string table = replay["table"];
+  REQUIRE_MESSAGE(replay.contains("deal"), "the replay reveals no deal: " << replay.dump().substr(0, 200));
+  const std::string salt = replay["deal"]["salt"];
+  const std::string seed_text = replay["deal"]["seed"];
+  const std::uint64_t seed = std::stoull(seed_text);
+  REQUIRE(salt.size() == 32);
+  // A small seed fixed by a test (7, 11) is just a number like any seq: only
+  // the salt is checked then.
+  const bool seed_distinct = seed_text.size() >= 10;
+  std::function<bool(const json&)> names_seed = [&](const json& v) {
+    if (v.is_number_unsigned()) return v.get<std::uint64_t>() == seed;
+    if (v.is_number_integer()) return v.get<std::int64_t>() >= 0 && static_cast<std::uint64_t>(v.get<std::int64_t>()) == seed;
+    if (v.is_string()) return v.get<std::string>() == seed_text;
+    if (!v.is_structured()) return false;
+    for (const auto& item : v) {
+      if (names_seed(item)) return true;
+    }
+    return false;
+  };
+  std::vector<std::string> found;
+  int read = 0;
+  for (const auto& m : log) {
+    const std::string text = m.dump();
+    if (m.value("type", "") == "game_over" && m.value("table", "") == table) {
+      // The reveal: exactly what the commitment committed to.
+      if (m.value("deal", json()) != replay["deal"]) found.push_back("game_over does not reveal the deal: " + text);
+      break;
+    }
+    ++read;
+    if (text.find(salt) != std::string::npos) found.push_back("the salt before game_over: " + text);
+    if (seed_distinct && (names_seed(m) || text.find(seed_text) != std::string::npos)) {
+      found.push_back("the seed before game_over: " + text);
+    }
+    if (m.value("type", "") == "table_state" && m.value("table", "") == table &&
+        m.value("deal_commitment", json()) != replay["deal_commitment"]) {
+      found.push_back("a table_state without the published commitment: " + text);
+    }
+  }
+  // (A client that left, or whose connection a restart closed, never saw game_over.)
+  if (checked) *checked = read;
+  return found;
+}
+
+// No message `client` received before game_over carries the table's seed or
+// salt (deal_secret_leaks). Returns how many messages it checked.
+inline int check_deal_secrets(const WsClient& client, const json& replay) {
+  int checked = 0;
+  for (const auto& leak : deal_secret_leaks(client.log, replay, &checked)) {
+    FAIL_CHECK("table " << replay["table"].get<std::string>() << ": " << leak);
+  }
+  return checked;
+}
+
 // Replays a finished table's log (from GET /api/games/{table}) on a mirror and
 // checks that no message of `client`'s log about that table, at its seq, names
-// a card that `seat` could not see then. Returns how many messages it checked.
+// a card that `seat` could not see then; and (check_deal_secrets) that nothing
+// before game_over carries the deal's seed or salt. Returns how many messages
+// it checked.
 inline int check_no_leak(const WsClient& client, int seat, const json& replay) {
+  check_deal_secrets(client, replay);
   const std::string table = replay["table"];
   auto created = create_test_game(replay["game"].get<std::string>(), replay["players"].get<int>(),
                                   protocol::json_to_value(replay["options"]), std::stoull(replay["seed"].get<std::string>()));

@@ -5,6 +5,7 @@
 //   CASA_SERVER_BIN   casa-server to run (default ../../build/server/casa-server)
 //   CHROMIUM          browser binary (default /usr/bin/chromium)
 //   CASA_SCREENSHOTS  directory for the screenshots (default test-results/screenshots)
+//   CASA_E2E_ONLY     run only the tests whose name contains this text (default: all)
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -23,6 +24,7 @@ mkdirSync(shots, { recursive: true });
 
 const results = [];
 async function test(name, fn) {
+  if (process.env.CASA_E2E_ONLY && !name.includes(process.env.CASA_E2E_ONLY)) return;
   const t0 = Date.now();
   try {
     await fn();
@@ -325,6 +327,15 @@ await test("two friends play a private La Casa 4p table from an invite link, wit
   await ann.keyboard.press("ArrowRight");
   assert((await ann.locator(".step").textContent()).includes("Move 2 of"), "replay steps with the keyboard");
   await screenshots(ann, "replay");
+  // The deal commitment, checked by this browser's WebCrypto against the seed and
+  // salt the server revealed: the same hash that every table_state carried.
+  await ann.waitForSelector(".fair-deal .deal-verdict");
+  assert(await ann.locator(".fair-deal .deal-verdict.ok").count() === 1, "the deal commitment checks out in the browser");
+  const published = spec.frames_.map((raw) => JSON.parse(raw)).find((m) => m.type === "table_state" && m.table === table)?.deal_commitment?.hash;
+  assert(published && (await ann.locator(".fair-deal .deal-hash").textContent()) === published, "the page shows the published commitment");
+  assert((await ann.locator(".fair-deal").textContent()).includes(`casa verify ${table}`), "the page points to casa verify");
+  await ann.locator(".fair-deal").scrollIntoViewIfNeeded();
+  await ann.locator(".fair-deal").screenshot({ path: join(shots, "replay-deal-desktop.png") });
   // Rematch: ann asks, bea is offered the new table.
   await ann.goto(`/table/${table}`);
   await ann.locator(".game-over button", { hasText: "Rematch" }).click();

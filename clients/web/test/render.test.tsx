@@ -205,5 +205,49 @@ describe("replay page", () => {
     act(() => (root.querySelector('[aria-label="Previous move"]') as HTMLButtonElement).click());
     expect(root.textContent).toContain("Move 1 of 2");
     expect(root.querySelector(".replay-move")!.textContent).toBe("ann: Play 5 of Guns");
+    // No commitment in this replay (an older table): the page says so.
+    expect(root.querySelector(".fair-deal")!.textContent).toContain("published no commitment");
+  });
+
+  // The worked example of docs/fair-play.md.
+  const salt = "00112233445566778899aabbccddeeff";
+  const hash = "7b3b098f58012e7d32d1b88bb5c8c546db559a7456e83c682c425606378d844d";
+  async function showReplay(deal: Json) {
+    const replay = {
+      table: "t8", game: "la-casa", players: 2, seats: [{ seat: 0, name: "ann" }, { seat: 1, bot: "robot" }], winners: [0], scores: [1, 0],
+      seed: deal.seed, deal_commitment: { algorithm: "sha256", hash }, deal,
+      log: [{ seq: 1, seat: 0, action: { type: "play", card: "G5" } }],
+      final_state: { hands: [["K1"], ["M2"]] },
+    };
+    (globalThis as Json).fetch = async (url: string) =>
+      url.includes("/api/tables/t8/replay") ? { ok: true, status: 200, json: async () => replay } : { ok: false, status: 404 };
+    await act(async () => {
+      render(<ReplayPage id="t8" navigate={() => {}} />, root);
+    });
+    for (let i = 0; i < 20 && !root.querySelector(".deal-verdict"); i++) {
+      await act(async () => {
+        await new Promise((r) => setTimeout(r, 10));
+      });
+    }
+  }
+
+  it("shows the deal commitment and checks the revealed seed and salt against it", async () => {
+    await showReplay({ seed: "42", salt });
+    const section = root.querySelector(".fair-deal")!;
+    expect(section.querySelector(".deal-hash")!.textContent).toBe(hash);
+    expect(section.querySelector(".deal-seed")!.textContent).toBe("42");
+    expect(section.querySelector(".deal-salt")!.textContent).toBe(salt);
+    expect(section.querySelector(".deal-verdict.ok")!.textContent).toContain("match the commitment");
+    // The page is honest about what it checked.
+    expect(section.textContent).toContain("checks the commitment only");
+    expect(section.textContent).toContain("casa verify t8");
+  });
+
+  it("says so when the revealed seed does not match the commitment", async () => {
+    await showReplay({ seed: "43", salt });
+    const verdict = root.querySelector(".fair-deal .deal-verdict")!;
+    expect(verdict.classList.contains("bad")).toBe(true);
+    expect(verdict.textContent).toContain("not match");
+    expect(root.querySelector(".fair-deal .deal-verdict.ok")).toBeNull();
   });
 });

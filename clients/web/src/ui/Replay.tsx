@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { gameTitle } from "../catalogue";
+import { checkDeal, commitmentText, type DealCheck } from "../commitment";
 import { describeAction, type Json } from "../words";
 import { Board } from "./boards";
 import { Card, Cards, Pick } from "./Card";
@@ -31,15 +32,63 @@ function trickCards(state: Json): Json[] {
   return plays.filter((p: Json) => p && typeof p.card === "string");
 }
 
+/** The deal commitment: what the table published before play, what it revealed, and the browser's check. */
+function FairDeal({ table, check }: { table: string; check: DealCheck | null }) {
+  if (!check) return <p class="muted">Checking the deal commitment…</p>;
+  if (check.kind === "none") {
+    return (
+      <section class="fair-deal" aria-label="Deal commitment">
+        <h3>Deal commitment</h3>
+        <p class="muted">This table published no commitment to its deal (it was created before commitments existed).</p>
+      </section>
+    );
+  }
+  const verdict =
+    check.kind === "match" ? (
+      <p class="deal-verdict ok">✓ The revealed seed and salt match the commitment the table published before play.</p>
+    ) : check.kind === "mismatch" ? (
+      <p class="deal-verdict bad">
+        ✗ The revealed seed and salt do <strong>not</strong> match the commitment: SHA-256 gives <code>{check.computed}</code>.
+      </p>
+    ) : (
+      <p class="deal-verdict muted">Not checked here: {check.why}.</p>
+    );
+  const origin = typeof location === "undefined" ? "http://HOST:PORT" : location.origin;
+  return (
+    <section class="fair-deal" aria-label="Deal commitment">
+      <h3>Deal commitment</h3>
+      <dl>
+        <dt>Published before play (SHA-256)</dt>
+        <dd><code class="deal-hash">{check.hash}</code></dd>
+        <dt>Revealed at the end</dt>
+        <dd>
+          seed <code class="deal-seed">{check.seed}</code>, salt <code class="deal-salt">{check.salt}</code>
+        </dd>
+        <dt>Hashed text</dt>
+        <dd><code>{commitmentText(check.salt, check.seed)}</code></dd>
+      </dl>
+      {verdict}
+      <p class="muted">
+        This page checks the commitment only. To replay the deal from the seed and every move through the rules engine,
+        run <code>casa verify {table} --url {origin}</code> (see docs/fair-play.md).
+      </p>
+    </section>
+  );
+}
+
 export function ReplayPage({ id, navigate }: { id: string; navigate: (p: string) => void }) {
   const [replay, setReplay] = useState<Json | null>(null);
   const [error, setError] = useState("");
   const [step, setStep] = useState(0);
+  const [deal, setDeal] = useState<DealCheck | null>(null);
   useEffect(() => {
     loadReplay(id).then(
       (r) => {
         setReplay(r);
         setStep(r.log.length);
+        checkDeal(r).then(setDeal, (e) =>
+          setDeal({ kind: "unavailable", hash: r.deal_commitment?.hash ?? "", seed: r.deal?.seed ?? "", salt: r.deal?.salt ?? "", why: String(e?.message ?? e) }),
+        );
       },
       (e) => setError(String(e.message ?? e)),
     );
@@ -110,6 +159,7 @@ export function ReplayPage({ id, navigate }: { id: string; navigate: (p: string)
         {state && Array.isArray(state.scores) ? <p>Scores: {state.scores.map((x: Json) => JSON.stringify(x)).join(" – ")}</p> : null}
       </Pick.Provider>
       <ScoreSheet rows={rows} name={name} />
+      <FairDeal table={replay.table} check={deal} />
       <ol class="replay-log" aria-label="Every move">
         {log.map((e, i) => (
           <li key={i} class={i === step - 1 ? "current" : ""}>

@@ -1,0 +1,36 @@
+// The commitment a table publishes to its deal before play starts, and the one
+// place that defines its bytes (docs/fair-play.md). It owns these invariants:
+//
+//  * The committed text is the lowercase hex of the table's salt, one ':' and
+//    the seed in decimal (unsigned 64 bits, no sign, no leading zeros), in ASCII:
+//    "3f2a…9c:1234567890". The hash is the lowercase hex SHA-256 of that text.
+//  * A salt is kDealSaltBytes bytes from the operating system's CSPRNG, fresh for
+//    every table (a rematch or a table sharing its seed with others gets its own),
+//    so a commitment tells nothing about a seed, not even that two tables share one.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace casa {
+
+inline constexpr std::size_t kDealSaltBytes = 16;
+inline constexpr std::string_view kDealCommitmentAlgorithm = "sha256";
+
+// A new salt: kDealSaltBytes random bytes as lowercase hex. Throws
+// std::runtime_error when the system has no randomness to give.
+std::string new_deal_salt();
+
+// The text that is hashed: "<salt>:<seed>".
+std::string deal_commitment_text(std::string_view salt_hex, std::uint64_t seed);
+
+// Lowercase hex SHA-256 of deal_commitment_text(salt_hex, seed).
+std::string deal_commitment_hash(std::string_view salt_hex, std::uint64_t seed);
+
+// True when `salt_hex` has the form new_deal_salt() gives (lowercase hex, the
+// right length): a revealed salt in any other form does not match a commitment.
+bool is_deal_salt(std::string_view salt_hex);
+
+}  // namespace casa
