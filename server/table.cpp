@@ -8,6 +8,7 @@
 #include "engine/bots.h"
 #include "protocol/deal_commitment.h"
 #include "protocol/protocol.h"
+#include "server/events.h"
 #include "server/lobby.h"
 
 namespace casa::server {
