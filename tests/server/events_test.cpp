@@ -303,7 +303,7 @@ TEST_CASE(
   CHECK(e["seeds"] == json({seed_text}));
   check_standings(ts, e);
   const json replay = get_json(ts.port(), "/api/tables/" + hugo_table + "/replay", 200);
-  CHECK(check_no_leak(h, 1, replay) > 0);
+  CHECK(check_no_leak(h, 1, replay, /*event_table=*/true) > 0);
   get_json(ts.port(), "/api/tables/" + bots_table + "/replay", 200);
   check_schemas(h);
 }
