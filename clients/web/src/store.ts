@@ -9,6 +9,7 @@ export interface LogLine {
   auto?: string;
 }
 export interface ChatLine {
+  line?: number; // the line's number in the table's chat (servers that store chat)
   from: string;
   name: string;
   seat: number;
@@ -94,6 +95,7 @@ export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
       t.stale = false;
       t.spectating = m.seat === -1;
       if (m.invite) t.invite = m.invite;
+      if (Array.isArray(m.chat)) mergeChat(t, m.chat);
       if (m.clock !== undefined) t.clock = m.clock ? { ...m.clock, received: now } : null;
       if (m.status !== "playing" || (t.request && t.request.seq < m.seq)) {
         if (t.request && t.request.seq !== m.seq) t.request = null;
@@ -166,8 +168,7 @@ export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
     }
     case "chat": {
       const t = tableEntry(s, m.table);
-      t.chat.push({ from: m.from, name: m.name, seat: m.seat, team: !!m.team, text: m.text });
-      if (t.chat.length > LOG_LIMIT) t.chat.splice(0, t.chat.length - LOG_LIMIT);
+      mergeChat(t, [m]);
       return true;
     }
     case "rematch_created":
@@ -198,4 +199,15 @@ export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
 export function clockLeft(t: TableEntry, now = Date.now()): number | null {
   if (!t.clock) return null;
   return Math.max(0, t.clock.remaining_ms - (now - t.clock.received));
+}
+
+/** Adds chat lines, live or from a table_state's history (after a reload or a
+ * restart), once each: a numbered line already shown is not shown again. */
+function mergeChat(t: TableEntry, lines: Json[]): void {
+  for (const m of lines) {
+    if (typeof m.line === "number" && t.chat.some((c) => c.line === m.line)) continue;
+    t.chat.push({ line: m.line, from: m.from, name: m.name, seat: m.seat, team: !!m.team, text: m.text });
+  }
+  t.chat.sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER));
+  if (t.chat.length > LOG_LIMIT) t.chat.splice(0, t.chat.length - LOG_LIMIT);
 }

@@ -3,6 +3,20 @@ import { clockLeft, initialState, reduce } from "../src/store";
 import { fixture } from "./helpers";
 
 describe("reduce", () => {
+  it("shows the chat history of a table_state once, with later live lines in order", () => {
+    const s = initialState();
+    const st = fixture("la-casa-4p-state.json");
+    const line = (n: number, text: string) => ({ line: n, from: "p1", name: "ann", seat: 0, team: false, text });
+    reduce(s, { type: "chat", table: st.table, ...line(3, "third") });
+    reduce(s, { ...st, chat: [line(1, "first"), line(2, "second"), line(3, "third")] });
+    const t = s.tables[st.table];
+    expect(t.chat.map((c) => c.text)).toEqual(["first", "second", "third"]);
+    // A reload brings the same history again: nothing doubles.
+    reduce(s, { ...st, chat: [line(2, "second"), line(3, "third")] });
+    reduce(s, { type: "chat", table: st.table, ...line(4, "fourth") });
+    expect(t.chat.map((c) => c.text)).toEqual(["first", "second", "third", "fourth"]);
+  });
+
   it("keeps the table state, the pending request and drops it once acted", () => {
     const s = initialState();
     const st = fixture("la-casa-4p-state.json");
