@@ -145,6 +145,7 @@ json Table::table_state(Seat seat) const {
                 {"disconnect_policy", policy_json()},
                 {"clock", clock_json()},
                 {"view", nullptr}};
+  if (setup_.rated) state["rated"] = *setup_.rated;
   if (seat >= 0) state["invite"] = setup_.invite;
   if (status_ != Status::waiting) state["view"] = protocol::value_to_json(game_->view(seat));
   // The same commitment for every seat and spectator; the seed and salt behind

@@ -110,6 +110,16 @@ TEST_CASE(
               {{"type", "add_bot"}, {"table", rated_bot}, {"seat", 1}, {"bot", "robot"}})["type"] !=
           "error");
   play_out({&ann}, rated_bot, random_legal(4));
+  // table_state says what the creator asked, and nothing when it was left out.
+  auto state_of = [&](const std::string& table) {
+    for (const auto& m : ann.log) {
+      if (m.value("type", "") == "table_state" && m.value("table", "") == table) return m;
+    }
+    return json();
+  };
+  CHECK(state_of(rated_bot).value("rated", json()) == json(true));
+  CHECK_FALSE(state_of(with_bot).contains("rated"));
+  CHECK_FALSE(state_of(with_bot).is_null());
   const json board4 = get_json(ts.port(), "/api/leaderboard?game=fake-trick", 200);
   REQUIRE(rating_of(board4, "bot:robot"));
   CHECK((*rating_of(board4, "bot:robot"))["bot"] == true);

@@ -465,15 +465,18 @@ await test("Solo against the Robot (one round), keyboard only", async () => {
 
 await test("Ratings: a rated game against the robot, then the leaderboard and a profile", async () => {
   const p = await person("hal");
-  // The create form leaves `rated` out (bots: unrated); a rated table is asked
-  // for in the protocol, as a bot author would.
-  const table = await p.evaluate(async () => {
-    const conn = window.casaApp.conn;
-    const m = await conn.request({ type: "create_table", game: "la-casa", players: 2, options: { rounds: 1 }, rated: true });
-    await conn.request({ type: "add_bot", table: m.table, seat: 1, bot: "robot" });
-    return m.table;
-  });
-  await p.evaluate((t) => window.casaApp.navigate(`/table/${t}`), table);
+  // With bots a table is unrated unless its creator asks: the form's Ratings choice.
+  await openCreateForm(p, "la-casa", 2);
+  await setTesting(p, "rounds", 1);
+  await p.selectOption("#rated", "true");
+  const sent = p.frames_.length;
+  await p.click('button[name="play-now"]');
+  await p.waitForURL("**/table/*");
+  const table = tableIdOf(p);
+  const stateOf = () => p.frames_.slice(sent).map((f) => JSON.parse(f)).find((m) => m.type === "table_state" && m.table === table);
+  for (let i = 0; i < 50 && !stateOf(); i++) await p.waitForTimeout(100);
+  const state = stateOf();
+  assert(state?.rated === true, `table_state says the table is rated (${state?.rated})`);
   await playToEnd(p);
   await p.click("a.nav-leaderboard");
   await p.waitForSelector("table.ratings tbody tr");

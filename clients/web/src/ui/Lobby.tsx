@@ -100,6 +100,7 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
   const [timer, setTimer] = useState("");
   const [grace, setGrace] = useState("");
   const [takeover, setTakeover] = useState("");
+  const [rated, setRated] = useState("");
   const playersOk = counts.includes(players) ? players : counts[0];
   const message = (): Json => {
     const opts: Record<string, unknown> = {};
@@ -107,6 +108,7 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
     const m: Json = { game, players: playersOk, options: opts };
     if (priv) m.private = true;
     if (timer) m.move_timeout_seconds = Number(timer);
+    if (rated) m.rated = rated === "true";
     if (grace || takeover) {
       m.disconnect_policy = {};
       if (grace) m.disconnect_policy.grace_seconds = Number(grace);
@@ -169,6 +171,14 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
         <label class="inline">
           <input type="checkbox" name="private" checked={priv} onChange={(e) => setPriv((e.target as HTMLInputElement).checked)} /> Private (only with the invite link)
         </label>
+      </div>
+      <div class="field">
+        <label for="rated">Ratings</label>
+        <select id="rated" name="rated" value={rated} onChange={(e) => setRated((e.target as HTMLSelectElement).value)}>
+          <option value="">rated when every seat is a person</option>
+          <option value="true">rated, bots too</option>
+          <option value="false">unrated</option>
+        </select>
       </div>
       <details>
         <summary>When a player disconnects</summary>
