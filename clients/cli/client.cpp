@@ -125,8 +125,7 @@ void Client::on_message(const Json& m) {
   if (type == "chat") {
     const std::string table = text(m, "table");
     if (!followed(table)) return;
-    say(table, "[" + std::string(m.value("team", false) ? "team " : "") + text(m, "name") + "] " +
-                   text(m, "text"));
+    show_chat(table, m);
     return;
   }
   if (type == "rematch_offer") {
@@ -305,7 +304,19 @@ void Client::on_table_state(const Json& m) {
   }
   if (!chatty()) return;
   if (!t.shown) show_roster(table);
+  // The table's recent chat (after a restart or on resume): each numbered line once.
+  for (const auto& line : m.value("chat", Json::array())) show_chat(table, line);
   show_state(table);
+}
+
+void Client::show_chat(const std::string& table, const Json& m) {
+  TableInfo& t = tables_[table];
+  if (const int line = m.value("line", 0); line > 0) {
+    if (line <= t.chat_line) return;
+    t.chat_line = line;
+  }
+  say(table, "[" + std::string(m.value("team", false) ? "team " : "") + text(m, "name") + "] " +
+                 text(m, "text"));
 }
 
 // The table once: what it is, its settings and who sits where.

@@ -110,6 +110,7 @@ class Client {
   };
   // What the run knows of one table, followed or not.
   struct TableInfo {
+    int chat_line = 0;  // the highest numbered chat line shown
     std::string game;
     std::string status;
     std::string invite;
@@ -146,6 +147,7 @@ class Client {
   bool followed(const std::string& table) const { return followed_.count(table) > 0; }
   void mention(const std::string& table);
   void show_roster(const std::string& table);
+  void show_chat(const std::string& table, const Json& m);  // a chat line, once
   void show_state(const std::string& table);
   void list_resumable();
   void on_pick(const std::string& line);

@@ -419,6 +419,34 @@ TEST_CASE("resume by table id or invite code, and resume with nothing to resume"
   CHECK(m.log.str().find("no unfinished table t_zzz") != std::string::npos);
 }
 
+TEST_CASE("resume shows the table's chat history once, then live lines") {
+  ClientOptions o = person(Command::kResume);
+  o.resume_table = "t_a";
+  Harness h(o);
+  h.client.hello();
+  h.feed(kResumed);
+  std::string st = state_of("t_a", "AAA", 1);
+  st.insert(st.size() - 1,
+            R"(,"chat":[{"line":1,"from":"p2","name":"bob","seat":1,"team":false,"text":"gg so far"},)"
+            R"({"line":2,"from":"p1","name":"ann","seat":0,"team":true,"text":"plan b"}])");
+  h.feed(st);
+  // A resync brings the same history again, then a live line.
+  h.feed(st);
+  h.feed(R"({"type":"chat","table":"t_a","line":2,"from":"p1","name":"ann","seat":0,"team":true,"text":"plan b"})");
+  h.feed(R"({"type":"chat","table":"t_a","line":3,"from":"p2","name":"bob","seat":1,"team":false,"text":"hi"})");
+  const std::string out = h.out.str();
+  auto count = [&](const std::string& needle) {
+    int n = 0;
+    for (std::size_t at = out.find(needle); at != std::string::npos; at = out.find(needle, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count("[bob] gg so far") == 1);
+  CHECK(count("[team ann] plan b") == 1);
+  CHECK(count("[bob] hi") == 1);
+  CHECK(out.find("gg so far") < out.find("plan b"));
+  CHECK(out.find("plan b") < out.find("[bob] hi"));
+}
+
 TEST_CASE("resume --all follows every table and every line names its table") {
   ClientOptions o = person(Command::kResume);
   o.follow_all = true;
