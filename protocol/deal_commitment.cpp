@@ -1,30 +1,12 @@
 #include "protocol/deal_commitment.h"
 
-#include <openssl/evp.h>
-#include <openssl/rand.h>
-
-#include <stdexcept>
+#include "protocol/crypto.h"
 
 namespace casa {
 
-namespace {
-std::string to_hex(const unsigned char* p, std::size_t n) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(n * 2);
-  for (std::size_t i = 0; i < n; ++i) {
-    out += digits[p[i] >> 4];
-    out += digits[p[i] & 15];
-  }
-  return out;
-}
-}  // namespace
-
 std::string new_deal_salt() {
   unsigned char bytes[kDealSaltBytes];
-  if (RAND_bytes(bytes, static_cast<int>(kDealSaltBytes)) != 1) {
-    throw std::runtime_error("no randomness available for a deal salt");
-  }
+  random_bytes(bytes, kDealSaltBytes);
   return to_hex(bytes, kDealSaltBytes);
 }
 
@@ -36,13 +18,7 @@ std::string deal_commitment_text(std::string_view salt_hex, std::uint64_t seed) 
 }
 
 std::string deal_commitment_hash(std::string_view salt_hex, std::uint64_t seed) {
-  const std::string text = deal_commitment_text(salt_hex, seed);
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
-    throw std::runtime_error("SHA-256 is not available");
-  }
-  return to_hex(digest, length);
+  return sha256_hex(deal_commitment_text(salt_hex, seed));
 }
 
 bool is_deal_salt(std::string_view salt_hex) {

@@ -1,8 +1,6 @@
 #include "server/lobby.h"
 
 #include <boost/asio/post.hpp>
-#include <openssl/evp.h>
-#include <openssl/rand.h>
 #include <spdlog/spdlog.h>
 
 #include <stdexcept>
@@ -22,25 +20,10 @@ using protocol::Refusal;
 
 namespace {
 
-void random_bytes(unsigned char* out, int n) {
-  if (RAND_bytes(out, n) != 1) throw std::runtime_error("no randomness available");
-}
-
-std::string to_hex(const unsigned char* p, std::size_t n) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  out.reserve(n * 2);
-  for (std::size_t i = 0; i < n; ++i) {
-    out += digits[p[i] >> 4];
-    out += digits[p[i] & 15];
-  }
-  return out;
-}
-
 // Letters and digits that cannot be mistaken for each other when read aloud.
 std::string random_code(const char* alphabet, std::size_t alphabet_size, std::size_t length) {
   unsigned char bytes[32];
-  random_bytes(bytes, static_cast<int>(length));
+  random_bytes(bytes, length);
   std::string out;
   for (std::size_t i = 0; i < length; ++i) out += alphabet[bytes[i] % alphabet_size];
   return out;
@@ -60,13 +43,6 @@ std::string random_token() {
   unsigned char b[32];
   random_bytes(b, 32);
   return to_hex(b, 32);
-}
-
-std::string sha256_hex(std::string_view text) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(), nullptr);
-  return to_hex(digest, length);
 }
 
 Lobby::Lobby(asio::io_context& io, Store& store, const Config& config, GameFactory factory,

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/game.h"
+#include "protocol/crypto.h"
 #include "protocol/protocol.h"
 #include "server/bot_pool.h"
 #include "server/client.h"
@@ -144,6 +145,7 @@ class Lobby {
 std::string random_token();
 // 64 bits from the same generator: a table's seed.
 std::uint64_t random_seed();
-std::string sha256_hex(std::string_view text);
+// Resume tokens are stored as their SHA-256.
+using casa::sha256_hex;
 
 }  // namespace casa::server

@@ -1,0 +1,24 @@
+// The few cryptographic pieces the server and the CLI share, all from OpenSSL's
+// libcrypto: the operating system's random bytes, lowercase hex, and SHA-256.
+// Used for deal commitments (deal_commitment.h), resume tokens, table ids,
+// invite codes and seeds.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace casa {
+
+// Fills `out` with `n` bytes from the system's cryptographic generator. Throws
+// std::runtime_error when it has none to give.
+void random_bytes(unsigned char* out, std::size_t n);
+
+// Two lowercase hex digits a byte.
+std::string to_hex(const unsigned char* bytes, std::size_t n);
+
+// The lowercase hex SHA-256 of `text`. Throws std::runtime_error when SHA-256
+// is not available.
+std::string sha256_hex(std::string_view text);
+
+}  // namespace casa
