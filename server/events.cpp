@@ -75,6 +75,24 @@ std::vector<EventSide> sides_from_json(const json& j) {
   return sides;
 }
 
+// The columns both readers of the events table select, in this order.
+constexpr const char* kEventColumns = "id, game, players, options, boards, seeds, sides, creator";
+
+// An event from a row whose first columns are kEventColumns.
+EventSpec event_from_row(const Db::Stmt& q) {
+  EventSpec e;
+  e.id = q.text_at(0);
+  e.game = q.text_at(1);
+  e.players = static_cast<int>(q.int_at(2));
+  e.options = json::parse(q.text_at(3), nullptr, false);
+  e.boards = static_cast<int>(q.int_at(4));
+  for (const auto& s : json::parse(q.text_at(5)))
+    e.seeds.push_back(std::stoull(s.get<std::string>()));
+  e.sides = sides_from_json(json::parse(q.text_at(6)));
+  e.creator = q.text_at(7);
+  return e;
+}
+
 }  // namespace
 
 Events::Events(Lobby& lobby) : lobby_(lobby) {}
@@ -369,22 +387,9 @@ void Events::recover() {
   std::vector<EventSpec> loaded;
   std::vector<Row> rows;
   lobby_.store().read([&](Db& db) {
-    auto& q = db.prepare(
-        "SELECT id, game, players, options, boards, seeds, sides, creator FROM events WHERE status "
-        "= 'running'");
-    while (q.step()) {
-      EventSpec e;
-      e.id = q.text_at(0);
-      e.game = q.text_at(1);
-      e.players = static_cast<int>(q.int_at(2));
-      e.options = json::parse(q.text_at(3), nullptr, false);
-      e.boards = static_cast<int>(q.int_at(4));
-      for (const auto& s : json::parse(q.text_at(5)))
-        e.seeds.push_back(std::stoull(s.get<std::string>()));
-      e.sides = sides_from_json(json::parse(q.text_at(6)));
-      e.creator = q.text_at(7);
-      loaded.push_back(std::move(e));
-    }
+    auto& q = db.prepare(std::string("SELECT ") + kEventColumns +
+                         " FROM events WHERE status = 'running'");
+    while (q.step()) loaded.push_back(event_from_row(q));
     auto& t = db.prepare(
         "SELECT et.event_id, et.board, et.rotation, et.table_id FROM event_tables et "
         "JOIN events e ON e.id = et.event_id WHERE e.status = 'running' ORDER BY et.board");
@@ -474,21 +479,12 @@ json Events::describe(const std::string& event, int& status) {
     // Not in memory: finished events are read from the store.
     std::vector<std::tuple<int, int, std::string>> rows;
     lobby_.store().read([&](Db& db) {
-      auto& q = db.prepare(
-          "SELECT game, players, options, boards, seeds, sides, creator, status FROM events WHERE "
-          "id = ?");
+      auto& q =
+          db.prepare(std::string("SELECT ") + kEventColumns + ", status FROM events WHERE id = ?");
       q.bind(1, event);
       if (!q.step()) return;
-      e.id = event;
-      e.game = q.text_at(0);
-      e.players = static_cast<int>(q.int_at(1));
-      e.options = json::parse(q.text_at(2), nullptr, false);
-      e.boards = static_cast<int>(q.int_at(3));
-      for (const auto& s : json::parse(q.text_at(4)))
-        e.seeds.push_back(std::stoull(s.get<std::string>()));
-      e.sides = sides_from_json(json::parse(q.text_at(5)));
-      e.creator = q.text_at(6);
-      status_text = q.text_at(7);
+      e = event_from_row(q);
+      status_text = q.text_at(8);
       q.run();
       auto& t = db.prepare("SELECT board, rotation, table_id FROM event_tables WHERE event_id = ?");
       t.bind(1, event);
