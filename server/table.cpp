@@ -531,9 +531,7 @@ void Table::check_dead() {
   });
 }
 
-void Table::close(const std::string& reason, const std::string& message) {
-  spdlog::info("table {} closed: {}", setup_.id, reason);
-  status_ = Status::closed;
+void Table::stop_play() {
   ++timer_generation_;
   move_timer_.cancel();
   clock_seats_.clear();
@@ -542,6 +540,12 @@ void Table::close(const std::string& reason, const std::string& message) {
   ++dead_generation_;
   dead_timer_.cancel();
   for (auto& p : pending_) p = Pending{};
+}
+
+void Table::close(const std::string& reason, const std::string& message) {
+  spdlog::info("table {} closed: {}", setup_.id, reason);
+  status_ = Status::closed;
+  stop_play();
   // Nothing was promised about a closed table: if this write is lost, the
   // table comes back after a restart and is judged again.
   lobby_.store().close_table(setup_.id, nullptr);
@@ -769,14 +773,7 @@ void Table::rebuild_game() {
 
 void Table::finish() {
   status_ = Status::over;
-  ++timer_generation_;
-  move_timer_.cancel();
-  clock_seats_.clear();
-  ++takeover_generation_;
-  takeover_timer_.cancel();
-  ++dead_generation_;
-  dead_timer_.cancel();
-  for (auto& p : pending_) p = Pending{};
+  stop_play();
   std::vector<Seat> winners = game_->winners();
   spdlog::info("table {} ends after {} actions; winners {}", setup_.id, seq_, json(winners).dump());
   send_to_all(make_frame(game_over_frame()));

@@ -166,6 +166,9 @@ class Table : public std::enable_shared_from_this<Table> {
   // Closes the table now if it is dead, else arms dead_timer_ for when it may be.
   void check_dead();
   void close(const std::string& reason, const std::string& message);
+  // The game stops (it is over or closed): every timer is cancelled and no
+  // pending request can be answered any more.
+  void stop_play();
   nlohmann::json clock_json() const;
   nlohmann::json policy_json() const;
   // {"seed", "salt"} once the game is over; null before, and for tables without a commitment.
