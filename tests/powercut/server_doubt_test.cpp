@@ -17,9 +17,11 @@ using nlohmann::json;
 
 namespace {
 
-// (seat, action) of every logged move of `table`, as a restart after a power
-// cut would find them now: a copy of the database and WAL, without -shm.
-std::vector<json> log_on_disk(const std::filesystem::path& db, const std::string& table) {
+// (an integer, a text) per row that `sql`, whose one parameter is the table
+// id, finds as a restart after a power cut would: in a copy of the database and
+// its WAL, without -shm.
+std::vector<std::pair<int, std::string>> rows_on_disk(const std::filesystem::path& db,
+                                                      const char* sql, const std::string& table) {
   const auto dir = temp_dir("disk");
   const auto copy = dir / "copy.db";
   std::filesystem::copy_file(db, copy);
@@ -28,18 +30,25 @@ std::vector<json> log_on_disk(const std::filesystem::path& db, const std::string
   sqlite3* conn = nullptr;
   REQUIRE(sqlite3_open_v2(copy.c_str(), &conn, SQLITE_OPEN_READWRITE, "unix") == SQLITE_OK);
   sqlite3_stmt* st = nullptr;
-  REQUIRE(sqlite3_prepare_v2(conn,
-                             "SELECT seat, action FROM actions WHERE table_id = ? ORDER BY seq", -1,
-                             &st, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_prepare_v2(conn, sql, -1, &st, nullptr) == SQLITE_OK);
   sqlite3_bind_text(st, 1, table.c_str(), -1, SQLITE_TRANSIENT);
-  std::vector<json> out;
+  std::vector<std::pair<int, std::string>> out;
   while (sqlite3_step(st) == SQLITE_ROW) {
-    out.push_back({sqlite3_column_int(st, 0),
-                   json::parse(reinterpret_cast<const char*>(sqlite3_column_text(st, 1)))});
+    out.emplace_back(sqlite3_column_int(st, 0),
+                     reinterpret_cast<const char*>(sqlite3_column_text(st, 1)));
   }
   sqlite3_finalize(st);
   sqlite3_close(conn);
   std::filesystem::remove_all(dir);
+  return out;
+}
+
+// (seat, action) of every logged move of `table` on disk (rows_on_disk).
+std::vector<json> log_on_disk(const std::filesystem::path& db, const std::string& table) {
+  std::vector<json> out;
+  for (const auto& [seat, action] :
+       rows_on_disk(db, "SELECT seat, action FROM actions WHERE table_id = ? ORDER BY seq", table))
+    out.push_back({seat, json::parse(action)});
   return out;
 }
 
@@ -101,28 +110,12 @@ TEST_CASE(
 
 namespace {
 
-// (line, text) of every chat line of `table` a restart after a power cut
-// would find now (as log_on_disk does for moves).
+// (line, text) of every chat line of `table` on disk (rows_on_disk).
 std::vector<json> chat_on_disk(const std::filesystem::path& db, const std::string& table) {
-  const auto dir = temp_dir("disk");
-  const auto copy = dir / "copy.db";
-  std::filesystem::copy_file(db, copy);
-  if (std::filesystem::exists(db.string() + "-wal"))
-    std::filesystem::copy_file(db.string() + "-wal", copy.string() + "-wal");
-  sqlite3* conn = nullptr;
-  REQUIRE(sqlite3_open_v2(copy.c_str(), &conn, SQLITE_OPEN_READWRITE, "unix") == SQLITE_OK);
-  sqlite3_stmt* st = nullptr;
-  REQUIRE(sqlite3_prepare_v2(conn, "SELECT line, text FROM chat WHERE table_id = ? ORDER BY line",
-                             -1, &st, nullptr) == SQLITE_OK);
-  sqlite3_bind_text(st, 1, table.c_str(), -1, SQLITE_TRANSIENT);
   std::vector<json> out;
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    out.push_back(
-        {sqlite3_column_int(st, 0), reinterpret_cast<const char*>(sqlite3_column_text(st, 1))});
-  }
-  sqlite3_finalize(st);
-  sqlite3_close(conn);
-  std::filesystem::remove_all(dir);
+  for (const auto& [line, text] :
+       rows_on_disk(db, "SELECT line, text FROM chat WHERE table_id = ? ORDER BY line", table))
+    out.push_back({line, text});
   return out;
 }
 
