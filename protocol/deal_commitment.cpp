@@ -1,14 +1,8 @@
 #include "protocol/deal_commitment.h"
 
-#include "protocol/crypto.h"
+#include "protocol/sha256.h"
 
 namespace casa {
-
-std::string new_deal_salt() {
-  unsigned char bytes[kDealSaltBytes];
-  random_bytes(bytes, kDealSaltBytes);
-  return to_hex(bytes, kDealSaltBytes);
-}
 
 std::string deal_commitment_text(std::string_view salt_hex, std::uint64_t seed) {
   std::string text(salt_hex);
@@ -18,7 +12,7 @@ std::string deal_commitment_text(std::string_view salt_hex, std::uint64_t seed) 
 }
 
 std::string deal_commitment_hash(std::string_view salt_hex, std::uint64_t seed) {
-  return sha256_hex(deal_commitment_text(salt_hex, seed));
+  return sha256_hex_portable(deal_commitment_text(salt_hex, seed));
 }
 
 bool is_deal_salt(std::string_view salt_hex) {

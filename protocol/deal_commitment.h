@@ -7,6 +7,8 @@
 //  * A salt is kDealSaltBytes bytes from the operating system's CSPRNG, fresh for
 //    every table (a rematch or a table sharing its seed with others gets its own),
 //    so a commitment tells nothing about a seed, not even that two tables share one.
+//  * The hash is protocol/sha256.h's, one implementation for the server that
+//    publishes the commitment and for every checker (casa verify, the browser).
 #pragma once
 
 #include <cstddef>
@@ -20,7 +22,9 @@ inline constexpr std::size_t kDealSaltBytes = 16;
 inline constexpr std::string_view kDealCommitmentAlgorithm = "sha256";
 
 // A new salt: kDealSaltBytes random bytes as lowercase hex. Throws
-// std::runtime_error when the system has no randomness to give.
+// std::runtime_error when the system has no randomness to give. (Defined in
+// deal_salt.cpp, with OpenSSL's generator: the rest of this header needs no
+// library and is built for WebAssembly too.)
 std::string new_deal_salt();
 
 // The text that is hashed: "<salt>:<seed>".
