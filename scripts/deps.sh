@@ -6,10 +6,16 @@
 #                            images made from Debian packages, and the compose schema
 #                            check's tools, for scripts/test-image.sh
 #   scripts/deps.sh web      also Chromium and a font for the web client's browser tests,
-#                            and Node.js with npm when no node is installed
+#                            Node.js with npm when no node is installed, and the wasm
+#                            toolchain below (the web build bundles casa-verify.wasm)
+#   scripts/deps.sh wasm     ONLY what scripts/build-wasm.sh needs (not the server's
+#                            list): CMake, Ninja, ccache, nlohmann_json, and clang 14
+#                            with the wasm32-wasi C and C++ libraries
 #   scripts/deps.sh charts   also matplotlib, for scripts/arena_chart.py (BENCHMARKS.md)
 #   scripts/deps.sh bench    also valgrind (callgrind), strace and curl, for bench/counts.sh
 set -euo pipefail
+wasm_packages=(cmake ninja-build ccache nlohmann-json3-dev clang-14 lld-14 wasi-libc
+  libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 libclang-rt-14-dev-wasm32)
 packages=(g++ cmake ninja-build ccache pkg-config libboost1.81-dev nlohmann-json3-dev
   libspdlog-dev doctest-dev libsqlite3-dev libssl-dev openssl python3)
 if [ "${1:-}" = "fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
@@ -18,10 +24,11 @@ if [ "${1:-}" = "image" ]; then
     iptables mmdebstrap docker-compose python3-jsonschema python3-yaml curl)
 fi
 if [ "${1:-}" = "web" ]; then
-  packages+=(chromium fonts-dejavu-core)
+  packages+=(chromium fonts-dejavu-core "${wasm_packages[@]}")
   # A node that is already there (for example a newer one) is kept.
   command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 fi
+if [ "${1:-}" = "wasm" ]; then packages=("${wasm_packages[@]}"); fi
 if [ "${1:-}" = "charts" ]; then packages+=(python3-matplotlib); fi
 if [ "${1:-}" = "bench" ]; then packages+=(valgrind strace curl); fi
 missing=()

@@ -38,7 +38,7 @@
 #include <thread>
 
 #include "clients/cli/client.h"
-#include "clients/cli/verify.h"
+#include "verify/verify.h"
 
 namespace {
 
@@ -486,7 +486,7 @@ std::pair<int, std::string> http_get(const Url& url, const std::string& target, 
 }
 
 // casa verify TABLE [--url URL] [--commitment HASH] [--insecure]: fetches the
-// replay and checks it with verify_replay (clients/cli/verify.h). The URL may be
+// replay and checks it with verify_replay (verify/verify.h). The URL may be
 // the server's ws:// or wss:// address (as for the other commands) or its
 // http:// or https:// one; only host and port are used.
 int run_verify(int argc, char** argv) {
@@ -532,7 +532,7 @@ int run_verify(int argc, char** argv) {
               << "\n";
     return casa::cli::kExitServerError;
   }
-  const auto verdict = casa::cli::verify_replay(replay, published);
+  const auto verdict = casa::verify_replay(replay, published);
   if (!verdict.honest) {
     std::cout << "NOT VERIFIED: table " << table << ": " << verdict.mismatch << "\n";
     if (verdict.actions_checked > 0)

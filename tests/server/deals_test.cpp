@@ -1,13 +1,13 @@
 // Verifiable deals (docs/fair-play.md): every table commits to its seed with a
 // fresh salt before play, reveals seed and salt at game over and in the replay,
-// and a replay checks out through casa verify's checks (clients/cli/verify.h)
+// and a replay checks out through casa verify's checks (verify/verify.h)
 // when honest, and fails them when a move, the seed, the salt, the deal or the
 // commitment was changed.
 #include <doctest/doctest.h>
 
 #include <optional>
 
-#include "clients/cli/verify.h"
+#include "verify/verify.h"
 #include "protocol/deal_commitment.h"
 #include "tests/server/support.h"
 
@@ -175,7 +175,7 @@ TEST_CASE("deals: every table draws its own salt, also a rematch and tables shar
   CHECK(again["deal"]["salt"] != f.replay["deal"]["salt"]);
   CHECK(again["deal_commitment"]["hash"] != f.replay["deal_commitment"]["hash"]);
   CHECK(first_commitment(a, rematch) == again["deal_commitment"]);
-  CHECK(casa::cli::verify_replay(again).honest);
+  CHECK(casa::verify_replay(again).honest);
 }
 
 TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, deal or commitment does not") {
@@ -190,7 +190,7 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
   const json& honest = f.replay;
   REQUIRE(honest["log"].size() > 4);
 
-  const auto ok = casa::cli::verify_replay(honest, f.commitment["hash"].get<std::string>());
+  const auto ok = casa::verify_replay(honest, f.commitment["hash"].get<std::string>());
   CHECK_MESSAGE(ok.honest, ok.mismatch);
   CHECK(ok.actions_checked == static_cast<int>(honest["log"].size()));
 
@@ -200,7 +200,7 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
     const json other = other_legal_action(honest, k);
     REQUIRE_FALSE(other.is_null());
     tampered["log"][k]["action"] = other;
-    const auto v = casa::cli::verify_replay(tampered);
+    const auto v = casa::verify_replay(tampered);
     CHECK_FALSE(v.honest);
     CHECK(v.actions_checked == static_cast<int>(k));
     CHECK(v.mismatch.find("action " + std::to_string(k + 1) + ":") == 0);
@@ -208,21 +208,21 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
   SUBCASE("a move given to a seat that was not to act") {
     json tampered = honest;
     tampered["log"][0]["seat"] = 1 - honest["log"][0]["seat"].get<int>();
-    const auto v = casa::cli::verify_replay(tampered);
+    const auto v = casa::verify_replay(tampered);
     CHECK_FALSE(v.honest);
     CHECK(v.mismatch.find("was not to act") != std::string::npos);
   }
   SUBCASE("a move dropped from the log") {
     json tampered = honest;
     tampered["log"].erase(tampered["log"].size() - 1);
-    CHECK_FALSE(casa::cli::verify_replay(tampered).honest);
+    CHECK_FALSE(casa::verify_replay(tampered).honest);
   }
   SUBCASE("another seed") {
     json tampered = honest;
     const std::string seed = std::to_string(std::stoull(honest["seed"].get<std::string>()) + 1);
     tampered["seed"] = seed;
     tampered["deal"]["seed"] = seed;
-    const auto v = casa::cli::verify_replay(tampered);
+    const auto v = casa::verify_replay(tampered);
     CHECK_FALSE(v.honest);
     CHECK(v.mismatch.find("commitment mismatch") == 0);
   }
@@ -233,11 +233,11 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
     tampered["deal"]["seed"] = std::to_string(seed);
     tampered["deal_commitment"]["hash"] = casa::deal_commitment_hash(honest["deal"]["salt"].get<std::string>(), seed);
     // The noted commitment catches it...
-    const auto noted = casa::cli::verify_replay(tampered, f.commitment["hash"].get<std::string>());
+    const auto noted = casa::verify_replay(tampered, f.commitment["hash"].get<std::string>());
     CHECK_FALSE(noted.honest);
     CHECK(noted.mismatch.find("you noted") != std::string::npos);
     // ...and even without it, the logged deal is not the seed's.
-    const auto v = casa::cli::verify_replay(tampered);
+    const auto v = casa::verify_replay(tampered);
     CHECK_FALSE(v.honest);
     CHECK(v.mismatch.find("the deal differs") == 0);
   }
@@ -246,7 +246,7 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
     std::string salt = honest["deal"]["salt"];
     salt[0] = salt[0] == '0' ? '1' : '0';
     tampered["deal"]["salt"] = salt;
-    const auto v = casa::cli::verify_replay(tampered);
+    const auto v = casa::verify_replay(tampered);
     CHECK_FALSE(v.honest);
     CHECK(v.mismatch.find("commitment mismatch") == 0);
   }
@@ -255,9 +255,9 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
     std::string hash = honest["deal_commitment"]["hash"];
     hash[5] = hash[5] == 'a' ? 'b' : 'a';
     tampered["deal_commitment"]["hash"] = hash;
-    CHECK(casa::cli::verify_replay(tampered).mismatch.find("commitment mismatch") == 0);
+    CHECK(casa::verify_replay(tampered).mismatch.find("commitment mismatch") == 0);
     // The replay is intact but the player noted another commitment.
-    const auto v = casa::cli::verify_replay(honest, hash);
+    const auto v = casa::verify_replay(honest, hash);
     CHECK_FALSE(v.honest);
     CHECK(v.mismatch.find("you noted") != std::string::npos);
   }
@@ -268,7 +268,7 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
     json& hands = tampered["initial_state"]["hands"];
     REQUIRE(hands.size() == 2);
     std::swap(hands[0][0], hands[1][0]);
-    const auto v = casa::cli::verify_replay(tampered);
+    const auto v = casa::verify_replay(tampered);
     CHECK_FALSE(v.honest);
     CHECK(v.actions_checked == 0);
     CHECK(v.mismatch.find("the deal differs") == 0);
@@ -276,11 +276,11 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
   SUBCASE("other scores") {
     json tampered = honest;
     tampered["scores"][0] = honest["scores"][0].get<int>() + 1;
-    CHECK(casa::cli::verify_replay(tampered).mismatch.find("the scores") == 0);
+    CHECK(casa::verify_replay(tampered).mismatch.find("the scores") == 0);
   }
   SUBCASE("no commitment at all") {
     json tampered = honest;
     tampered.erase("deal_commitment");
-    CHECK_FALSE(casa::cli::verify_replay(tampered).honest);
+    CHECK_FALSE(casa::verify_replay(tampered).honest);
   }
 }

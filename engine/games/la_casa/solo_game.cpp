@@ -19,6 +19,8 @@ constexpr std::array<std::string_view, kSoloChallenges + 1> kChallengeNames{
 // LC-8.1 Column lengths, column 1 (nearest the Casa) first.
 constexpr std::array<int, SoloGame::kColumns> kColumnLength{3, 4, 5, 6};
 constexpr int kRobotCards = 18;
+static_assert(kColumnLength[0] + kColumnLength[1] + kColumnLength[2] + kColumnLength[3] == kRobotCards,
+              "the Robot's columns hold its cards");
 
 Value card_value_or_null(int card) { return card < 0 ? Value() : Value(card_id(card)); }
 Value family_or_null(int family) {

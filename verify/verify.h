@@ -1,0 +1,63 @@
+// The checks of a finished game's replay (GET /api/tables/{table}/replay) that a
+// player runs without trusting the server (docs/fair-play.md): one implementation
+// for `casa verify` (clients/cli) and for the web client's replay page, which runs
+// it compiled to WebAssembly (verify/wasm.cpp). It owns these checks, in order,
+// and stops at the first that fails:
+//
+//  1. commitment: the revealed salt and seed hash to the commitment the table
+//     published (the replay's, and the one the player noted, when given).
+//  2. deal: the engine, created from the replay's game, players, options and seed,
+//     deals exactly the replay's initial state (every hand).
+//  3. action: every logged action, in order, comes from a seat that had to act and
+//     is one of that seat's legal actions; the state after it is the logged state.
+//  4. end: the game is then over, with the replay's final state, scores and winners.
+//
+// The engine runs locally: nothing but the replay's JSON comes from the server.
+// Any JSON is accepted as input: a malformed replay fails the checks ("replay"),
+// it never throws (the WebAssembly build has no exceptions).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/game.h"
+
+namespace casa {
+
+struct Verdict {
+  bool honest = false;
+  // Which check failed: "replay" (not a replay at all), "commitment", "deal",
+  // "action" or "end"; empty when honest.
+  std::string failed_check;
+  int failed_action = 0;   // the log's seq of the action that failed (0: none)
+  std::string mismatch;    // the first check that failed, in words (empty when honest)
+  int actions_checked = 0;
+  std::string commitment;  // the hash that was checked
+  std::string game;
+  std::string seed;        // the revealed seed, when it could be read
+};
+
+// How to create a game (engine's create_game by default; tests add their own games).
+using GameMaker = std::function<CreateResult(std::string_view, int, const Value&, std::uint64_t)>;
+
+// `published`: the commitment the player saw in table_state, if they noted it.
+Verdict verify_replay(const nlohmann::json& replay, const std::optional<std::string>& published = std::nullopt,
+                      const GameMaker& make = {});
+
+// The verdict as JSON (what the browser receives):
+//   {"verified": true, "game": "la-casa", "seed": "42", "commitment": "7b3b…",
+//    "actions_checked": 58}
+//   {"verified": false, "check": "action", "action": 12, "why": "action 12: …",
+//    "actions_checked": 11, …}
+nlohmann::json verdict_json(const Verdict& verdict);
+
+// The replay as JSON text in, the verdict as JSON text out; text that is not JSON
+// fails the "replay" check. `published` empty: none noted.
+std::string verify_replay_text(std::string_view replay_text, std::string_view published = {});
+
+}  // namespace casa
