@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Builds the browser client into clients/web/dist (which casa-server serves) when
-# any of its sources is newer than the last build. Needs Node.js 20.19+ and npm.
+# any of its sources is newer than the last build. Needs Node.js 20.19+ and npm, and
+# for the replay checks' WebAssembly module (scripts/build-wasm.sh, built first into
+# clients/web/src/wasm/) clang 14 for wasm32-wasi (scripts/deps.sh wasm).
 set -euo pipefail
-cd "$(dirname "$0")/../clients/web"
+cd "$(dirname "$0")/.."
 if ! command -v npm >/dev/null; then
   echo "npm is missing: scripts/deps.sh web installs it; the server runs without the web client" >&2
   exit 0
 fi
+scripts/build-wasm.sh
+cd clients/web
 stamp=dist/index.html
 if [ -f "$stamp" ] && [ -z "$(find src index.html package-lock.json vite.config.ts -newer "$stamp" -print -quit)" ]; then
   exit 0

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds and tests the browser client (clients/web): installs Chromium and Node.js
-# when missing, npm ci, type check and build, the first-load size budget, the unit
+# Builds and tests the browser client (clients/web): installs Chromium, Node.js and
+# the wasm toolchain when missing, the replay checks' WebAssembly module
+# (scripts/build-wasm.sh), npm ci, type check and build, the first-load size budget, the unit
 # tests (Vitest), then the end-to-end tests in Debian's Chromium against a real
 # casa-server that they start on a free loopback port with a temporary database.
 set -euo pipefail
@@ -11,6 +12,7 @@ if [ ! -x build/server/casa-server ]; then
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   cmake --build build -j"$(nproc)" --target casa-server
 fi
+scripts/build-wasm.sh
 cd clients/web
 npm ci --no-audit --no-fund --loglevel=error
 npm run build

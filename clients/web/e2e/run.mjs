@@ -7,7 +7,7 @@
 //   CASA_SCREENSHOTS  directory for the screenshots (default test-results/screenshots)
 //   CASA_E2E_ONLY     run only the tests whose name contains this text (default: all)
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -180,7 +180,20 @@ async function checkReplay(page, label) {
   await page.click('[aria-label="First move"]');
   await page.click('[aria-label="Next move"]');
   assert((await page.locator(".replay-hands .card").count()) > 0, "the replay shows the hands");
+  await checkVerified(page, JSON.parse(readFileSync(join(shots, `../replay-${label}.json`), "utf8")));
   await checkCleanPage(page);
+}
+
+/**
+ * The replay page's full check (the engine as WebAssembly, under the server's
+ * Content-Security-Policy): the game verifies, every check passed, every move counted.
+ */
+async function checkVerified(page, replay) {
+  await page.waitForSelector(".fair-deal .deal-verdict:not(.muted)", { timeout: 30000 });
+  const verdict = await page.locator(".fair-deal .deal-verdict").textContent();
+  assert(await page.locator(".fair-deal .deal-verdict.ok").count() === 1, `the replay verifies in the browser: ${verdict}`);
+  assert((await page.locator(".fair-deal .checks li.ok").count()) === 4, "commitment, deal, moves and end all check out");
+  assert((await page.locator(".fair-deal .check-action").textContent()).includes(`All ${replay.log.length} moves`), "every move was replayed");
 }
 
 function tableIdOf(page) {
@@ -327,10 +340,9 @@ await test("two friends play a private La Casa 4p table from an invite link, wit
   await ann.keyboard.press("ArrowRight");
   assert((await ann.locator(".step").textContent()).includes("Move 2 of"), "replay steps with the keyboard");
   await screenshots(ann, "replay");
-  // The deal commitment, checked by this browser's WebCrypto against the seed and
-  // salt the server revealed: the same hash that every table_state carried.
-  await ann.waitForSelector(".fair-deal .deal-verdict");
-  assert(await ann.locator(".fair-deal .deal-verdict.ok").count() === 1, "the deal commitment checks out in the browser");
+  // The deal commitment and every move, checked in this browser by the engine compiled
+  // to WebAssembly; the commitment is the same hash that every table_state carried.
+  await checkVerified(ann, replay);
   const published = spec.frames_.map((raw) => JSON.parse(raw)).find((m) => m.type === "table_state" && m.table === table)?.deal_commitment?.hash;
   assert(published && (await ann.locator(".fair-deal .deal-hash").textContent()) === published, "the page shows the published commitment");
   assert((await ann.locator(".fair-deal").textContent()).includes(`casa verify ${table}`), "the page points to casa verify");
@@ -375,6 +387,8 @@ await test("Play now: Casino against a bot, with a reload in the middle", async 
   });
   assert(reloaded, "reloaded mid-game");
   await p.waitForSelector(".game-over");
+  await checkReplay(p, "casino");
+  await p.screenshot({ path: join(shots, "replay-verified-casino-desktop.png"), fullPage: true });
   // No duplicate table: the player sits at exactly one unfinished table (none now).
   await p.goto("/");
   await p.waitForSelector(".create-form");

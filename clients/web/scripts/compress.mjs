@@ -9,7 +9,7 @@ function walk(dir) {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) walk(p);
-    else if (/\.(js|css|html|svg|json|map|txt)$/.test(name)) {
+    else if (/\.(js|css|html|svg|json|map|txt|wasm)$/.test(name)) {
       writeFileSync(`${p}.gz`, gzipSync(readFileSync(p), { level: 9 }));
     }
   }

@@ -2,7 +2,10 @@ import { render } from "preact";
 import { act } from "preact/test-utils";
 import { beforeEach, describe, expect, it } from "vitest";
 import { TablePage } from "../src/ui/Table";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { ReplayPage } from "../src/ui/Replay";
+import { makeVerifier } from "../src/verify";
 import type { Json } from "../src/words";
 import { fixture, makeApp } from "./helpers";
 
@@ -191,7 +194,7 @@ describe("replay page", () => {
       final_state: { hands: [["K1"], ["M2"]] },
     };
     (globalThis as Json).fetch = async (url: string) =>
-      url.includes("/api/tables/t9/replay") ? { ok: true, status: 200, json: async () => replay } : { ok: false, status: 404 };
+      url.includes("/api/tables/t9/replay") ? { ok: true, status: 200, text: async () => JSON.stringify(replay) } : { ok: false, status: 404 };
     await act(async () => {
       render(<ReplayPage id="t9" navigate={() => {}} />, root);
     });
@@ -209,45 +212,60 @@ describe("replay page", () => {
     expect(root.querySelector(".fair-deal")!.textContent).toContain("published no commitment");
   });
 
-  // The worked example of docs/fair-play.md.
-  const salt = "00112233445566778899aabbccddeeff";
-  const hash = "7b3b098f58012e7d32d1b88bb5c8c546db559a7456e83c682c425606378d844d";
-  async function showReplay(deal: Json) {
-    const replay = {
-      table: "t8", game: "la-casa", players: 2, seats: [{ seat: 0, name: "ann" }, { seat: 1, bot: "robot" }], winners: [0], scores: [1, 0],
-      seed: deal.seed, deal_commitment: { algorithm: "sha256", hash }, deal,
-      log: [{ seq: 1, seat: 0, action: { type: "play", card: "G5" } }],
-      final_state: { hands: [["K1"], ["M2"]] },
-    };
+  // A real finished game (test/fixtures, see verify.test.ts), checked by the real
+  // WebAssembly module, loaded from disk instead of the page's asset.
+  const loadReal = () => makeVerifier(readFileSync(join(process.cwd(), "src/wasm/casa-verify.wasm")));
+  async function showReplay(replay: Json) {
     (globalThis as Json).fetch = async (url: string) =>
-      url.includes("/api/tables/t8/replay") ? { ok: true, status: 200, json: async () => replay } : { ok: false, status: 404 };
+      url.includes(`/api/tables/${replay.table}/replay`) ? { ok: true, status: 200, text: async () => JSON.stringify(replay) } : { ok: false, status: 404 };
     await act(async () => {
-      render(<ReplayPage id="t8" navigate={() => {}} />, root);
+      render(<ReplayPage id={replay.table} navigate={() => {}} verifier={loadReal} />, root);
     });
-    for (let i = 0; i < 20 && !root.querySelector(".deal-verdict"); i++) {
+    for (let i = 0; i < 100 && !root.querySelector(".deal-verdict:not(.muted)"); i++) {
       await act(async () => {
         await new Promise((r) => setTimeout(r, 10));
       });
     }
   }
 
-  it("shows the deal commitment and checks the revealed seed and salt against it", async () => {
-    await showReplay({ seed: "42", salt });
+  it("shows the deal commitment and the verdict of the full check: commitment, deal, every move, the end", async () => {
+    const replay = fixture("replay-la-casa.json");
+    await showReplay(replay);
     const section = root.querySelector(".fair-deal")!;
-    expect(section.querySelector(".deal-hash")!.textContent).toBe(hash);
-    expect(section.querySelector(".deal-seed")!.textContent).toBe("42");
-    expect(section.querySelector(".deal-salt")!.textContent).toBe(salt);
-    expect(section.querySelector(".deal-verdict.ok")!.textContent).toContain("match the commitment");
-    // The page is honest about what it checked.
-    expect(section.textContent).toContain("checks the commitment only");
-    expect(section.textContent).toContain("casa verify t8");
+    expect(section.querySelector(".deal-hash")!.textContent).toBe(replay.deal_commitment.hash);
+    expect(section.querySelector(".deal-seed")!.textContent).toBe(replay.deal.seed);
+    expect(section.querySelector(".deal-salt")!.textContent).toBe(replay.deal.salt);
+    expect(section.querySelector(".deal-verdict.ok")!.textContent).toContain("Verified");
+    expect(section.querySelectorAll(".checks li.ok").length).toBe(4);
+    expect(section.querySelector(".checks .check-action")!.textContent).toContain(`All ${replay.log.length} moves`);
+    expect(section.textContent).toContain(`casa verify ${replay.table}`);
   });
 
-  it("says so when the revealed seed does not match the commitment", async () => {
-    await showReplay({ seed: "43", salt });
+  it("names the first check that fails, and the ones it did not reach", async () => {
+    const replay = fixture("replay-la-casa.json");
+    replay.log[3].seat = 1 - replay.log[3].seat;
+    await showReplay(replay);
     const verdict = root.querySelector(".fair-deal .deal-verdict")!;
     expect(verdict.classList.contains("bad")).toBe(true);
-    expect(verdict.textContent).toContain("not match");
+    expect(verdict.textContent).toContain("Move 4 does not check out");
     expect(root.querySelector(".fair-deal .deal-verdict.ok")).toBeNull();
+    expect([...root.querySelectorAll(".checks li")].map((li) => li.className)).toEqual([
+      "check-commitment ok", "check-deal ok", "check-action bad", "check-end muted",
+    ]);
+    expect(root.querySelector(".checks .check-action")!.textContent).toContain("seat");
+  });
+
+  it("says so when the module cannot run", async () => {
+    const replay = fixture("replay-casino.json");
+    (globalThis as Json).fetch = async () => ({ ok: true, status: 200, text: async () => JSON.stringify(replay) });
+    await act(async () => {
+      render(<ReplayPage id={replay.table} navigate={() => {}} verifier={() => Promise.reject(new Error("no WebAssembly"))} />, root);
+    });
+    for (let i = 0; i < 20 && !root.textContent!.includes("Not checked"); i++) {
+      await act(async () => {
+        await new Promise((r) => setTimeout(r, 10));
+      });
+    }
+    expect(root.querySelector(".fair-deal .deal-verdict")!.textContent).toContain("could not run in this browser (no WebAssembly)");
   });
 });

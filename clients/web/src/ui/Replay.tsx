@@ -1,15 +1,20 @@
 import { useEffect, useState } from "preact/hooks";
 import { gameTitle } from "../catalogue";
-import { checkDeal, commitmentText, type DealCheck } from "../commitment";
+import { describeVerdict, type AsyncVerifier, type Verdict } from "../verify";
+import { loadVerifier } from "../verify-client";
 import { describeAction, type Json } from "../words";
 import { Board } from "./boards";
 import { Card, Cards, Pick } from "./Card";
 import { ScoreSheet } from "./Table";
 
-export async function loadReplay(table: string): Promise<Json> {
+/** The replay as the server sent it (the text is what the checks read) and parsed. */
+export async function loadReplay(table: string): Promise<{ text: string; replay: Json }> {
   for (const url of [`/api/tables/${encodeURIComponent(table)}/replay`, `/api/games/${encodeURIComponent(table)}`]) {
     const r = await fetch(url);
-    if (r.ok) return r.json();
+    if (r.ok) {
+      const text = await r.text();
+      return { text, replay: JSON.parse(text) };
+    }
     if (r.status === 403) throw new Error("This game is still being played: its replay opens when it is over.");
     if (r.status !== 404) throw new Error(`${url}: ${r.status}`);
   }
@@ -32,10 +37,23 @@ function trickCards(state: Json): Json[] {
   return plays.filter((p: Json) => p && typeof p.card === "string");
 }
 
-/** The deal commitment: what the table published before play, what it revealed, and the browser's check. */
-function FairDeal({ table, check }: { table: string; check: DealCheck | null }) {
-  if (!check) return <p class="muted">Checking the deal commitment…</p>;
-  if (check.kind === "none") {
+/** What the page knows of the full check: running, its verdict, or why it could not run. */
+export type Check = { kind: "running" } | { kind: "done"; verdict: Verdict } | { kind: "unavailable"; why: string };
+
+// The four checks in the order the module runs them (verify/verify.h).
+const CHECKS = [
+  { id: "commitment", ok: "The revealed seed and salt hash to the commitment the table published before play." },
+  { id: "deal", ok: "The rules engine, run here from that seed, deals exactly the logged hands." },
+  { id: "action", ok: "" }, // with the number of moves, below
+  { id: "end", ok: "The final state, the scores and the winners are the engine's." },
+] as const;
+
+/** The deal commitment and the full check of the game, run in this browser. */
+function FairDeal({ replay, check }: { replay: Json; check: Check }) {
+  const hash = replay.deal_commitment?.hash;
+  const seed = replay.deal?.seed;
+  const salt = replay.deal?.salt;
+  if (typeof hash !== "string" || typeof seed !== "string" || typeof salt !== "string") {
     return (
       <section class="fair-deal" aria-label="Deal commitment">
         <h3>Deal commitment</h3>
@@ -43,55 +61,81 @@ function FairDeal({ table, check }: { table: string; check: DealCheck | null }) 
       </section>
     );
   }
-  const verdict =
-    check.kind === "match" ? (
-      <p class="deal-verdict ok">✓ The revealed seed and salt match the commitment the table published before play.</p>
-    ) : check.kind === "mismatch" ? (
-      <p class="deal-verdict bad">
-        ✗ The revealed seed and salt do <strong>not</strong> match the commitment: SHA-256 gives <code>{check.computed}</code>.
-      </p>
-    ) : (
-      <p class="deal-verdict muted">Not checked here: {check.why}.</p>
-    );
   const origin = typeof location === "undefined" ? "http://HOST:PORT" : location.origin;
+  let verdict;
+  if (check.kind === "running") {
+    verdict = <p class="deal-verdict muted">Checking the deal and every move with the rules engine…</p>;
+  } else if (check.kind === "unavailable") {
+    verdict = <p class="deal-verdict muted">Not checked here: {check.why}.</p>;
+  } else {
+    const v = check.verdict;
+    const failedAt = v.verified ? CHECKS.length : CHECKS.findIndex((c) => c.id === v.check);
+    verdict = (
+      <>
+        <p class={`deal-verdict ${v.verified ? "ok" : "bad"}`}>{v.verified ? "✓ " : "✗ "}{describeVerdict(v)}</p>
+        <ul class="checks" aria-label="Checks">
+          {CHECKS.map((c, i) => {
+            const text = c.id === "action" ? `All ${v.actions_checked} moves were made by the seat to act, were legal, and led to the logged states.` : c.ok;
+            if (i < failedAt) return <li key={c.id} class={`check-${c.id} ok`}>✓ {text}</li>;
+            if (i === failedAt) return <li key={c.id} class={`check-${c.id} bad`}>✗ {v.why}</li>;
+            return <li key={c.id} class={`check-${c.id} muted`}>– not reached</li>;
+          })}
+        </ul>
+      </>
+    );
+  }
   return (
     <section class="fair-deal" aria-label="Deal commitment">
       <h3>Deal commitment</h3>
       <dl>
         <dt>Published before play (SHA-256)</dt>
-        <dd><code class="deal-hash">{check.hash}</code></dd>
+        <dd><code class="deal-hash">{hash}</code></dd>
         <dt>Revealed at the end</dt>
         <dd>
-          seed <code class="deal-seed">{check.seed}</code>, salt <code class="deal-salt">{check.salt}</code>
+          seed <code class="deal-seed">{seed}</code>, salt <code class="deal-salt">{salt}</code>
         </dd>
         <dt>Hashed text</dt>
-        <dd><code>{commitmentText(check.salt, check.seed)}</code></dd>
+        <dd><code>{`${salt}:${seed}`}</code></dd>
       </dl>
       {verdict}
       <p class="muted">
-        This page checks the commitment only. To replay the deal from the seed and every move through the rules engine,
-        run <code>casa verify {table} --url {origin}</code> (see docs/fair-play.md).
+        This page runs the same checks as <code>casa verify {replay.table} --url {origin}</code>, with the rules engine
+        compiled to WebAssembly: nothing but the replay comes from the server (see docs/fair-play.md).
       </p>
     </section>
   );
 }
 
-export function ReplayPage({ id, navigate }: { id: string; navigate: (p: string) => void }) {
+/**
+ * The replay viewer. Once the replay is loaded, the full check runs in the page
+ * (`verifier` loads the WebAssembly module; tests pass one of their own).
+ */
+export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: string; navigate: (p: string) => void; verifier?: () => Promise<AsyncVerifier> }) {
   const [replay, setReplay] = useState<Json | null>(null);
   const [error, setError] = useState("");
   const [step, setStep] = useState(0);
-  const [deal, setDeal] = useState<DealCheck | null>(null);
+  const [check, setCheck] = useState<Check>({ kind: "running" });
   useEffect(() => {
+    let live = true;
     loadReplay(id).then(
-      (r) => {
+      ({ text, replay: r }) => {
+        if (!live) return;
         setReplay(r);
         setStep(r.log.length);
-        checkDeal(r).then(setDeal, (e) =>
-          setDeal({ kind: "unavailable", hash: r.deal_commitment?.hash ?? "", seed: r.deal?.seed ?? "", salt: r.deal?.salt ?? "", why: String(e?.message ?? e) }),
-        );
+        setCheck({ kind: "running" });
+        if (!r.deal_commitment) return;
+        verifier()
+          .then((v) => v.verify(text))
+          .then(
+            (verdict) => live && setCheck({ kind: "done", verdict }),
+            (e) => live && setCheck({ kind: "unavailable", why: `the checks could not run in this browser (${String(e?.message ?? e)})` }),
+          );
       },
       (e) => setError(String(e.message ?? e)),
     );
+    return () => {
+      live = false;
+    };
   }, [id]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -159,7 +203,7 @@ export function ReplayPage({ id, navigate }: { id: string; navigate: (p: string)
         {state && Array.isArray(state.scores) ? <p>Scores: {state.scores.map((x: Json) => JSON.stringify(x)).join(" – ")}</p> : null}
       </Pick.Provider>
       <ScoreSheet rows={rows} name={name} />
-      <FairDeal table={replay.table} check={deal} />
+      <FairDeal replay={replay} check={check} />
       <ol class="replay-log" aria-label="Every move">
         {log.map((e, i) => (
           <li key={i} class={i === step - 1 ? "current" : ""}>

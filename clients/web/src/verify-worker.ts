@@ -1,0 +1,18 @@
+// Runs the replay checks (verify.ts) off the page's thread: a long game takes a
+// noticeable fraction of a second to replay, and the page stays responsive meanwhile.
+// In: {id, text, noted}; out: {id, verdict} or {id, error}.
+import { fetchVerifier, type Verifier } from "./verify";
+
+let verifier: Promise<Verifier> | null = null;
+
+self.onmessage = async (e: MessageEvent<{ id: number; text: string; noted?: string }>) => {
+  const { id, text, noted } = e.data;
+  try {
+    verifier ??= fetchVerifier();
+    const verdict = (await verifier).verify(text, noted);
+    self.postMessage({ id, verdict });
+  } catch (err) {
+    verifier = null; // a failed load is tried again next time
+    self.postMessage({ id, error: String((err as Error)?.message ?? err) });
+  }
+};
