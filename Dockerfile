@@ -21,10 +21,27 @@ RUN --mount=type=cache,target=/root/.cache/ccache \
     CCACHE_DIR="$CCACHE_DIR" CCACHE_MAXSIZE=2G docker/build.sh /src /build \
  && strip /build/server/casa-server /build/clients/cli/casa
 
+# ---- wasm: the replay checks with the rules engine as WebAssembly, for the web ----
+# client's replay page (scripts/build-wasm.sh): Debian's clang 14 for wasm32-wasi.
+FROM debian:12 AS wasm
+WORKDIR /src
+COPY scripts/deps.sh scripts/deps.sh
+RUN scripts/deps.sh wasm && rm -rf /var/lib/apt/lists/*
+COPY CMakeLists.txt ./
+COPY cmake/ cmake/
+COPY engine/ engine/
+COPY protocol/ protocol/
+COPY verify/ verify/
+COPY scripts/build-wasm.sh scripts/build-wasm.sh
+ARG CCACHE_DIR=/root/.cache/ccache
+RUN --mount=type=cache,target=/root/.cache/ccache \
+    CCACHE_DIR="$CCACHE_DIR" scripts/build-wasm.sh
+
 # ---- web: the browser client (clients/web), built with Debian's Node.js and npm ----
 FROM debian:12 AS web
 WORKDIR /src/clients
 COPY clients/ ./
+COPY --from=wasm /src/clients/web/src/wasm/ web/src/wasm/
 # Without clients/web/package.json there is nothing to build and /out stays empty.
 # NPM_CAFILE: a CA bundle (mounted into the build) for networks whose proxy
 # re-signs TLS, e.g. podman build -v /etc/ssl/certs/ca-certificates.crt:/host-ca.pem:ro
