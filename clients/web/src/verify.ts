@@ -74,9 +74,7 @@ export async function makeVerifier(bytes: BufferSource): Promise<Verifier> {
 
 /** The sentence the replay page shows for a verdict. */
 export function describeVerdict(v: Verdict): string {
-  if (v.verified) {
-    return `Verified: the commitment matches the revealed seed, the deal is the seed's, all ${v.actions_checked} moves were made by the seat to act, were legal and led to the logged states, and the final scores and winners match.`;
-  }
+  if (v.verified) return `Verified: the deal and all ${v.actions_checked} moves check out against the rules engine.`;
   const where: Record<string, string> = {
     replay: "The replay could not be read",
     commitment: "The commitment does not match",

@@ -56,7 +56,7 @@ function FairDeal({ replay, check }: { replay: Json; check: Check }) {
   if (typeof hash !== "string" || typeof seed !== "string" || typeof salt !== "string") {
     return (
       <section class="fair-deal" aria-label="Deal commitment">
-        <h3>Deal commitment</h3>
+        <h3>Fair play: the deal and every move</h3>
         <p class="muted">This table published no commitment to its deal (it was created before commitments existed).</p>
       </section>
     );
@@ -86,7 +86,7 @@ function FairDeal({ replay, check }: { replay: Json; check: Check }) {
   }
   return (
     <section class="fair-deal" aria-label="Deal commitment">
-      <h3>Deal commitment</h3>
+      <h3>Fair play: the deal and every move</h3>
       <dl>
         <dt>Published before play (SHA-256)</dt>
         <dd><code class="deal-hash">{hash}</code></dd>
