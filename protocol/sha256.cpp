@@ -31,7 +31,8 @@ void compress(std::array<std::uint32_t, 8>& h, const std::uint8_t* block) {
   for (int i = 0; i < 64; ++i) {
     const std::uint32_t t1 = k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) +
                              kRoundConstants[i] + w[i];
-    const std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+    const std::uint32_t t2 =
+        (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
     k = g;
     g = f;
     f = e;
@@ -67,7 +68,8 @@ std::array<std::uint8_t, 32> sha256(std::string_view bytes) {
   tail[rest] = 0x80;
   const std::size_t blocks = rest + 1 + 8 <= 64 ? 1 : 2;
   const std::uint64_t bits = static_cast<std::uint64_t>(bytes.size()) * 8;
-  for (int i = 0; i < 8; ++i) tail[blocks * 64 - 1 - i] = static_cast<std::uint8_t>(bits >> (8 * i));
+  for (int i = 0; i < 8; ++i)
+    tail[blocks * 64 - 1 - i] = static_cast<std::uint8_t>(bits >> (8 * i));
   for (std::size_t b = 0; b < blocks; ++b) compress(h, tail.data() + 64 * b);
   std::array<std::uint8_t, 32> digest{};
   for (int i = 0; i < 8; ++i) {

@@ -59,7 +59,8 @@ std::string first_difference(const json& expected, const json& got, const std::s
   } else if (expected.is_array()) {
     if (expected.size() != got.size()) return path + " (length)";
     for (std::size_t i = 0; i < expected.size(); ++i) {
-      if (expected[i] != got[i]) return first_difference(expected[i], got[i], path + "/" + std::to_string(i));
+      if (expected[i] != got[i])
+        return first_difference(expected[i], got[i], path + "/" + std::to_string(i));
     }
   }
   return path.empty() ? "/" : path;
@@ -67,7 +68,8 @@ std::string first_difference(const json& expected, const json& got, const std::s
 
 }  // namespace
 
-Verdict verify_replay(const json& replay, const std::optional<std::string>& published, const GameMaker& make) {
+Verdict verify_replay(const json& replay, const std::optional<std::string>& published,
+                      const GameMaker& make) {
   Verdict v;
   auto fail = [&](const char* check, std::string why, int action = 0) {
     v.honest = false;
@@ -83,26 +85,32 @@ Verdict verify_replay(const json& replay, const std::optional<std::string>& publ
   const json& commitment = member(replay, "deal_commitment");
   const json& deal = member(replay, "deal");
   if (!commitment.is_object() || !deal.is_object()) {
-    return fail("commitment", "the replay carries no deal commitment (a table from before commitments existed?)");
+    return fail("commitment",
+                "the replay carries no deal commitment (a table from before commitments existed?)");
   }
   if (text_or_empty(commitment, "algorithm") != kDealCommitmentAlgorithm) {
-    return fail("commitment", "unknown commitment algorithm '" + text_or_empty(commitment, "algorithm") + "'");
+    return fail("commitment",
+                "unknown commitment algorithm '" + text_or_empty(commitment, "algorithm") + "'");
   }
   v.commitment = text_or_empty(commitment, "hash");
   const std::string salt = text_or_empty(deal, "salt");
   const std::string seed_text = text_or_empty(deal, "seed");
-  if (!is_deal_salt(salt)) return fail("commitment", "the revealed salt '" + salt + "' is not 32 lowercase hex digits");
+  if (!is_deal_salt(salt))
+    return fail("commitment", "the revealed salt '" + salt + "' is not 32 lowercase hex digits");
   const auto seed = parse_seed(seed_text);
-  if (!seed) return fail("commitment", "the revealed seed '" + seed_text + "' is not a decimal 64-bit number");
+  if (!seed)
+    return fail("commitment",
+                "the revealed seed '" + seed_text + "' is not a decimal 64-bit number");
   v.seed = seed_text;
   if (text_or_empty(replay, "seed") != seed_text) {
-    return fail("commitment",
-                "the replay's seed " + text_or_empty(replay, "seed") + " is not the revealed seed " + seed_text);
+    return fail("commitment", "the replay's seed " + text_or_empty(replay, "seed") +
+                                  " is not the revealed seed " + seed_text);
   }
   const std::string recomputed = deal_commitment_hash(salt, *seed);
   if (recomputed != v.commitment) {
-    return fail("commitment", "commitment mismatch: SHA-256(\"" + deal_commitment_text(salt, *seed) + "\") is " +
-                                  recomputed + ", the table published " + v.commitment);
+    return fail("commitment", "commitment mismatch: SHA-256(\"" +
+                                  deal_commitment_text(salt, *seed) + "\") is " + recomputed +
+                                  ", the table published " + v.commitment);
   }
   if (published && *published != v.commitment) {
     return fail("commitment", "commitment mismatch: you noted " + *published +
@@ -120,8 +128,9 @@ Verdict verify_replay(const json& replay, const std::optional<std::string>& publ
   CreateResult created = make ? make(v.game, players, from_json(options), *seed)
                               : create_game(v.game, players, from_json(options), *seed);
   if (!created.game) {
-    return fail("deal", "the engine cannot create " + v.game + " for " + std::to_string(players) +
-                            " with these options: " + (created.error ? created.error->message : "?"));
+    return fail("deal",
+                "the engine cannot create " + v.game + " for " + std::to_string(players) +
+                    " with these options: " + (created.error ? created.error->message : "?"));
   }
   Game& game = *created.game;
   const json dealt = to_json(game.full_state());
@@ -143,28 +152,35 @@ Verdict verify_replay(const json& replay, const std::optional<std::string>& publ
     const auto seat_read = integer_at(entry, "seat");
     if (!seat_read) return fail("action", at + ": no seat", expected_seq);
     const std::int64_t seat = *seat_read;
-    if (seat < 0 || seat >= game.players() || !(game.to_act() & seat_bit(static_cast<Seat>(seat)))) {
-      return fail("action", at + ": seat " + std::to_string(seat) + " was not to act", expected_seq);
+    if (seat < 0 || seat >= game.players() ||
+        !(game.to_act() & seat_bit(static_cast<Seat>(seat)))) {
+      return fail("action", at + ": seat " + std::to_string(seat) + " was not to act",
+                  expected_seq);
     }
     const json& logged = member(entry, "action");
     Action action;
     if (auto err = game.decode_action(from_json(logged), action)) {
-      return fail("action", at + ": unreadable action " + logged.dump() + " (" + err->message + ")", expected_seq);
+      return fail("action", at + ": unreadable action " + logged.dump() + " (" + err->message + ")",
+                  expected_seq);
     }
     game.legal_actions(static_cast<Seat>(seat), legal);
     bool is_legal = false;
     for (const auto& a : legal) is_legal = is_legal || a == action;
     if (!is_legal) {
-      return fail("action", at + ": " + logged.dump() + " by seat " + std::to_string(seat) + " is not legal",
+      return fail("action",
+                  at + ": " + logged.dump() + " by seat " + std::to_string(seat) + " is not legal",
                   expected_seq);
     }
     if (auto err = game.apply(static_cast<Seat>(seat), action, nullptr)) {
-      return fail("action", at + ": the engine refused " + logged.dump() + " (" + err->message + ")", expected_seq);
+      return fail("action",
+                  at + ": the engine refused " + logged.dump() + " (" + err->message + ")",
+                  expected_seq);
     }
     const json state = to_json(game.full_state());
     if (member(entry, "state") != state) {
       return fail("action",
-                  at + ": the logged state differs from the engine's at " + first_difference(state, member(entry, "state")),
+                  at + ": the logged state differs from the engine's at " +
+                      first_difference(state, member(entry, "state")),
                   expected_seq);
     }
     ++v.actions_checked;
@@ -178,11 +194,13 @@ Verdict verify_replay(const json& replay, const std::optional<std::string>& publ
   }
   const json scores = game.scores();
   if (scores != member(replay, "scores")) {
-    return fail("end", "the scores " + member(replay, "scores").dump() + " are not the engine's " + scores.dump());
+    return fail("end", "the scores " + member(replay, "scores").dump() + " are not the engine's " +
+                           scores.dump());
   }
   const json winners = game.winners();
   if (winners != member(replay, "winners")) {
-    return fail("end", "the winners " + member(replay, "winners").dump() + " are not the engine's " + winners.dump());
+    return fail("end", "the winners " + member(replay, "winners").dump() +
+                           " are not the engine's " + winners.dump());
   }
   v.honest = true;
   return v;
@@ -203,7 +221,8 @@ json verdict_json(const Verdict& verdict) {
 }
 
 std::string verify_replay_text(std::string_view replay_text, std::string_view published) {
-  const json replay = json::parse(replay_text.begin(), replay_text.end(), nullptr, /*allow_exceptions=*/false);
+  const json replay =
+      json::parse(replay_text.begin(), replay_text.end(), nullptr, /*allow_exceptions=*/false);
   if (replay.is_discarded()) {
     Verdict v;
     v.failed_check = "replay";

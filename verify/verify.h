@@ -19,11 +19,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "engine/game.h"
 
@@ -34,19 +33,20 @@ struct Verdict {
   // Which check failed: "replay" (not a replay at all), "commitment", "deal",
   // "action" or "end"; empty when honest.
   std::string failed_check;
-  int failed_action = 0;   // the log's seq of the action that failed (0: none)
-  std::string mismatch;    // the first check that failed, in words (empty when honest)
+  int failed_action = 0;  // the log's seq of the action that failed (0: none)
+  std::string mismatch;   // the first check that failed, in words (empty when honest)
   int actions_checked = 0;
   std::string commitment;  // the hash that was checked
   std::string game;
-  std::string seed;        // the revealed seed, when it could be read
+  std::string seed;  // the revealed seed, when it could be read
 };
 
 // How to create a game (engine's create_game by default; tests add their own games).
 using GameMaker = std::function<CreateResult(std::string_view, int, const Value&, std::uint64_t)>;
 
 // `published`: the commitment the player saw in table_state, if they noted it.
-Verdict verify_replay(const nlohmann::json& replay, const std::optional<std::string>& published = std::nullopt,
+Verdict verify_replay(const nlohmann::json& replay,
+                      const std::optional<std::string>& published = std::nullopt,
                       const GameMaker& make = {});
 
 // The verdict as JSON (what the browser receives):

@@ -27,17 +27,22 @@ extern "C" {
 // module's one thread never exits (a reactor), so there is nothing to register.
 int __cxa_thread_atexit(void (*)(void*), void*, void*) { return 0; }
 
-__attribute__((export_name("casa_alloc"))) void* casa_alloc(std::size_t n) { return std::malloc(n ? n : 1); }
+__attribute__((export_name("casa_alloc"))) void* casa_alloc(std::size_t n) {
+  return std::malloc(n ? n : 1);
+}
 
 __attribute__((export_name("casa_free"))) void casa_free(void* p) { std::free(p); }
 
-__attribute__((export_name("casa_verify"))) const char* casa_verify(const char* replay, std::size_t replay_length,
-                                                                     const char* published,
-                                                                     std::size_t published_length) {
+__attribute__((export_name("casa_verify"))) const char* casa_verify(const char* replay,
+                                                                    std::size_t replay_length,
+                                                                    const char* published,
+                                                                    std::size_t published_length) {
   last_verdict = casa::verify_replay_text(std::string_view(replay, replay_length),
                                           std::string_view(published, published_length));
   return last_verdict.c_str();
 }
 
-__attribute__((export_name("casa_verdict_length"))) std::size_t casa_verdict_length() { return last_verdict.size(); }
+__attribute__((export_name("casa_verdict_length"))) std::size_t casa_verdict_length() {
+  return last_verdict.size();
+}
 }

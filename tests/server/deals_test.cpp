@@ -193,6 +193,15 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
   const auto ok = casa::verify_replay(honest, f.commitment["hash"].get<std::string>());
   CHECK_MESSAGE(ok.honest, ok.mismatch);
   CHECK(ok.actions_checked == static_cast<int>(honest["log"].size()));
+  // The same verdict as JSON, from the replay's text: what the web client's
+  // WebAssembly build of these checks returns (verify/wasm.cpp).
+  const json verdict = json::parse(casa::verify_replay_text(honest.dump(), f.commitment["hash"].get<std::string>()));
+  CHECK(verdict == json{{"verified", true},
+                        {"game", "la-casa"},
+                        {"seed", honest["seed"]},
+                        {"commitment", f.commitment["hash"]},
+                        {"actions_checked", honest["log"].size()}});
+  CHECK(json::parse(casa::verify_replay_text("{\"log\": ["))["check"] == "replay");
 
   SUBCASE("a move changed for another legal one") {
     const std::size_t k = honest["log"].size() / 2;
@@ -204,6 +213,12 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
     CHECK_FALSE(v.honest);
     CHECK(v.actions_checked == static_cast<int>(k));
     CHECK(v.mismatch.find("action " + std::to_string(k + 1) + ":") == 0);
+    CHECK(v.failed_check == "action");
+    CHECK(v.failed_action == static_cast<int>(k + 1));
+    const json j = casa::verdict_json(v);
+    CHECK(j["verified"] == false);
+    CHECK(j["action"] == k + 1);
+    CHECK(j["why"] == v.mismatch);
   }
   SUBCASE("a move given to a seat that was not to act") {
     json tampered = honest;
@@ -272,6 +287,7 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
     CHECK_FALSE(v.honest);
     CHECK(v.actions_checked == 0);
     CHECK(v.mismatch.find("the deal differs") == 0);
+    CHECK(v.failed_check == "deal");
   }
   SUBCASE("other scores") {
     json tampered = honest;
