@@ -9,3 +9,6 @@ set(CMAKE_EXECUTABLE_SUFFIX ".wasm")
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+# wasm objects need LLVM's archiver for a symbol index (binutils' ar writes none).
+find_program(CMAKE_AR NAMES llvm-ar-14 REQUIRED)
+find_program(CMAKE_RANLIB NAMES llvm-ranlib-14 REQUIRED)

@@ -14,7 +14,7 @@
 #   scripts/deps.sh charts   also matplotlib, for scripts/arena_chart.py (BENCHMARKS.md)
 #   scripts/deps.sh bench    also valgrind (callgrind), strace and curl, for bench/counts.sh
 set -euo pipefail
-wasm_packages=(cmake ninja-build ccache nlohmann-json3-dev clang-14 lld-14 wasi-libc
+wasm_packages=(cmake ninja-build ccache nlohmann-json3-dev clang-14 lld-14 llvm-14 wasi-libc
   libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 libclang-rt-14-dev-wasm32)
 packages=(g++ cmake ninja-build ccache pkg-config libboost1.81-dev nlohmann-json3-dev
   libspdlog-dev doctest-dev libsqlite3-dev libssl-dev openssl python3)
