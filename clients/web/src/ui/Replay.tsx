@@ -107,8 +107,9 @@ function FairDeal({ replay, check }: { replay: Json; check: Check }) {
 }
 
 /**
- * The replay viewer. Once the replay is loaded, the full check runs in the page
- * (`verifier` loads the WebAssembly module; tests pass one of their own).
+ * The replay viewer. Once the replay is loaded (the server serves it only once the
+ * game is over), the full check runs on its text: by default in a Web Worker
+ * (verify-client.ts); tests pass a verifier of their own.
  */
 export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: string; navigate: (p: string) => void; verifier?: () => Promise<AsyncVerifier> }) {
   const [replay, setReplay] = useState<Json | null>(null);
