@@ -1,26 +1,22 @@
+// The parts of the deal commitment that need OpenSSL: a new table's salt from the
+// system's CSPRNG and the hash itself (protocol/crypto.h's sha256_hex, the one
+// SHA-256 of the server and of casa verify). The text that is hashed and the salt's
+// form are in deal_commitment_text.cpp, which needs no library: the replay checks'
+// WebAssembly build (verify/) uses them, with a digest computed by the browser.
 #include "protocol/deal_commitment.h"
 
-#include "protocol/sha256.h"
+#include "protocol/crypto.h"
 
 namespace casa {
 
-std::string deal_commitment_text(std::string_view salt_hex, std::uint64_t seed) {
-  std::string text(salt_hex);
-  text += ':';
-  text += std::to_string(seed);
-  return text;
+std::string new_deal_salt() {
+  unsigned char bytes[kDealSaltBytes];
+  random_bytes(bytes, kDealSaltBytes);
+  return to_hex(bytes, kDealSaltBytes);
 }
 
 std::string deal_commitment_hash(std::string_view salt_hex, std::uint64_t seed) {
-  return sha256_hex_portable(deal_commitment_text(salt_hex, seed));
-}
-
-bool is_deal_salt(std::string_view salt_hex) {
-  if (salt_hex.size() != kDealSaltBytes * 2) return false;
-  for (char c : salt_hex) {
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  }
-  return true;
+  return sha256_hex(deal_commitment_text(salt_hex, seed));
 }
 
 }  // namespace casa

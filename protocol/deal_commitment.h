@@ -7,8 +7,9 @@
 //  * A salt is kDealSaltBytes bytes from the operating system's CSPRNG, fresh for
 //    every table (a rematch or a table sharing its seed with others gets its own),
 //    so a commitment tells nothing about a seed, not even that two tables share one.
-//  * The hash is protocol/sha256.h's, one implementation for the server that
-//    publishes the commitment and for every checker (casa verify, the browser).
+//  * The hash is OpenSSL's SHA-256 (protocol/crypto.h's sha256_hex), one function
+//    for the server that publishes the commitment and for casa verify; the browser
+//    hashes the same text with WebCrypto (verify/verify.h).
 #pragma once
 
 #include <cstddef>
@@ -22,16 +23,17 @@ inline constexpr std::size_t kDealSaltBytes = 16;
 inline constexpr std::string_view kDealCommitmentAlgorithm = "sha256";
 
 // A new salt: kDealSaltBytes random bytes as lowercase hex. Throws
-// std::runtime_error when the system has no randomness to give. (Defined in
-// deal_salt.cpp, with OpenSSL's generator: the rest of this header needs no
-// library and is built for WebAssembly too.)
+// std::runtime_error when the system has no randomness to give. (OpenSSL:
+// casa_deal_commitment, deal_commitment.cpp.)
 std::string new_deal_salt();
 
-// The text that is hashed: "<salt>:<seed>".
-std::string deal_commitment_text(std::string_view salt_hex, std::uint64_t seed);
-
-// Lowercase hex SHA-256 of deal_commitment_text(salt_hex, seed).
+// Lowercase hex SHA-256 of deal_commitment_text(salt_hex, seed), by sha256_hex.
+// (OpenSSL: casa_deal_commitment, deal_commitment.cpp.)
 std::string deal_commitment_hash(std::string_view salt_hex, std::uint64_t seed);
+
+// The text that is hashed: "<salt>:<seed>". (No library: casa_deal_commitment_text,
+// deal_commitment_text.cpp, also built for WebAssembly.)
+std::string deal_commitment_text(std::string_view salt_hex, std::uint64_t seed);
 
 // True when `salt_hex` has the form new_deal_salt() gives (lowercase hex, the
 // right length): a revealed salt in any other form does not match a commitment.

@@ -68,8 +68,16 @@ std::string first_difference(const json& expected, const json& got, const std::s
 
 }  // namespace
 
-Verdict verify_replay(const json& replay, const std::optional<std::string>& published,
-                      const GameMaker& make) {
+std::optional<std::string> commitment_input(const json& replay) {
+  const json& deal = member(replay, "deal");
+  const std::string salt = text_or_empty(deal, "salt");
+  const auto seed = parse_seed(text_or_empty(deal, "seed"));
+  if (!is_deal_salt(salt) || !seed) return std::nullopt;
+  return deal_commitment_text(salt, *seed);
+}
+
+Verdict verify_replay(const json& replay, const Sha256Hex& sha256,
+                      const std::optional<std::string>& published, const GameMaker& make) {
   Verdict v;
   auto fail = [&](const char* check, std::string why, int action = 0) {
     v.honest = false;
@@ -106,10 +114,12 @@ Verdict verify_replay(const json& replay, const std::optional<std::string>& publ
     return fail("commitment", "the replay's seed " + text_or_empty(replay, "seed") +
                                   " is not the revealed seed " + seed_text);
   }
-  const std::string recomputed = deal_commitment_hash(salt, *seed);
-  if (recomputed != v.commitment) {
-    return fail("commitment", "commitment mismatch: SHA-256(\"" +
-                                  deal_commitment_text(salt, *seed) + "\") is " + recomputed +
+  const std::string hashed = deal_commitment_text(salt, *seed);
+  const std::optional<std::string> recomputed = sha256 ? sha256(hashed) : std::nullopt;
+  if (!recomputed) {
+    v.commitment_checked = false;  // said in the verdict, after the other checks
+  } else if (*recomputed != v.commitment) {
+    return fail("commitment", "commitment mismatch: SHA-256(\"" + hashed + "\") is " + *recomputed +
                                   ", the table published " + v.commitment);
   }
   if (published && *published != v.commitment) {
@@ -202,6 +212,11 @@ Verdict verify_replay(const json& replay, const std::optional<std::string>& publ
     return fail("end", "the winners " + member(replay, "winners").dump() +
                            " are not the engine's " + winners.dump());
   }
+  if (!v.commitment_checked) {
+    return fail("commitment",
+                "the commitment could not be checked: no SHA-256 was available to hash \"" +
+                    hashed + "\" with (it must give " + v.commitment + ")");
+  }
   v.honest = true;
   return v;
 }
@@ -217,12 +232,26 @@ json verdict_json(const Verdict& verdict) {
     if (verdict.failed_action > 0) out["action"] = verdict.failed_action;
     out["why"] = verdict.mismatch;
   }
+  if (!verdict.commitment_checked) out["commitment_checked"] = false;
   return out;
 }
 
-std::string verify_replay_text(std::string_view replay_text, std::string_view published) {
-  const json replay =
-      json::parse(replay_text.begin(), replay_text.end(), nullptr, /*allow_exceptions=*/false);
+namespace {
+json parse_or_discarded(std::string_view text) {
+  return json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+}
+}  // namespace
+
+std::string commitment_input_text(std::string_view replay_text) {
+  const json replay = parse_or_discarded(replay_text);
+  if (replay.is_discarded()) return {};
+  return commitment_input(replay).value_or(std::string());
+}
+
+std::string verify_replay_text(std::string_view replay_text,
+                               const std::optional<std::string>& digest,
+                               std::string_view published) {
+  const json replay = parse_or_discarded(replay_text);
   if (replay.is_discarded()) {
     Verdict v;
     v.failed_check = "replay";
@@ -231,7 +260,10 @@ std::string verify_replay_text(std::string_view replay_text, std::string_view pu
   }
   const std::optional<std::string> noted =
       published.empty() ? std::nullopt : std::optional<std::string>(std::string(published));
-  return verdict_json(verify_replay(replay, noted)).dump();
+  // The digest was computed by the caller of commitment_input_text on this same
+  // replay text, so it is the digest of the text verify_replay asks about.
+  const Sha256Hex given = [&](std::string_view) { return digest; };
+  return verdict_json(verify_replay(replay, given, noted)).dump();
 }
 
 }  // namespace casa

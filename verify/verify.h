@@ -5,7 +5,9 @@
 // and stops at the first that fails:
 //
 //  1. commitment: the revealed salt and seed hash to the commitment the table
-//     published (the replay's, and the one the player noted, when given).
+//     published (the replay's, and the one the player noted, when given). The
+//     SHA-256 comes from the caller (Sha256Hex): this library hashes nothing
+//     itself, so that no hand-written hash exists anywhere.
 //  2. deal: the engine, created from the replay's game, players, options and seed,
 //     deals exactly the replay's initial state (every hand).
 //  3. action: every logged action, in order, comes from a seat that had to act and
@@ -37,6 +39,10 @@ struct Verdict {
   std::string mismatch;   // the first check that failed, in words (empty when honest)
   int actions_checked = 0;
   std::string commitment;  // the hash that was checked
+  // False when the caller had no SHA-256 to give (a browser without WebCrypto):
+  // then the other checks still run, but the verdict is never honest, and when
+  // they all pass it fails "commitment" saying that it could not be checked.
+  bool commitment_checked = true;
   std::string game;
   std::string seed;  // the revealed seed, when it could be read
 };
@@ -44,8 +50,21 @@ struct Verdict {
 // How to create a game (engine's create_game by default; tests add their own games).
 using GameMaker = std::function<CreateResult(std::string_view, int, const Value&, std::uint64_t)>;
 
-// `published`: the commitment the player saw in table_state, if they noted it.
-Verdict verify_replay(const nlohmann::json& replay,
+// The SHA-256 of `text` as 64 lowercase hex digits, or std::nullopt when the
+// caller has none to compute it with. Natively: protocol/crypto.h's sha256_hex
+// (OpenSSL), the function the server publishes the commitment with. In the
+// browser: the digest WebCrypto computed of commitment_input(replay) beforehand
+// (verify/wasm.cpp), since crypto.subtle.digest is asynchronous.
+using Sha256Hex = std::function<std::optional<std::string>(std::string_view text)>;
+
+// The exact text the replay's commitment hashes (deal_commitment_text of the
+// revealed salt and seed), or std::nullopt when the replay reveals no salt and
+// seed of the right form (the commitment check then fails without hashing).
+std::optional<std::string> commitment_input(const nlohmann::json& replay);
+
+// `sha256`: see Sha256Hex. `published`: the commitment the player saw in
+// table_state, if they noted it.
+Verdict verify_replay(const nlohmann::json& replay, const Sha256Hex& sha256,
                       const std::optional<std::string>& published = std::nullopt,
                       const GameMaker& make = {});
 
@@ -54,10 +73,16 @@ Verdict verify_replay(const nlohmann::json& replay,
 //    "actions_checked": 58}
 //   {"verified": false, "check": "action", "action": 12, "why": "action 12: …",
 //    "actions_checked": 11, …}
+// with "commitment_checked": false added when there was no SHA-256 to check it.
 nlohmann::json verdict_json(const Verdict& verdict);
 
-// The replay as JSON text in, the verdict as JSON text out; text that is not JSON
-// fails the "replay" check. `published` empty: none noted.
-std::string verify_replay_text(std::string_view replay_text, std::string_view published = {});
+// What the WebAssembly module exports (verify/wasm.cpp), on the replay's JSON text:
+// commitment_input's text ("" when none, or when the text is not JSON), and the
+// verdict as JSON text, given the hex SHA-256 of that text (`digest`, std::nullopt
+// when the browser could compute none) and the noted commitment (empty: none).
+std::string commitment_input_text(std::string_view replay_text);
+std::string verify_replay_text(std::string_view replay_text,
+                               const std::optional<std::string>& digest,
+                               std::string_view published = {});
 
 }  // namespace casa

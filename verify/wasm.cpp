@@ -2,22 +2,29 @@
 // page (clients/web/src/verify.ts). A WASI "reactor": the page calls _initialize
 // once, then, for each replay:
 //
-//   in  = casa_alloc(n)              n bytes of the replay's JSON text written there
-//   pub = casa_alloc(m)              the commitment the player noted (m may be 0)
-//   out = casa_verify(in, n, pub, m) the verdict's JSON text (verdict_json), valid
-//   len = casa_verdict_length()      until the next call
-//   casa_free(in); casa_free(pub)
+//   in  = casa_alloc(n)               n bytes of the replay's JSON text written there
+//   txt = casa_commitment_input(in, n)  the text the commitment hashes (commitment_input),
+//   len = casa_result_length()          valid until the next call; empty when none
+//   ...                               the page hashes it: crypto.subtle.digest("SHA-256")
+//   pub = casa_alloc(m)               the commitment the player noted (m may be 0)
+//   dig = casa_alloc(d)               that SHA-256 as 64 hex digits (d = 0: the browser
+//                                     has no SHA-256; the verdict then says so)
+//   out = casa_verify(in, n, pub, m, dig, d)  the verdict's JSON text (verdict_json),
+//   len = casa_result_length()                valid until the next call
+//   casa_free(in); casa_free(pub); casa_free(dig)
 //
-// The module imports nothing but the few WASI functions libc links in for its
-// stdio (it never writes there); the page supplies them (verify.ts).
+// The module hashes nothing: SHA-256 is the browser's (WebCrypto). It imports
+// nothing but the few WASI functions libc links in for its stdio (it never writes
+// there); the page supplies them (verify.ts).
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "verify/verify.h"
 
 namespace {
-std::string last_verdict;
+std::string last_result;
 }
 
 extern "C" {
@@ -33,16 +40,23 @@ __attribute__((export_name("casa_alloc"))) void* casa_alloc(std::size_t n) {
 
 __attribute__((export_name("casa_free"))) void casa_free(void* p) { std::free(p); }
 
-__attribute__((export_name("casa_verify"))) const char* casa_verify(const char* replay,
-                                                                    std::size_t replay_length,
-                                                                    const char* published,
-                                                                    std::size_t published_length) {
-  last_verdict = casa::verify_replay_text(std::string_view(replay, replay_length),
-                                          std::string_view(published, published_length));
-  return last_verdict.c_str();
+__attribute__((export_name("casa_commitment_input"))) const char* casa_commitment_input(
+    const char* replay, std::size_t replay_length) {
+  last_result = casa::commitment_input_text(std::string_view(replay, replay_length));
+  return last_result.c_str();
 }
 
-__attribute__((export_name("casa_verdict_length"))) std::size_t casa_verdict_length() {
-  return last_verdict.size();
+__attribute__((export_name("casa_verify"))) const char* casa_verify(
+    const char* replay, std::size_t replay_length, const char* published,
+    std::size_t published_length, const char* digest, std::size_t digest_length) {
+  const std::optional<std::string> sha256 =
+      digest_length ? std::optional<std::string>(std::string(digest, digest_length)) : std::nullopt;
+  last_result = casa::verify_replay_text(std::string_view(replay, replay_length), sha256,
+                                         std::string_view(published, published_length));
+  return last_result.c_str();
+}
+
+__attribute__((export_name("casa_result_length"))) std::size_t casa_result_length() {
+  return last_result.size();
 }
 }

@@ -38,6 +38,7 @@
 #include <thread>
 
 #include "clients/cli/client.h"
+#include "protocol/crypto.h"
 #include "verify/verify.h"
 
 namespace {
@@ -532,7 +533,16 @@ int run_verify(int argc, char** argv) {
               << "\n";
     return casa::cli::kExitServerError;
   }
-  const auto verdict = casa::verify_replay(replay, published);
+  // OpenSSL's SHA-256: sha256_hex, the function the server publishes the commitment
+  // with. Without one the verdict says the commitment could not be checked.
+  const casa::Sha256Hex sha256 = [](std::string_view text) -> std::optional<std::string> {
+    try {
+      return casa::sha256_hex(text);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  };
+  const auto verdict = casa::verify_replay(replay, sha256, published);
   if (!verdict.honest) {
     std::cout << "NOT VERIFIED: table " << table << ": " << verdict.mismatch << "\n";
     if (verdict.actions_checked > 0)

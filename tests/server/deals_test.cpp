@@ -7,8 +7,9 @@
 
 #include <optional>
 
-#include "verify/verify.h"
+#include "protocol/crypto.h"
 #include "protocol/deal_commitment.h"
+#include "verify/verify.h"
 #include "tests/server/support.h"
 
 using namespace casa::testing;
@@ -175,7 +176,7 @@ TEST_CASE("deals: every table draws its own salt, also a rematch and tables shar
   CHECK(again["deal"]["salt"] != f.replay["deal"]["salt"]);
   CHECK(again["deal_commitment"]["hash"] != f.replay["deal_commitment"]["hash"]);
   CHECK(first_commitment(a, rematch) == again["deal_commitment"]);
-  CHECK(casa::verify_replay(again).honest);
+  CHECK(casa::verify_replay(again, casa::sha256_hex).honest);
 }
 
 TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, deal or commitment does not") {
@@ -190,18 +191,49 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
   const json& honest = f.replay;
   REQUIRE(honest["log"].size() > 4);
 
-  const auto ok = casa::verify_replay(honest, f.commitment["hash"].get<std::string>());
+  const auto ok = casa::verify_replay(honest, casa::sha256_hex, f.commitment["hash"].get<std::string>());
   CHECK_MESSAGE(ok.honest, ok.mismatch);
   CHECK(ok.actions_checked == static_cast<int>(honest["log"].size()));
   // The same verdict as JSON, from the replay's text: what the web client's
-  // WebAssembly build of these checks returns (verify/wasm.cpp).
-  const json verdict = json::parse(casa::verify_replay_text(honest.dump(), f.commitment["hash"].get<std::string>()));
+  // WebAssembly build of these checks returns (verify/wasm.cpp), given the digest
+  // the browser computed of the text the module names.
+  const std::string input = casa::commitment_input_text(honest.dump());
+  CHECK(input == honest["deal"]["salt"].get<std::string>() + ":" + honest["deal"]["seed"].get<std::string>());
+  const json verdict =
+      json::parse(casa::verify_replay_text(honest.dump(), casa::sha256_hex(input), f.commitment["hash"].get<std::string>()));
   CHECK(verdict == json{{"verified", true},
                         {"game", "la-casa"},
                         {"seed", honest["seed"]},
                         {"commitment", f.commitment["hash"]},
                         {"actions_checked", honest["log"].size()}});
-  CHECK(json::parse(casa::verify_replay_text("{\"log\": ["))["check"] == "replay");
+  CHECK(json::parse(casa::verify_replay_text("{\"log\": [", std::nullopt))["check"] == "replay");
+  CHECK(casa::commitment_input_text("{\"log\": [").empty());
+
+  SUBCASE("no SHA-256 to check the commitment with: never verified, and said so") {
+    const auto v = casa::verify_replay(honest, casa::Sha256Hex{});
+    CHECK_FALSE(v.honest);
+    CHECK_FALSE(v.commitment_checked);
+    CHECK(v.failed_check == "commitment");
+    CHECK(v.mismatch.find("the commitment could not be checked") == 0);
+    // The other checks still ran, all of them.
+    CHECK(v.actions_checked == static_cast<int>(honest["log"].size()));
+    const json j = json::parse(casa::verify_replay_text(honest.dump(), std::nullopt));
+    CHECK(j["verified"] == false);
+    CHECK(j["check"] == "commitment");
+    CHECK(j["commitment_checked"] == false);
+    CHECK(j["actions_checked"] == honest["log"].size());
+    // A later check that fails is still reported as the failure.
+    json tampered = honest;
+    tampered["scores"][0] = honest["scores"][0].get<int>() + 1;
+    const auto later = casa::verify_replay(tampered, [](std::string_view) { return std::optional<std::string>(); });
+    CHECK(later.failed_check == "end");
+    CHECK_FALSE(later.commitment_checked);
+    // A digest that is not the commitment's fails as a mismatch.
+    const json wrong = json::parse(casa::verify_replay_text(honest.dump(), casa::sha256_hex(input + "0")));
+    CHECK(wrong["check"] == "commitment");
+    CHECK(wrong["why"].get<std::string>().find("commitment mismatch") == 0);
+    CHECK_FALSE(wrong.contains("commitment_checked"));
+  }
 
   SUBCASE("a move changed for another legal one") {
     const std::size_t k = honest["log"].size() / 2;
@@ -209,7 +241,7 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
     const json other = other_legal_action(honest, k);
     REQUIRE_FALSE(other.is_null());
     tampered["log"][k]["action"] = other;
-    const auto v = casa::verify_replay(tampered);
+    const auto v = casa::verify_replay(tampered, casa::sha256_hex);
     CHECK_FALSE(v.honest);
     CHECK(v.actions_checked == static_cast<int>(k));
     CHECK(v.mismatch.find("action " + std::to_string(k + 1) + ":") == 0);
@@ -223,21 +255,21 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
   SUBCASE("a move given to a seat that was not to act") {
     json tampered = honest;
     tampered["log"][0]["seat"] = 1 - honest["log"][0]["seat"].get<int>();
-    const auto v = casa::verify_replay(tampered);
+    const auto v = casa::verify_replay(tampered, casa::sha256_hex);
     CHECK_FALSE(v.honest);
     CHECK(v.mismatch.find("was not to act") != std::string::npos);
   }
   SUBCASE("a move dropped from the log") {
     json tampered = honest;
     tampered["log"].erase(tampered["log"].size() - 1);
-    CHECK_FALSE(casa::verify_replay(tampered).honest);
+    CHECK_FALSE(casa::verify_replay(tampered, casa::sha256_hex).honest);
   }
   SUBCASE("another seed") {
     json tampered = honest;
     const std::string seed = std::to_string(std::stoull(honest["seed"].get<std::string>()) + 1);
     tampered["seed"] = seed;
     tampered["deal"]["seed"] = seed;
-    const auto v = casa::verify_replay(tampered);
+    const auto v = casa::verify_replay(tampered, casa::sha256_hex);
     CHECK_FALSE(v.honest);
     CHECK(v.mismatch.find("commitment mismatch") == 0);
   }
@@ -248,11 +280,11 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
     tampered["deal"]["seed"] = std::to_string(seed);
     tampered["deal_commitment"]["hash"] = casa::deal_commitment_hash(honest["deal"]["salt"].get<std::string>(), seed);
     // The noted commitment catches it...
-    const auto noted = casa::verify_replay(tampered, f.commitment["hash"].get<std::string>());
+    const auto noted = casa::verify_replay(tampered, casa::sha256_hex, f.commitment["hash"].get<std::string>());
     CHECK_FALSE(noted.honest);
     CHECK(noted.mismatch.find("you noted") != std::string::npos);
     // ...and even without it, the logged deal is not the seed's.
-    const auto v = casa::verify_replay(tampered);
+    const auto v = casa::verify_replay(tampered, casa::sha256_hex);
     CHECK_FALSE(v.honest);
     CHECK(v.mismatch.find("the deal differs") == 0);
   }
@@ -261,7 +293,7 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
     std::string salt = honest["deal"]["salt"];
     salt[0] = salt[0] == '0' ? '1' : '0';
     tampered["deal"]["salt"] = salt;
-    const auto v = casa::verify_replay(tampered);
+    const auto v = casa::verify_replay(tampered, casa::sha256_hex);
     CHECK_FALSE(v.honest);
     CHECK(v.mismatch.find("commitment mismatch") == 0);
   }
@@ -270,9 +302,9 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
     std::string hash = honest["deal_commitment"]["hash"];
     hash[5] = hash[5] == 'a' ? 'b' : 'a';
     tampered["deal_commitment"]["hash"] = hash;
-    CHECK(casa::verify_replay(tampered).mismatch.find("commitment mismatch") == 0);
+    CHECK(casa::verify_replay(tampered, casa::sha256_hex).mismatch.find("commitment mismatch") == 0);
     // The replay is intact but the player noted another commitment.
-    const auto v = casa::verify_replay(honest, hash);
+    const auto v = casa::verify_replay(honest, casa::sha256_hex, hash);
     CHECK_FALSE(v.honest);
     CHECK(v.mismatch.find("you noted") != std::string::npos);
   }
@@ -283,7 +315,7 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
     json& hands = tampered["initial_state"]["hands"];
     REQUIRE(hands.size() == 2);
     std::swap(hands[0][0], hands[1][0]);
-    const auto v = casa::verify_replay(tampered);
+    const auto v = casa::verify_replay(tampered, casa::sha256_hex);
     CHECK_FALSE(v.honest);
     CHECK(v.actions_checked == 0);
     CHECK(v.mismatch.find("the deal differs") == 0);
@@ -292,11 +324,11 @@ TEST_CASE("casa verify: an honest game verifies; a changed move, seed, salt, dea
   SUBCASE("other scores") {
     json tampered = honest;
     tampered["scores"][0] = honest["scores"][0].get<int>() + 1;
-    CHECK(casa::verify_replay(tampered).mismatch.find("the scores") == 0);
+    CHECK(casa::verify_replay(tampered, casa::sha256_hex).mismatch.find("the scores") == 0);
   }
   SUBCASE("no commitment at all") {
     json tampered = honest;
     tampered.erase("deal_commitment");
-    CHECK_FALSE(casa::verify_replay(tampered).honest);
+    CHECK_FALSE(casa::verify_replay(tampered, casa::sha256_hex).honest);
   }
 }
