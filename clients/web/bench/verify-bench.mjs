@@ -1,7 +1,8 @@
 // How long the replay page's full check takes: casa-verify.wasm (the engine and
 // casa verify's checks, scripts/build-wasm.sh) instantiated in Node.js, then each
-// real replay of test/fixtures checked REPEAT times (median and slowest). Prints
-// the figures; asserts nothing beyond every replay verifying.
+// real replay of test/fixtures checked REPEAT times (median and slowest): the
+// commitment's text from the module, its SHA-256 from WebCrypto (as the page does),
+// then the checks. Prints the figures; asserts nothing beyond every replay verifying.
 //
 //   node bench/verify-bench.mjs            (REPEAT, default 20)
 import { readFileSync } from "node:fs";
@@ -26,10 +27,18 @@ for (const game of ["la-casa", "la-casa-solo", "casino", "conference", "trophy-c
     const p = m.casa_alloc(text.length);
     new Uint8Array(m.memory.buffer, p, text.length).set(text);
     t0 = performance.now();
-    const out = m.casa_verify(p, text.length, 0, 0);
+    const at = m.casa_commitment_input(p, text.length);
+    const input = new Uint8Array(m.memory.buffer, at, m.casa_result_length()).slice();
+    const digest = new TextEncoder().encode(
+      [...new Uint8Array(await crypto.subtle.digest("SHA-256", input))].map((b) => b.toString(16).padStart(2, "0")).join(""),
+    );
+    const d = m.casa_alloc(digest.length);
+    new Uint8Array(m.memory.buffer, d, digest.length).set(digest);
+    const out = m.casa_verify(p, text.length, 0, 0, d, digest.length);
     times.push(performance.now() - t0);
-    verdict = JSON.parse(new TextDecoder().decode(new Uint8Array(m.memory.buffer, out, m.casa_verdict_length())));
+    verdict = JSON.parse(new TextDecoder().decode(new Uint8Array(m.memory.buffer, out, m.casa_result_length())));
     m.casa_free(p);
+    m.casa_free(d);
   }
   if (!verdict.verified) throw new Error(`${game}: ${verdict.why}`);
   times.sort((a, b) => a - b);

@@ -93,12 +93,17 @@ if (!servesPage) {
 }
 console.log(`casa-server on port ${port}${servesPage ? " serving the page" : ", page from vite preview"}`);
 
+const LAN_HOST = "casa-lan.test";
 const browser = await chromium.launch({
   executablePath: browserBin,
   args: [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--disable-dev-shm-usage",
+    // A name for the loopback address that is not "localhost": a page loaded from
+    // http://casa-lan.test:PORT is not a secure context (as a server on a LAN is,
+    // without TLS), so it has no WebCrypto. Only 127.0.0.1 is ever reached.
+    `--host-resolver-rules=MAP ${LAN_HOST} 127.0.0.1`,
   ],
 });
 
@@ -194,6 +199,31 @@ async function checkVerified(page, replay) {
   assert(await page.locator(".fair-deal .deal-verdict.ok").count() === 1, `the replay verifies in the browser: ${verdict}`);
   assert((await page.locator(".fair-deal .checks li.ok").count()) === 4, "commitment, deal, moves and end all check out");
   assert((await page.locator(".fair-deal .check-action").textContent()).includes(`All ${replay.log.length} moves`), "every move was replayed");
+}
+
+/**
+ * The replay page on plain http:// to a host other than localhost: no secure
+ * context, so no crypto.subtle in the page or its worker. The verdict must say the
+ * commitment could not be checked here, never that the game verified; the deal,
+ * the moves and the end are still checked.
+ */
+async function checkReplayWithoutWebCrypto(table) {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`http://${LAN_HOST}:${new URL(base).port}/replay/${table}`);
+  await page.waitForSelector(".fair-deal .deal-verdict:not(.muted)", { timeout: 30000 });
+  assert((await page.evaluate(() => [window.isSecureContext, typeof crypto.subtle])).join() === "false,undefined", "a non-secure context has no WebCrypto");
+  const verdict = await page.locator(".fair-deal .deal-verdict").textContent();
+  assert((await page.locator(".fair-deal .deal-verdict.ok").count()) === 0, `no success claimed without SHA-256: ${verdict}`);
+  assert(verdict.includes("commitment could not be checked in this browser"), `the verdict says why: ${verdict}`);
+  assert((await page.locator(".fair-deal .check-commitment.unchecked").count()) === 1, "the commitment is marked unchecked");
+  assert((await page.locator(".fair-deal .checks li.ok").count()) === 3, "the deal, the moves and the end still check out");
+  await page.locator(".fair-deal").scrollIntoViewIfNeeded();
+  await page.locator(".fair-deal").screenshot({ path: join(shots, "replay-deal-no-webcrypto-desktop.png") });
+  assert(errors.length === 0, `page errors: ${errors.join(" | ")}`);
+  await context.close();
 }
 
 function tableIdOf(page) {
@@ -389,6 +419,7 @@ await test("Play now: Casino against a bot, with a reload in the middle", async 
   await p.waitForSelector(".game-over");
   await checkReplay(p, "casino");
   await p.screenshot({ path: join(shots, "replay-verified-casino-desktop.png"), fullPage: true });
+  if (servesPage) await checkReplayWithoutWebCrypto(table);
   // No duplicate table: the player sits at exactly one unfinished table (none now).
   await p.goto("/");
   await p.waitForSelector(".create-form");

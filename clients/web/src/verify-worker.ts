@@ -1,5 +1,7 @@
 // Runs the replay checks (verify.ts) off the page's thread: a long game takes a
 // noticeable fraction of a second to replay, and the page stays responsive meanwhile.
+// The commitment's SHA-256 is the worker's own WebCrypto (self.crypto.subtle, present
+// where the page is a secure context: https://, or http:// on localhost).
 // In: {id, text, noted}; out: {id, verdict} or {id, error}.
 import { fetchVerifier, type Verifier } from "./verify";
 
@@ -9,7 +11,7 @@ self.onmessage = async (e: MessageEvent<{ id: number; text: string; noted?: stri
   const { id, text, noted } = e.data;
   try {
     verifier ??= fetchVerifier();
-    const verdict = (await verifier).verify(text, noted);
+    const verdict = await (await verifier).verify(text, noted);
     self.postMessage({ id, verdict });
   } catch (err) {
     verifier = null; // a failed load is tried again next time

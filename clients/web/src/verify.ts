@@ -1,8 +1,16 @@
 // The full check of a finished game's replay in the browser: the same C++ as
 // `casa verify` (verify/verify.cpp with the rules engine), compiled to WebAssembly
-// (scripts/build-wasm.sh). It recomputes the deal commitment, deals again from the
+// (scripts/build-wasm.sh). It checks the deal commitment, deals again from the
 // revealed seed, replays every logged move (right seat, legal, same state after
 // it) and compares the end: final state, scores and winners (docs/fair-play.md).
+//
+// The module hashes nothing: it names the exact text the commitment hashes
+// (casa_commitment_input), this file hashes it with the browser's own SHA-256
+// (WebCrypto's crypto.subtle.digest) and hands the digest back with the replay
+// (casa_verify), which compares it with the published commitment. crypto.subtle
+// exists only in secure contexts (https:// pages, and http:// ones on localhost or
+// 127.0.0.1): on plain http:// to any other host there is none, and the verdict
+// then says the commitment could not be checked here, never that the game verified.
 //
 // The module is a WASI reactor. Its C library links in three WASI functions for
 // stdio (fd_write, fd_seek, fd_close) that the checks never call: the few lines
@@ -21,19 +29,50 @@ export type Verdict = {
   /** The log's seq of the action that failed. */
   action?: number;
   why?: string;
+  /** Present (false) when there was no SHA-256 to check the commitment with. */
+  commitment_checked?: false;
 };
 
-export type Verifier = { verify(replayText: string, publishedCommitment?: string): Verdict };
-/** The same, where the module runs elsewhere (a Web Worker: verify-worker.ts). */
-export type AsyncVerifier = { verify(replayText: string, publishedCommitment?: string): Verdict | Promise<Verdict> };
+/** SHA-256 of a text (UTF-8) as 64 lowercase hex digits; undefined when there is none. */
+export type Sha256 = (text: string) => Promise<string | undefined>;
+
+/**
+ * WebCrypto's SHA-256, by default of the page or the worker it runs in. It gives
+ * undefined when there is no crypto.subtle (plain http:// to a host other than
+ * localhost; `null` stands for that in tests) or the digest fails.
+ */
+export function webCryptoSha256(subtle: SubtleCrypto | null | undefined = globalThis.crypto?.subtle): Sha256 {
+  return async (text) => {
+    if (!subtle) return undefined;
+    let digest: ArrayBuffer;
+    try {
+      digest = await subtle.digest("SHA-256", new TextEncoder().encode(text));
+    } catch {
+      return undefined;
+    }
+    return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  };
+}
+
+/** The full check of a replay's text, against the commitment the player noted if any. */
+export type AsyncVerifier = { verify(replayText: string, publishedCommitment?: string): Promise<Verdict> };
+
+/** The module's two steps, for tests: what to hash, and the verdict given a digest. */
+export type Verifier = AsyncVerifier & {
+  /** The exact text the replay's commitment hashes ("" when it reveals no well-formed salt and seed). */
+  commitmentInput(replayText: string): string;
+  /** The verdict, given the SHA-256 of commitmentInput (undefined: none could be computed). */
+  check(replayText: string, digest: string | undefined, publishedCommitment?: string): Verdict;
+};
 
 type Exports = {
   memory: WebAssembly.Memory;
   _initialize(): void;
   casa_alloc(n: number): number;
   casa_free(p: number): void;
-  casa_verify(replay: number, replayLength: number, published: number, publishedLength: number): number;
-  casa_verdict_length(): number;
+  casa_commitment_input(replay: number, replayLength: number): number;
+  casa_verify(replay: number, replayLength: number, published: number, publishedLength: number, digest: number, digestLength: number): number;
+  casa_result_length(): number;
 };
 
 const ENOSYS = 52;
@@ -43,38 +82,60 @@ const wasi = {
   fd_close: () => ENOSYS,
 };
 
-/** Instantiates the module from its bytes. */
-export async function makeVerifier(bytes: BufferSource): Promise<Verifier> {
+/** Instantiates the module from its bytes; `sha256` hashes the commitment's text. */
+export async function makeVerifier(bytes: BufferSource, sha256: Sha256 = webCryptoSha256()): Promise<Verifier> {
   const { instance } = await WebAssembly.instantiate(bytes, { wasi_snapshot_preview1: wasi });
   const m = instance.exports as unknown as Exports;
   m._initialize();
-  const put = (bytes: Uint8Array): number => {
+  const put = (text: string): [number, number] => {
+    const bytes = new TextEncoder().encode(text);
     const p = m.casa_alloc(bytes.length);
     new Uint8Array(m.memory.buffer, p, bytes.length).set(bytes);
-    return p;
+    return [p, bytes.length];
+  };
+  // The module's answer to the last call (the memory may have grown: a fresh view).
+  const result = (out: number): string => new TextDecoder().decode(new Uint8Array(m.memory.buffer, out, m.casa_result_length()));
+  const commitmentInput = (replayText: string): string => {
+    const [a, n] = put(replayText);
+    try {
+      return result(m.casa_commitment_input(a, n));
+    } finally {
+      m.casa_free(a);
+    }
+  };
+  const check = (replayText: string, digest: string | undefined, publishedCommitment = ""): Verdict => {
+    const [a, n] = put(replayText);
+    const [b, k] = put(publishedCommitment);
+    const [c, d] = put(digest ?? "");
+    try {
+      return JSON.parse(result(m.casa_verify(a, n, b, k, c, d))) as Verdict;
+    } finally {
+      m.casa_free(a);
+      m.casa_free(b);
+      m.casa_free(c);
+    }
   };
   return {
-    verify(replayText: string, publishedCommitment = ""): Verdict {
-      const text = new TextEncoder().encode(replayText);
-      const noted = new TextEncoder().encode(publishedCommitment);
-      const a = put(text);
-      const b = put(noted);
-      try {
-        const out = m.casa_verify(a, text.length, b, noted.length);
-        // The memory may have grown during the call: a fresh view of it.
-        const verdict = new Uint8Array(m.memory.buffer, out, m.casa_verdict_length());
-        return JSON.parse(new TextDecoder().decode(verdict)) as Verdict;
-      } finally {
-        m.casa_free(a);
-        m.casa_free(b);
-      }
+    commitmentInput,
+    check,
+    async verify(replayText, publishedCommitment) {
+      const input = commitmentInput(replayText);
+      // No well-formed salt and seed: the module fails the commitment check without a digest.
+      const digest = input ? await sha256(input) : undefined;
+      return check(replayText, digest, publishedCommitment);
     },
   };
 }
 
+/** Why a browser may have no SHA-256 for the page. */
+export const NO_SHA256 = "it offers WebCrypto's SHA-256 only to https:// pages and to http:// ones on localhost";
+
 /** The sentence the replay page shows for a verdict. */
 export function describeVerdict(v: Verdict): string {
   if (v.verified) return `Verified: the deal and all ${v.actions_checked} moves check out against the rules engine.`;
+  if (v.commitment_checked === false && v.check === "commitment") {
+    return `Not verified: the commitment could not be checked in this browser (${NO_SHA256}). The deal and all ${v.actions_checked} moves check out against the rules engine from the revealed seed.`;
+  }
   const where: Record<string, string> = {
     replay: "The replay could not be read",
     commitment: "The commitment does not match",

@@ -2,10 +2,11 @@ import { render } from "preact";
 import { act } from "preact/test-utils";
 import { beforeEach, describe, expect, it } from "vitest";
 import { TablePage } from "../src/ui/Table";
+import { webcrypto } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ReplayPage } from "../src/ui/Replay";
-import { makeVerifier } from "../src/verify";
+import { makeVerifier, webCryptoSha256, type AsyncVerifier } from "../src/verify";
 import type { Json } from "../src/words";
 import { fixture, makeApp } from "./helpers";
 
@@ -214,12 +215,12 @@ describe("replay page", () => {
 
   // A real finished game (test/fixtures, see verify.test.ts), checked by the real
   // WebAssembly module, loaded from disk instead of the page's asset.
-  const loadReal = () => makeVerifier(readFileSync(join(process.cwd(), "src/wasm/casa-verify.wasm")));
-  async function showReplay(replay: Json) {
+  const loadReal = () => makeVerifier(readFileSync(join(process.cwd(), "src/wasm/casa-verify.wasm")), webCryptoSha256(webcrypto.subtle as SubtleCrypto));
+  async function showReplay(replay: Json, verifier: () => Promise<AsyncVerifier> = loadReal) {
     (globalThis as Json).fetch = async (url: string) =>
       url.includes(`/api/tables/${replay.table}/replay`) ? { ok: true, status: 200, text: async () => JSON.stringify(replay) } : { ok: false, status: 404 };
     await act(async () => {
-      render(<ReplayPage id={replay.table} navigate={() => {}} verifier={loadReal} />, root);
+      render(<ReplayPage id={replay.table} navigate={() => {}} verifier={verifier} />, root);
     });
     for (let i = 0; i < 100 && !root.querySelector(".deal-verdict:not(.muted)"); i++) {
       await act(async () => {
@@ -253,6 +254,19 @@ describe("replay page", () => {
       "check-commitment ok", "check-deal ok", "check-action bad", "check-end muted",
     ]);
     expect(root.querySelector(".checks .check-action")!.textContent).toContain("seat");
+  });
+
+  // Plain http:// to a host other than localhost: no crypto.subtle in the browser.
+  it("says the commitment could not be checked in a browser without SHA-256, and claims no success", async () => {
+    const replay = fixture("replay-la-casa.json");
+    await showReplay(replay, () => makeVerifier(readFileSync(join(process.cwd(), "src/wasm/casa-verify.wasm")), webCryptoSha256(null)));
+    const section = root.querySelector(".fair-deal")!;
+    expect(section.querySelector(".deal-verdict.ok")).toBeNull();
+    expect(section.querySelector(".deal-verdict.unchecked")!.textContent).toContain("Not verified: the commitment could not be checked in this browser");
+    expect([...section.querySelectorAll(".checks li")].map((li) => li.className)).toEqual([
+      "check-commitment unchecked", "check-deal ok", "check-action ok", "check-end ok",
+    ]);
+    expect(section.querySelector(".check-commitment")!.textContent).toContain("sha256sum");
   });
 
   it("says so when the module cannot run", async () => {

@@ -3,31 +3,39 @@
 // engine (test/fixtures/replay-*.json, written by scripts/replay-fixtures.mjs from
 // games played to their end on a casa-server): an honest replay verifies, and the
 // tampering cases of the C++ test (tests/server/deals_test.cpp) fail at the right check.
-import { createHash } from "node:crypto";
+// The module hashes nothing: the commitment's SHA-256 comes from outside it, here
+// from Node.js (node:crypto's createHash, and its WebCrypto as the page uses).
+import { createHash, webcrypto } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { describeVerdict, makeVerifier, type Verdict, type Verifier } from "../src/verify";
+import { describeVerdict, makeVerifier, webCryptoSha256, type Verdict, type Verifier } from "../src/verify";
 import type { Json } from "../src/words";
 
+const wasm = () => readFileSync(join(process.cwd(), "src/wasm/casa-verify.wasm"));
 let verifier: Verifier;
 beforeAll(async () => {
-  verifier = await makeVerifier(readFileSync(join(process.cwd(), "src/wasm/casa-verify.wasm")));
+  verifier = await makeVerifier(wasm(), webCryptoSha256(webcrypto.subtle as SubtleCrypto));
 });
 
 const fixtureText = (name: string): string => readFileSync(join(process.cwd(), `test/fixtures/replay-${name}.json`), "utf8");
 // Parsed, for tampering: only la-casa's 2-player states hold no number beyond 2^53.
 const fixture = (name: string): Json => JSON.parse(fixtureText(name));
-const check = (replay: Json, noted?: string): Verdict => verifier.verify(JSON.stringify(replay), noted);
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+// The module's verdict with the digest of the text it names, computed by node:crypto.
+const checkText = (text: string, noted?: string): Verdict => verifier.check(text, sha256(verifier.commitmentInput(text)), noted);
+const check = (replay: Json, noted?: string): Verdict => checkText(JSON.stringify(replay), noted);
 
 describe("the WebAssembly replay checks", () => {
   for (const game of ["la-casa", "la-casa-solo", "casino", "conference", "trophy-case"]) {
-    it(`verifies an honest ${game} game: commitment, deal, every move, the end`, () => {
+    it(`verifies an honest ${game} game: commitment, deal, every move, the end`, async () => {
       const text = fixtureText(game);
       const replay = JSON.parse(text);
       expect(replay.log.length).toBeGreaterThan(4);
-      const v = verifier.verify(text, replay.deal_commitment.hash);
+      expect(verifier.commitmentInput(text)).toBe(`${replay.deal.salt}:${replay.deal.seed}`);
+      // As the page does: the text from the module, its SHA-256 from WebCrypto.
+      const v = await verifier.verify(text, replay.deal_commitment.hash);
+      expect(checkText(text, replay.deal_commitment.hash)).toEqual(v);
       expect(v).toEqual({
         verified: true, game: replay.game, seed: replay.deal.seed, commitment: replay.deal_commitment.hash,
         actions_checked: replay.log.length,
@@ -40,8 +48,8 @@ describe("the WebAssembly replay checks", () => {
   // cannot: the page hands the module the server's text, never JSON.stringify's.
   it("needs the replay's text as the server sent it", () => {
     const text = fixtureText("la-casa-solo");
-    expect(verifier.verify(text).verified).toBe(true);
-    expect(verifier.verify(JSON.stringify(JSON.parse(text)))).toMatchObject({ verified: false, check: "deal" });
+    expect(checkText(text).verified).toBe(true);
+    expect(checkText(JSON.stringify(JSON.parse(text)))).toMatchObject({ verified: false, check: "deal" });
   });
 
   const honest = fixture("la-casa");
@@ -119,8 +127,9 @@ describe("the WebAssembly replay checks", () => {
   });
 
   it("answers malformed input with a failed check, never a crash", () => {
-    expect(verifier.verify("not json")).toMatchObject({ verified: false, check: "replay" });
-    expect(verifier.verify("[1,2]")).toMatchObject({ verified: false, check: "replay" });
+    expect(verifier.commitmentInput("not json")).toBe("");
+    expect(verifier.check("not json", undefined)).toMatchObject({ verified: false, check: "replay" });
+    expect(verifier.check("[1,2]", undefined)).toMatchObject({ verified: false, check: "replay" });
     const badSeq = copy();
     badSeq.log[0].seq = "1";
     expect(check(badSeq)).toMatchObject({ verified: false, check: "action", action: 1 });
@@ -135,8 +144,39 @@ describe("the WebAssembly replay checks", () => {
     expect(check(log)).toMatchObject({ verified: false, check: "action" });
     const seed = copy();
     seed.deal.seed = "18446744073709551616"; // 2^64
-    expect(check(seed)).toMatchObject({ verified: false, check: "commitment" });
+    expect(verifier.commitmentInput(JSON.stringify(seed))).toBe("");
+    expect(verifier.check(JSON.stringify(seed), undefined)).toMatchObject({ verified: false, check: "commitment" });
     // The module still answers after all that.
     expect(check(honest).verified).toBe(true);
+  });
+
+  it("fails a digest that is not the commitment's, whoever computed it", () => {
+    const text = fixtureText("la-casa");
+    const v = verifier.check(text, sha256(`${verifier.commitmentInput(text)}\n`));
+    expect(v).toMatchObject({ verified: false, check: "commitment", actions_checked: 0 });
+    expect(v.why).toMatch(/^commitment mismatch/);
+    expect(v.commitment_checked).toBeUndefined();
+    expect(describeVerdict(v)).toContain("The commitment does not match");
+  });
+
+  // Plain http:// to a host other than localhost: the browser has no crypto.subtle.
+  it("without a SHA-256 in the browser, never verifies, says why, and still runs the other checks", async () => {
+    const noCrypto = await makeVerifier(wasm(), webCryptoSha256(null));
+    const text = fixtureText("casino");
+    const replay = JSON.parse(text);
+    const v = await noCrypto.verify(text);
+    expect(v).toMatchObject({ verified: false, check: "commitment", commitment_checked: false, actions_checked: replay.log.length });
+    expect(v.why).toMatch(/^the commitment could not be checked/);
+    expect(describeVerdict(v)).toMatch(/^Not verified: the commitment could not be checked in this browser/);
+    expect(describeVerdict(v)).toContain(`all ${replay.log.length} moves check out`);
+    // A tampered game still fails where it is tampered.
+    const tampered = copy();
+    tampered.scores[0] += 1;
+    const t = await noCrypto.verify(JSON.stringify(tampered));
+    expect(t).toMatchObject({ verified: false, check: "end", commitment_checked: false });
+    expect(describeVerdict(t)).toContain("The end of the game does not match");
+    // Neither does a digest that failed to come count as one.
+    const broken = await makeVerifier(wasm(), webCryptoSha256({ digest: () => Promise.reject(new Error("no")) } as unknown as SubtleCrypto));
+    expect(await broken.verify(text)).toMatchObject({ verified: false, commitment_checked: false });
   });
 });

@@ -69,13 +69,25 @@ function FairDeal({ replay, check }: { replay: Json; check: Check }) {
     verdict = <p class="deal-verdict muted">Not checked here: {check.why}.</p>;
   } else {
     const v = check.verdict;
-    const failedAt = v.verified ? CHECKS.length : CHECKS.findIndex((c) => c.id === v.check);
+    // Without a SHA-256 (no WebCrypto here) the module runs the other checks and
+    // fails "commitment" last, when they all passed: that check alone is open.
+    const unchecked = v.commitment_checked === false;
+    const failedAt = v.verified || (unchecked && v.check === "commitment") ? CHECKS.length : CHECKS.findIndex((c) => c.id === v.check);
+    const state = v.verified ? "ok" : unchecked && v.check === "commitment" ? "unchecked" : "bad";
     verdict = (
       <>
-        <p class={`deal-verdict ${v.verified ? "ok" : "bad"}`}>{v.verified ? "✓ " : "✗ "}{describeVerdict(v)}</p>
+        <p class={`deal-verdict ${state}`}>{{ ok: "✓ ", unchecked: "? ", bad: "✗ " }[state]}{describeVerdict(v)}</p>
         <ul class="checks" aria-label="Checks">
           {CHECKS.map((c, i) => {
             const text = c.id === "action" ? `All ${v.actions_checked} moves were made by the seat to act, were legal, and led to the logged states.` : c.ok;
+            if (c.id === "commitment" && unchecked) {
+              return (
+                <li key={c.id} class="check-commitment unchecked">
+                  ? The commitment could not be checked here: hash the text above with <code>sha256sum</code> and compare,
+                  or run <code>casa verify</code>.
+                </li>
+              );
+            }
             if (i < failedAt) return <li key={c.id} class={`check-${c.id} ok`}>✓ {text}</li>;
             if (i === failedAt) return <li key={c.id} class={`check-${c.id} bad`}>✗ {v.why}</li>;
             return <li key={c.id} class={`check-${c.id} muted`}>– not reached</li>;
