@@ -1,9 +1,9 @@
 // The admin API's work on the lobby and the tables (docs/operations.md#admin-api):
 // listing tables, closing one, disconnecting and banning players. The HTTP
 // side (the token, the routes) is in server/http.cpp.
-#include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/post.hpp>
 #include <future>
 
 #include "protocol/protocol.h"
@@ -35,7 +35,10 @@ void Table::admin_close(std::string message) {
       // After close()'s own write (status 'closed'), in the same order.
       self->lobby_.store().write(
           [id = self->setup_.id, message](Db& db) {
-            db.prepare("UPDATE tables SET closed_reason = ? WHERE id = ?").bind_text(1, message).bind(2, id).run();
+            db.prepare("UPDATE tables SET closed_reason = ? WHERE id = ?")
+                .bind_text(1, message)
+                .bind(2, id)
+                .run();
           },
           nullptr);
     });
@@ -124,7 +127,8 @@ json Lobby::admin_ban(const std::string& player_id, const std::string& reason, i
   const bool ok = write_and_wait(store_, [player_id, reason, at](Db& db) {
     db.prepare(
           "INSERT INTO bans (player_id, reason, banned_at) VALUES (?, ?, ?) "
-          "ON CONFLICT (player_id) DO UPDATE SET reason = excluded.reason, banned_at = excluded.banned_at")
+          "ON CONFLICT (player_id) DO UPDATE SET reason = excluded.reason, banned_at = "
+          "excluded.banned_at")
         .bind_text(1, player_id)
         .bind_text(2, reason)
         .bind(3, at)
@@ -173,9 +177,11 @@ json Lobby::admin_unban(const std::string& player_id, int& status) {
 json Lobby::admin_bans() {
   json list = json::array();
   store_.read([&](Db& db) {
-    auto& q = db.prepare("SELECT player_id, reason, banned_at FROM bans ORDER BY banned_at, player_id");
+    auto& q =
+        db.prepare("SELECT player_id, reason, banned_at FROM bans ORDER BY banned_at, player_id");
     while (q.step()) {
-      list.push_back({{"player_id", q.text_at(0)}, {"reason", q.text_at(1)}, {"banned_at", q.int_at(2)}});
+      list.push_back(
+          {{"player_id", q.text_at(0)}, {"reason", q.text_at(1)}, {"banned_at", q.int_at(2)}});
     }
   });
   return {{"bans", std::move(list)}};
@@ -191,7 +197,8 @@ Lobby::Gauges Lobby::gauges() {
       if (!p.connection.expired()) ++g.players_connected;
     }
   }
-  std::map<std::string, std::int64_t> states = {{"waiting", 0}, {"playing", 0}, {"over", 0}, {"closed", 0}};
+  std::map<std::string, std::int64_t> states = {
+      {"waiting", 0}, {"playing", 0}, {"over", 0}, {"closed", 0}};
   for (const auto& t : all) ++states[t->summary().value("status", "")];
   for (const auto& [state, n] : states) g.tables_by_state.emplace_back(state, n);
   return g;

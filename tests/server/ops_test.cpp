@@ -2,7 +2,6 @@
 // behind its token, the online backup beside a playing server, and the
 // configuration file with its precedence.
 #include <doctest/doctest.h>
-
 #include <sqlite3.h>
 #include <stdlib.h>
 
@@ -34,8 +33,8 @@ struct Reply {
   json json_body() const { return json::parse(body, nullptr, false); }
 };
 
-Reply request(unsigned short port, http::verb verb, const std::string& target, const std::string& token = "",
-              const std::string& body = "") {
+Reply request(unsigned short port, http::verb verb, const std::string& target,
+              const std::string& token = "", const std::string& body = "") {
   boost::asio::io_context io;
   beast::tcp_stream stream(io);
   stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
@@ -55,15 +54,16 @@ Reply request(unsigned short port, http::verb verb, const std::string& target, c
   beast::error_code ec;
   stream.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both, ec);
   Reply r{static_cast<int>(res.result_int()), res.body(), {}};
-  if (auto f = res.find(http::field::www_authenticate); f != res.end()) r.www_authenticate = std::string(f->value());
+  if (auto f = res.find(http::field::www_authenticate); f != res.end())
+    r.www_authenticate = std::string(f->value());
   return r;
 }
 
 // ---- a small parser of the Prometheus text exposition format (0.0.4) ----------
 
 struct Exposition {
-  std::map<std::string, std::string> types;   // family -> counter | gauge | histogram | ...
-  std::map<std::string, double> samples;      // "name{a=\"b\",...}" as written (labels sorted) -> value
+  std::map<std::string, std::string> types;  // family -> counter | gauge | histogram | ...
+  std::map<std::string, double> samples;  // "name{a=\"b\",...}" as written (labels sorted) -> value
   double at(const std::string& key) const {
     auto it = samples.find(key);
     REQUIRE_MESSAGE(it != samples.end(), "no sample " << key);
@@ -77,9 +77,11 @@ struct Exposition {
 // equal to its _count.
 Exposition parse_exposition(const std::string& text) {
   Exposition e;
-  static const std::regex type_line(R"re(^# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram|summary|untyped)$)re");
+  static const std::regex type_line(
+      R"re(^# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram|summary|untyped)$)re");
   static const std::regex help_line(R"re(^# HELP ([a-zA-Z_:][a-zA-Z0-9_:]*) .*$)re");
-  static const std::regex sample_line(R"re(^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)( -?[0-9]+)?$)re");
+  static const std::regex sample_line(
+      R"re(^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)( -?[0-9]+)?$)re");
   static const std::regex label_pair(R"re(^([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"$)re");
   std::istringstream in(text);
   std::string line;
@@ -121,7 +123,8 @@ Exposition parse_exposition(const std::string& text) {
         }
       }
       if (!cur.empty()) labels.push_back(cur);
-      for (const auto& l : labels) CHECK_MESSAGE(std::regex_match(l, label_pair), "bad label " << l << " in " << line);
+      for (const auto& l : labels)
+        CHECK_MESSAGE(std::regex_match(l, label_pair), "bad label " << l << " in " << line);
     }
     std::sort(labels.begin(), labels.end());
     std::string key = name;
@@ -164,7 +167,8 @@ Exposition parse_exposition(const std::string& text) {
       if (key.rfind(family + "_bucket{", 0) != 0) continue;
       std::smatch lm;
       REQUIRE(std::regex_search(key, lm, le));
-      const double bound = lm[1] == "+Inf" ? std::numeric_limits<double>::infinity() : std::stod(lm[1]);
+      const double bound =
+          lm[1] == "+Inf" ? std::numeric_limits<double>::infinity() : std::stod(lm[1]);
       buckets.emplace_back(bound, value);
     }
     std::sort(buckets.begin(), buckets.end());
@@ -188,7 +192,8 @@ Exposition scrape(unsigned short port, const std::string& token = "") {
 
 // Two players at a fresh fake-trick table, started; returns the table id.
 std::string start_table(WsClient& a, WsClient& b) {
-  const json created = create(a, {{"game", "fake-trick"}, {"players", 2}, {"options", {{"hand", 4}}}});
+  const json created =
+      create(a, {{"game", "fake-trick"}, {"players", 2}, {"options", {{"hand", 4}}}});
   REQUIRE(created["type"] == "table_created");
   const std::string table = created["table"];
   REQUIRE(b.call({{"type", "join"}, {"table", table}})["type"] == "joined");
@@ -237,9 +242,11 @@ TEST_CASE("GET /metrics: parses, and the numbers move with play") {
     }
   }
   REQUIRE(mover);
-  const json refused = mover->call({{"type", "action"}, {"table", table}, {"seq", 999}, {"action", req["legal"][0]}});
+  const json refused = mover->call(
+      {{"type", "action"}, {"table", table}, {"seq", 999}, {"action", req["legal"][0]}});
   CHECK(refused["code"] == "stale_seq");
-  mover->send({{"type", "action"}, {"table", table}, {"seq", req["seq"]}, {"action", req["legal"][0]}});
+  mover->send(
+      {{"type", "action"}, {"table", table}, {"seq", req["seq"]}, {"action", req["legal"][0]}});
 
   {
     const Exposition mid = scrape(ts.port());
@@ -253,16 +260,21 @@ TEST_CASE("GET /metrics: parses, and the numbers move with play") {
 
   const Exposition after = scrape(ts.port());
   CHECK(after.at("casa_moves_total") - before.at("casa_moves_total") == accepted);
-  CHECK(after.at("casa_errors_total{code=\"stale_seq\"}") - before.at("casa_errors_total{code=\"stale_seq\"}") == 1);
+  CHECK(after.at("casa_errors_total{code=\"stale_seq\"}") -
+            before.at("casa_errors_total{code=\"stale_seq\"}") ==
+        1);
   CHECK(after.at("casa_errors_total{code=\"illegal_action\"}") ==
         before.at("casa_errors_total{code=\"illegal_action\"}"));
   // Every player's move is timed from its arrival to its events.
-  CHECK(after.at("casa_move_event_seconds_count") - before.at("casa_move_event_seconds_count") == accepted);
+  CHECK(after.at("casa_move_event_seconds_count") - before.at("casa_move_event_seconds_count") ==
+        accepted);
   CHECK(after.at("casa_move_event_seconds_sum") > before.at("casa_move_event_seconds_sum"));
   // Every group commit is timed: as many as the store counted.
   const double commits = static_cast<double>(ts.server->store().commits() - commits_before);
   CHECK(commits >= accepted / 2.0);  // at most two moves (the two seats') share a commit here
-  CHECK(after.at("casa_store_commit_seconds_count") - before.at("casa_store_commit_seconds_count") == commits);
+  CHECK(after.at("casa_store_commit_seconds_count") -
+            before.at("casa_store_commit_seconds_count") ==
+        commits);
   CHECK(after.at("casa_tables{state=\"playing\"}") == 0);
   CHECK(after.at("casa_tables{state=\"over\"}") == 1);
   CHECK(after.at("casa_store_queue") == 0);
@@ -270,7 +282,9 @@ TEST_CASE("GET /metrics: parses, and the numbers move with play") {
   // An unknown table is an error code of its own.
   CHECK(a.call({{"type", "spectate"}, {"table", "tnosuchone"}})["code"] == "no_such_table");
   const Exposition last = scrape(ts.port());
-  CHECK(last.at("casa_errors_total{code=\"no_such_table\"}") - after.at("casa_errors_total{code=\"no_such_table\"}") == 1);
+  CHECK(last.at("casa_errors_total{code=\"no_such_table\"}") -
+            after.at("casa_errors_total{code=\"no_such_table\"}") ==
+        1);
 }
 
 TEST_CASE("GET /metrics behind --metrics-token") {
@@ -301,18 +315,24 @@ TEST_CASE("admin API: off without a token; a bad or missing token gets 401 and c
     CHECK(request(ts.port(), http::verb::get, "/api/admin/tables", token).status == 401);
     CHECK(request(ts.port(), http::verb::get, "/api/admin/bans", token).status == 401);
     CHECK(request(ts.port(), http::verb::post, "/api/admin/tables/" + table + "/close", token,
-                  R"({"reason":"x"})").status == 401);
-    CHECK(request(ts.port(), http::verb::post, "/api/admin/players/" + b.player_id + "/disconnect", token).status ==
-          401);
+                  R"({"reason":"x"})")
+              .status == 401);
+    CHECK(request(ts.port(), http::verb::post, "/api/admin/players/" + b.player_id + "/disconnect",
+                  token)
+              .status == 401);
     CHECK(request(ts.port(), http::verb::post, "/api/admin/players/" + b.player_id + "/ban", token,
-                  R"({"reason":"x"})").status == 401);
-    CHECK(request(ts.port(), http::verb::delete_, "/api/admin/players/" + b.player_id + "/ban", token).status == 401);
+                  R"({"reason":"x"})")
+              .status == 401);
+    CHECK(
+        request(ts.port(), http::verb::delete_, "/api/admin/players/" + b.player_id + "/ban", token)
+            .status == 401);
   }
   // Another scheme is no bearer token.
   {
     boost::asio::io_context io;
     beast::tcp_stream stream(io);
-    stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), ts.port()));
+    stream.connect(
+        boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), ts.port()));
     http::request<http::string_body> req{http::verb::get, "/api/admin/tables", 11};
     req.set(http::field::host, "127.0.0.1");
     req.set(http::field::authorization, "Basic " + kAdminToken);
@@ -329,7 +349,9 @@ TEST_CASE("admin API: off without a token; a bad or missing token gets 401 and c
   CHECK(b.call({{"type", "ping"}})["type"] == "pong");
   CHECK(count_type(a, "table_closed") == 0);
   CHECK(count_type(b, "table_closed") == 0);
-  CHECK(request(ts.port(), http::verb::get, "/api/admin/bans", kAdminToken).json_body()["bans"].empty());
+  CHECK(request(ts.port(), http::verb::get, "/api/admin/bans", kAdminToken)
+            .json_body()["bans"]
+            .empty());
   play_out({&a, &b}, table);
 }
 
@@ -340,7 +362,8 @@ TEST_CASE("admin API: list tables, close one with a reason (told and stored)") {
   REQUIRE(b.hello("bob")["type"] == "welcome");
   REQUIRE(watcher.hello("wes")["type"] == "welcome");
   const std::string table = start_table(a, b);
-  const json waiting = create(watcher, {{"game", "fake-trick"}, {"players", 2}, {"options", {{"hand", 4}}}});
+  const json waiting =
+      create(watcher, {{"game", "fake-trick"}, {"players", 2}, {"options", {{"hand", 4}}}});
   REQUIRE(waiting["type"] == "table_created");
 
   const Reply list = request(ts.port(), http::verb::get, "/api/admin/tables", kAdminToken);
@@ -357,16 +380,21 @@ TEST_CASE("admin API: list tables, close one with a reason (told and stored)") {
   CHECK(by_id[waiting["table"]]["status"] == "waiting");
 
   // A bad body changes nothing.
-  CHECK(request(ts.port(), http::verb::post, "/api/admin/tables/" + table + "/close", kAdminToken, "{}").status == 400);
-  CHECK(request(ts.port(), http::verb::post, "/api/admin/tables/" + table + "/close", kAdminToken, "not json").status ==
-        400);
-  CHECK(request(ts.port(), http::verb::get, "/api/admin/tables/" + table + "/close", kAdminToken).status == 405);
+  CHECK(request(ts.port(), http::verb::post, "/api/admin/tables/" + table + "/close", kAdminToken,
+                "{}")
+            .status == 400);
+  CHECK(request(ts.port(), http::verb::post, "/api/admin/tables/" + table + "/close", kAdminToken,
+                "not json")
+            .status == 400);
+  CHECK(request(ts.port(), http::verb::get, "/api/admin/tables/" + table + "/close", kAdminToken)
+            .status == 405);
   CHECK(request(ts.port(), http::verb::post, "/api/admin/tables/tnosuchone/close", kAdminToken,
-                R"({"reason":"x"})").status == 404);
+                R"({"reason":"x"})")
+            .status == 404);
 
   const std::string reason = "Closed by the operators: the server restarts for an upgrade.";
-  const Reply closed = request(ts.port(), http::verb::post, "/api/admin/tables/" + table + "/close", kAdminToken,
-                               json{{"reason", reason}}.dump());
+  const Reply closed = request(ts.port(), http::verb::post, "/api/admin/tables/" + table + "/close",
+                               kAdminToken, json{{"reason", reason}}.dump());
   CHECK(closed.status == 202);
   for (WsClient* c : {&a, &b}) {
     const json m = c->expect("table_closed");
@@ -392,7 +420,8 @@ TEST_CASE("admin API: list tables, close one with a reason (told and stored)") {
   CHECK(stored_reason == reason);
   // A move after it is refused; a second close is a conflict.
   CHECK(request(ts.port(), http::verb::post, "/api/admin/tables/" + table + "/close", kAdminToken,
-                R"({"reason":"again"})").status == 409);
+                R"({"reason":"again"})")
+            .status == 409);
   check_schemas(a);
   check_schemas(b);
   // After a restart the table stays closed (not resumed).
@@ -410,8 +439,11 @@ TEST_CASE("admin API: disconnect a player; ban (stored, hello refused) and unban
   const std::string id = a->player_id;
   const std::string token = a->token();
 
-  CHECK(request(ts.port(), http::verb::post, "/api/admin/players/pnosuchone/disconnect", kAdminToken).status == 404);
-  const Reply dropped = request(ts.port(), http::verb::post, "/api/admin/players/" + id + "/disconnect", kAdminToken);
+  CHECK(
+      request(ts.port(), http::verb::post, "/api/admin/players/pnosuchone/disconnect", kAdminToken)
+          .status == 404);
+  const Reply dropped =
+      request(ts.port(), http::verb::post, "/api/admin/players/" + id + "/disconnect", kAdminToken);
   CHECK(dropped.status == 200);
   CHECK(dropped.json_body()["disconnected"] == true);
   CHECK(a->wait_closed(std::chrono::seconds(5)));
@@ -420,10 +452,12 @@ TEST_CASE("admin API: disconnect a player; ban (stored, hello refused) and unban
   REQUIRE(a->hello("", token)["type"] == "welcome");
 
   CHECK(request(ts.port(), http::verb::post, "/api/admin/players/pnosuchone/ban", kAdminToken,
-                R"({"reason":"x"})").status == 404);
-  CHECK(request(ts.port(), http::verb::post, "/api/admin/players/" + id + "/ban", kAdminToken, "{}").status == 400);
-  const Reply banned = request(ts.port(), http::verb::post, "/api/admin/players/" + id + "/ban", kAdminToken,
-                               R"({"reason":"cheating"})");
+                R"({"reason":"x"})")
+            .status == 404);
+  CHECK(request(ts.port(), http::verb::post, "/api/admin/players/" + id + "/ban", kAdminToken, "{}")
+            .status == 400);
+  const Reply banned = request(ts.port(), http::verb::post, "/api/admin/players/" + id + "/ban",
+                               kAdminToken, R"({"reason":"cheating"})");
   CHECK(banned.status == 200);
   // The open connection is told, then closed.
   const json told = a->expect("error");
@@ -447,8 +481,10 @@ TEST_CASE("admin API: disconnect a player; ban (stored, hello refused) and unban
   ts.restart();
   refused();
   // Lifted: the token works again; a second unban finds nothing.
-  CHECK(request(ts.port(), http::verb::delete_, "/api/admin/players/" + id + "/ban", kAdminToken).status == 200);
-  CHECK(request(ts.port(), http::verb::delete_, "/api/admin/players/" + id + "/ban", kAdminToken).status == 404);
+  CHECK(request(ts.port(), http::verb::delete_, "/api/admin/players/" + id + "/ban", kAdminToken)
+            .status == 200);
+  CHECK(request(ts.port(), http::verb::delete_, "/api/admin/players/" + id + "/ban", kAdminToken)
+            .status == 404);
   WsClient back(ts.port());
   CHECK(back.hello("", token)["type"] == "welcome");
   ts.restart();
@@ -475,9 +511,12 @@ TEST_CASE("online backup while games are played: every acknowledged move is in t
   std::thread players([&] {
     try {
       while (!stop) {
-        const json created = a.call({{"type", "create_table"}, {"game", "fake-trick"}, {"players", 2},
+        const json created = a.call({{"type", "create_table"},
+                                     {"game", "fake-trick"},
+                                     {"players", 2},
                                      {"options", {{"hand", 4}}}});
-        if (created["type"] != "table_created") throw std::runtime_error("create: " + created.dump());
+        if (created["type"] != "table_created")
+          throw std::runtime_error("create: " + created.dump());
         const std::string table = created["table"];
         const json joined = b.call({{"type", "join"}, {"table", table}});
         if (joined["type"] != "joined") throw std::runtime_error("join: " + joined.dump());
@@ -490,7 +529,10 @@ TEST_CASE("online backup while games are played: every acknowledged move is in t
             if (!m) continue;
             const std::string type = m->value("type", "");
             if (type == "request" && (*m)["table"] == table) {
-              c->send({{"type", "action"}, {"table", table}, {"seq", (*m)["seq"]}, {"action", (*m)["legal"][0]}});
+              c->send({{"type", "action"},
+                       {"table", table},
+                       {"seq", (*m)["seq"]},
+                       {"action", (*m)["legal"][0]}});
             } else if (type == "accepted") {
               std::lock_guard lock(mutex);
               auto& seq = acked[(*m)["table"].get<std::string>()];
@@ -514,7 +556,8 @@ TEST_CASE("online backup while games are played: every acknowledged move is in t
   });
   // Some games in, while moves keep coming: take the backup.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (acks < 25 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  while (acks < 25 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   std::map<std::string, std::int64_t> before;
   {
     std::lock_guard lock(mutex);
@@ -532,8 +575,8 @@ TEST_CASE("online backup while games are played: every acknowledged move is in t
   players.join();
   REQUIRE_MESSAGE(player_failure.empty(), player_failure);
   REQUIRE_MESSAGE(!err, *err);
-  MESSAGE("backup taken after " << acks_before << " acknowledged moves in " << before.size() << " tables; "
-                                << acks_during << " acknowledged while it ran");
+  MESSAGE("backup taken after " << acks_before << " acknowledged moves in " << before.size()
+                                << " tables; " << acks_during << " acknowledged while it ran");
   CHECK(acks > acks_after_backup);  // the server was not stopped by it
   REQUIRE(before.size() >= 2);
   CHECK_FALSE(fs::exists(copy.string() + ".partial"));
@@ -562,7 +605,8 @@ TEST_CASE("online backup while games are played: every acknowledged move is in t
     });
     CAPTURE(table);
     REQUIRE(static_cast<std::int64_t>(seqs.size()) >= seq);
-    for (std::size_t i = 0; i < seqs.size(); ++i) CHECK(seqs[i] == static_cast<std::int64_t>(i) + 1);
+    for (std::size_t i = 0; i < seqs.size(); ++i)
+      CHECK(seqs[i] == static_cast<std::int64_t>(i) + 1);
   }
   // The restored server answers: a finished game's replay from the copy.
   for (const auto& [table, seq] : before) {
@@ -579,12 +623,14 @@ TEST_CASE("casa-server backup: the command line") {
   WsClient a(ts.port());
   REQUIRE(a.hello("ann")["type"] == "welcome");
   const fs::path out = ts.dir / "copy.db";
-  const std::string cmd = std::string(CASA_SERVER_PATH) + " backup " + out.string() + " --db " + ts.config.db;
+  const std::string cmd =
+      std::string(CASA_SERVER_PATH) + " backup " + out.string() + " --db " + ts.config.db;
   CHECK(std::system((cmd + " > /dev/null").c_str()) == 0);
   CHECK(fs::exists(out));
   // Not over an existing file.
   CHECK(std::system((cmd + " > /dev/null 2>&1").c_str()) != 0);
-  const std::string missing = std::string(CASA_SERVER_PATH) + " backup " + (ts.dir / "x.db").string() + " --db " +
+  const std::string missing = std::string(CASA_SERVER_PATH) + " backup " +
+                              (ts.dir / "x.db").string() + " --db " +
                               (ts.dir / "none.db").string() + " > /dev/null 2>&1";
   CHECK(std::system(missing.c_str()) != 0);
   CHECK_FALSE(fs::exists(ts.dir / "none.db"));
@@ -653,9 +699,9 @@ TEST_CASE("configuration file: flags > environment > file > defaults") {
     env.set("CASA_CONFIG", file.string());
     casa::server::Config c;
     REQUIRE_FALSE(parse({"--port", "3333"}, c));
-    CHECK(c.port == 3333);            // the flag over the environment and the file
-    CHECK(c.log_level == "warn");     // the environment over the file
-    CHECK(c.db == "/from/file.db");   // the file (found through CASA_CONFIG) over the default
+    CHECK(c.port == 3333);           // the flag over the environment and the file
+    CHECK(c.log_level == "warn");    // the environment over the file
+    CHECK(c.db == "/from/file.db");  // the file (found through CASA_CONFIG) over the default
     CHECK(c.rate_burst == 5.5);
     CHECK(c.max_frame_bytes == casa::server::Config{}.max_frame_bytes);
   }
