@@ -1,5 +1,6 @@
 #include "protocol/protocol.h"
 
+#include <atomic>
 #include <array>
 
 #include "protocol/schema.h"
@@ -73,8 +74,15 @@ std::optional<Refusal> parse_client(std::string_view text, Incoming& out) {
   return std::nullopt;
 }
 
+namespace {
+std::atomic<ErrorHook> error_hook{nullptr};
+}  // namespace
+
+void set_error_hook(ErrorHook hook) { error_hook.store(hook, std::memory_order_release); }
+
 std::string error(const Refusal& refusal, const std::optional<json>& id, const std::string& table,
                   std::optional<std::int64_t> seq) {
+  if (const ErrorHook hook = error_hook.load(std::memory_order_acquire)) hook(refusal.code);
   json body = {{"type", "error"}, {"code", refusal.code}, {"message", refusal.message}};
   if (id) body["id"] = *id;
   if (!table.empty()) body["table"] = table;

@@ -43,6 +43,10 @@ bool is_client_type(std::string_view type);
 
 std::string error(const Refusal& refusal, const std::optional<json>& id,
                   const std::string& table = {}, std::optional<std::int64_t> seq = {});
+// Called with the code of every error frame error() builds (the server counts
+// them for /metrics). Null: none. Set it before any thread builds frames.
+using ErrorHook = void (*)(const std::string& code);
+void set_error_hook(ErrorHook hook);
 // A direct reply: `body` gets "type" and the request id.
 std::string reply(std::string_view type, json body, const std::optional<json>& id);
 // A message that is not a reply.

@@ -17,7 +17,8 @@ set -euo pipefail
 wasm_packages=(cmake ninja-build ccache nlohmann-json3-dev clang-14 lld-14 llvm-14 wasi-libc
   libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 libclang-rt-14-dev-wasm32)
 packages=(g++ cmake ninja-build ccache pkg-config libboost1.81-dev nlohmann-json3-dev
-  libspdlog-dev doctest-dev libsqlite3-dev libssl-dev openssl python3)
+  libspdlog-dev doctest-dev libsqlite3-dev libssl-dev openssl python3 prometheus-cpp-dev
+  libtomlplusplus-dev)
 if [ "${1:-}" = "fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 if [ "${1:-}" = "image" ]; then
   packages+=(podman runc crun fuse-overlayfs slirp4netns uidmap containernetworking-plugins

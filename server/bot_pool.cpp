@@ -35,6 +35,16 @@ std::size_t BotPool::load() const {
   return running_ + queue_.size();
 }
 
+std::size_t BotPool::busy() const {
+  std::lock_guard lock(mutex_);
+  return running_;
+}
+
+std::size_t BotPool::queued() const {
+  std::lock_guard lock(mutex_);
+  return queue_.size();
+}
+
 void BotPool::work() {
   for (;;) {
     std::function<void()> job;

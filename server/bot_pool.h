@@ -33,6 +33,9 @@ class BotPool {
   int threads() const { return static_cast<int>(workers_.size()); }
   // Jobs running or waiting, for tests and logs.
   std::size_t load() const;
+  // Threads thinking now, and jobs waiting for one (/metrics).
+  std::size_t busy() const;
+  std::size_t queued() const;
 
  private:
   void work();

@@ -1,8 +1,12 @@
 #include "server/config.h"
 
 #include <cstdlib>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <stdexcept>
+
+#include <toml++/toml.h>
 
 namespace casa::server {
 
@@ -87,6 +91,14 @@ const std::vector<Flag>& flags() {
        [](Config& c, const std::string& v) { c.strong_ms = to_int(v); }},
       {"rebuild-ratings", "recompute every rating from the stored results, then exit (true|false)",
        [](Config& c, const std::string& v) { c.rebuild_ratings = v == "1" || v == "true" || v.empty(); }},
+      {"config", "TOML file of settings, each under its flag name (docs/casa-server.example.toml)",
+       [](Config& c, const std::string& v) { c.config_file = v; }},
+      {"admin-token", "bearer token of the admin API /api/admin/...; unset: the admin API is off",
+       [](Config& c, const std::string& v) { c.admin_token = v; }},
+      {"admin-token-file", "file whose first line is the admin token (instead of --admin-token)",
+       [](Config& c, const std::string& v) { c.admin_token_file = v; }},
+      {"metrics-token", "bearer token GET /metrics asks for; unset: /metrics is open",
+       [](Config& c, const std::string& v) { c.metrics_token = v; }},
       {"testing", "accept stacked decks and fixed seeds (true|false)",
        [](Config& c, const std::string& v) { c.testing = v == "1" || v == "true" || v.empty(); }},
   };
@@ -99,10 +111,80 @@ std::string env_name(const std::string& flag) {
   return out;
 }
 
+bool is_switch(const std::string& name) { return name == "testing" || name == "rebuild-ratings"; }
+
+const Flag* find_flag(const std::string& name) {
+  for (const auto& f : flags()) {
+    if (name == f.name) return &f;
+  }
+  return nullptr;
+}
+
+// A TOML value as the text a flag would carry: strings as they are, numbers and
+// booleans spelled out, an array of strings joined with commas (trusted-proxies).
+std::optional<std::string> toml_text(const toml::node& v) {
+  if (auto s = v.as_string()) return s->get();
+  if (auto i = v.as_integer()) return std::to_string(i->get());
+  if (auto f = v.as_floating_point()) {
+    std::ostringstream out;
+    out << f->get();
+    return out.str();
+  }
+  if (auto b = v.as_boolean()) return b->get() ? "true" : "false";
+  if (auto a = v.as_array()) {
+    std::string out;
+    for (const auto& item : *a) {
+      auto s = item.as_string();
+      if (!s) return std::nullopt;
+      if (!out.empty()) out += ",";
+      out += s->get();
+    }
+    return out;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
+std::vector<std::string> config_names() {
+  std::vector<std::string> out;
+  for (const auto& f : flags()) out.emplace_back(f.name);
+  return out;
+}
+
+std::optional<std::string> apply_config_file(const std::string& path, Config& config) {
+  toml::table table;
+  try {
+    table = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    if (e.source().begin.line == 0) return path + ": cannot read: " + std::string(e.description());
+    return path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description());
+  }
+  for (const auto& [key, value] : table) {
+    const std::string name(key.str());
+    const std::string where = path + ":" + std::to_string(key.source().begin.line) + ": ";
+    const Flag* flag = find_flag(name);
+    if (!flag) return where + "unknown setting '" + name + "'";
+    if (name == "config") return where + "'config' names the file itself; it cannot be set inside one";
+    const auto text = toml_text(value);
+    if (!text) return where + "'" + name + "' needs a string, number or boolean";
+    if (is_switch(name) && *text != "true" && *text != "false") {
+      return where + "'" + name + "' is true or false";
+    }
+    try {
+      flag->set(config, *text);
+    } catch (const std::exception&) {
+      return where + "bad value for '" + name + "': " + *text;
+    }
+  }
+  config.config_file = path;
+  return std::nullopt;
+}
+
 std::string config_usage() {
-  std::string out = "usage: casa-server [--flag value]...\n";
+  std::string out =
+      "usage: casa-server [--flag value]...\n"
+      "       casa-server backup OUT.db [--db PATH]   (online copy of the SQLite database)\n";
   for (const auto& f : flags()) {
     out += "  --" + std::string(f.name) + "  " + f.help + "  [" + env_name(f.name) + "]\n";
   }
@@ -111,12 +193,30 @@ std::string config_usage() {
 
 std::optional<std::string> parse_config(int argc, char** argv, Config& config, bool& help) {
   help = false;
-  try {
-    for (const auto& f : flags()) {
-      if (const char* v = std::getenv(env_name(f.name).c_str())) f.set(config, v);
+  // The file first (the lowest of the three), named by --config or else CASA_CONFIG.
+  std::string file;
+  if (const char* v = std::getenv("CASA_CONFIG")) file = v;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--config" && i + 1 < argc) {
+      file = argv[i + 1];
+    } else if (arg.rfind("--config=", 0) == 0) {
+      file = arg.substr(9);
     }
-  } catch (const std::exception&) {
-    return "bad value in the environment";
+  }
+  if (!file.empty()) {
+    if (auto err = apply_config_file(file, config)) return err;
+  }
+  for (const auto& f : flags()) {
+    if (std::string(f.name) == "config") continue;
+    const std::string var = env_name(f.name);
+    const char* v = std::getenv(var.c_str());
+    if (!v) continue;
+    try {
+      f.set(config, v);
+    } catch (const std::exception&) {
+      return "bad value in the environment: " + var + "=" + v;
+    }
   }
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -131,13 +231,10 @@ std::optional<std::string> parse_config(int argc, char** argv, Config& config, b
       value = name.substr(eq + 1);
       name = name.substr(0, eq);
     }
-    const Flag* flag = nullptr;
-    for (const auto& f : flags()) {
-      if (name == f.name) flag = &f;
-    }
+    const Flag* flag = find_flag(name);
     if (!flag) return "unknown flag --" + name;
     if (!value) {
-      if (name == "testing" || name == "rebuild-ratings") {
+      if (is_switch(name)) {
         value = "true";
       } else if (i + 1 < argc) {
         value = argv[++i];
@@ -145,11 +242,20 @@ std::optional<std::string> parse_config(int argc, char** argv, Config& config, b
         return "--" + name + " needs a value";
       }
     }
+    if (name == "config") continue;  // read above
     try {
       flag->set(config, *value);
     } catch (const std::exception&) {
       return "bad value for --" + name + ": " + *value;
     }
+  }
+  if (config.admin_token.empty() && !config.admin_token_file.empty()) {
+    std::ifstream in(config.admin_token_file);
+    std::string line;
+    if (!in || !std::getline(in, line)) return "cannot read the admin token file " + config.admin_token_file;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (line.empty()) return "the admin token file " + config.admin_token_file + " starts with an empty line";
+    config.admin_token = line;
   }
   if (config.tls_cert.empty() != config.tls_key.empty()) return "--tls-cert and --tls-key go together";
   if (config.threads < 1) config.threads = 1;

@@ -1,6 +1,8 @@
 // Server settings: every flag has an environment variable (CASA_<FLAG> in upper
-// case with '_' for '-', e.g. --max-frame-bytes / CASA_MAX_FRAME_BYTES). Flags win
-// over the environment, which wins over the defaults below.
+// case with '_' for '-', e.g. --max-frame-bytes / CASA_MAX_FRAME_BYTES) and a key
+// of the same name in the configuration file (--config PATH / CASA_CONFIG, TOML,
+// docs/casa-server.example.toml). Flags win over the environment, which wins
+// over the file, which wins over the defaults below.
 #pragma once
 
 #include <cstdint>
@@ -53,6 +55,15 @@ struct Config {
   // (docs/ratings.md). Run it with the server stopped.
   bool rebuild_ratings = false;
 
+  // The admin API (/api/admin/..., docs/operations.md): off while both are
+  // empty. The token file's first line is the token.
+  std::string admin_token;
+  std::string admin_token_file;
+  // GET /metrics: open when empty, else only with "Authorization: Bearer <token>".
+  std::string metrics_token;
+
+  std::string config_file;  // the file the settings were read from, if any
+
   bool testing = false;  // accept the engine's `deck` option and a `seed` on create_table
 };
 
@@ -60,5 +71,10 @@ struct Config {
 // Sets `help` when --help was given.
 std::optional<std::string> parse_config(int argc, char** argv, Config& config, bool& help);
 std::string config_usage();
+// Every setting's name (the flag without "--"; the configuration file's key).
+std::vector<std::string> config_names();
+// Applies a TOML configuration file (every key a flag name). Returns an error
+// naming the file and line, or nullopt.
+std::optional<std::string> apply_config_file(const std::string& path, Config& config);
 
 }  // namespace casa::server

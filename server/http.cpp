@@ -1,6 +1,7 @@
 #include "server/http.h"
 
 #include <boost/beast/http.hpp>
+#include <openssl/crypto.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -14,13 +15,16 @@
 
 #include "engine/bots.h"
 #include "protocol/schema_documents.h"
+#include "server/bot_pool.h"
 #include "server/events.h"
 #include "server/lobby.h"
+#include "server/metrics.h"
 #include "server/store.h"
 
 namespace casa::server {
 
 namespace fs = std::filesystem;
+namespace beast = boost::beast;
 namespace http = boost::beast::http;
 using nlohmann::json;
 
@@ -453,9 +457,135 @@ std::string query_param(const std::string& query, const std::string& name) {
   return {};
 }
 
+// Whether the request carries "Authorization: Bearer <token>". The two
+// tokens' SHA-256 are compared in constant time, so neither the length nor
+// the first differing byte of the token shows in the time the answer takes.
+bool bearer_matches(const HttpRequest& req, const std::string& token) {
+  const auto field = req.find(http::field::authorization);
+  if (field == req.end()) return false;
+  const std::string_view value = field->value();
+  constexpr std::string_view kScheme = "Bearer ";
+  if (value.size() <= kScheme.size() || !beast::iequals(value.substr(0, kScheme.size()), kScheme)) return false;
+  const std::string given = sha256_hex(value.substr(kScheme.size()));
+  const std::string wanted = sha256_hex(token);
+  return CRYPTO_memcmp(given.data(), wanted.data(), given.size()) == 0;
+}
+
+HttpResponse unauthorized(const HttpRequest& req, const char* realm) {
+  HttpResponse res =
+      json_response(req, http::status::unauthorized, json{{"error", "unauthorized"}, {"message", "Send Authorization: Bearer <token>."}}.dump());
+  res.set(http::field::www_authenticate, std::string("Bearer realm=\"") + realm + "\"");
+  return res;
+}
+
+// GET /metrics: the Prometheus text format (server/metrics.h).
+HttpResponse metrics_response(const HttpContext& ctx, const HttpRequest& req) {
+  if (req.method() != http::verb::get && req.method() != http::verb::head) {
+    HttpResponse res = json_response(req, http::status::method_not_allowed, json{{"error", "get_only"}}.dump());
+    res.set(http::field::allow, "GET, HEAD");
+    return res;
+  }
+  if (!ctx.config->metrics_token.empty() && !bearer_matches(req, ctx.config->metrics_token)) {
+    return unauthorized(req, "casa-metrics");
+  }
+  MetricsGauges g;
+  const Lobby::Gauges lobby = ctx.lobby->gauges();
+  g.tables_by_state = lobby.tables_by_state;
+  g.players_connected = lobby.players_connected;
+  g.store_queue = static_cast<std::int64_t>(ctx.store->queue_depth());
+  if (BotPool* pool = ctx.lobby->bot_pool()) {
+    g.bot_threads = pool->threads();
+    g.bot_busy = static_cast<std::int64_t>(pool->busy());
+    g.bot_queued = static_cast<std::int64_t>(pool->queued());
+  }
+  HttpResponse res{http::status::ok, req.version()};
+  security_headers(res);
+  res.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
+  res.set(http::field::cache_control, "no-cache");
+  res.keep_alive(req.keep_alive());
+  set_body(res, req, metrics_text(g));
+  return res;
+}
+
+// The admin API (docs/operations.md#admin-api): off without --admin-token;
+// every request carries the token, or is answered 401 and changes nothing.
+HttpResponse admin_response(const HttpContext& ctx, const HttpRequest& req, const std::string& target) {
+  auto respond = [&](int status, const json& body) {
+    return json_response(req, static_cast<http::status>(status), body.dump());
+  };
+  if (ctx.config->admin_token.empty()) {
+    return respond(404, {{"error", "admin_disabled"}, {"message", "Start the server with --admin-token to use the admin API."}});
+  }
+  if (!bearer_matches(req, ctx.config->admin_token)) return unauthorized(req, "casa-admin");
+  const auto method = req.method();
+  const bool get = method == http::verb::get || method == http::verb::head;
+  auto wrong_method = [&](const char* allow) {
+    HttpResponse res = respond(405, {{"error", "method_not_allowed"}});
+    res.set(http::field::allow, allow);
+    return res;
+  };
+  // The operator's reason: {"reason": "..."}, 1 to 500 characters.
+  auto reason_of = [&](std::string& reason) -> std::optional<HttpResponse> {
+    const json body = json::parse(req.body(), nullptr, false);
+    if (!body.is_object() || !body.contains("reason") || !body["reason"].is_string() ||
+        body["reason"].get<std::string>().empty() || body["reason"].get<std::string>().size() > 500) {
+      return respond(400, {{"error", "bad_request"}, {"message", "Send a JSON object with a reason of 1 to 500 characters."}});
+    }
+    reason = body["reason"].get<std::string>();
+    return std::nullopt;
+  };
+  const std::string path = target.substr(std::string("/api/admin/").size());
+  // Splits "a/b/c" into its parts.
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
+    const auto slash = path.find('/', start);
+    parts.push_back(percent_decoded(path.substr(start, slash == std::string::npos ? std::string::npos : slash - start)));
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  int status = 404;
+  if (parts.size() == 1 && parts[0] == "tables") {
+    if (!get) return wrong_method("GET, HEAD");
+    return respond(200, ctx.lobby->admin_tables());
+  }
+  if (parts.size() == 1 && parts[0] == "bans") {
+    if (!get) return wrong_method("GET, HEAD");
+    return respond(200, ctx.lobby->admin_bans());
+  }
+  if (parts.size() == 3 && parts[0] == "tables" && parts[2] == "close" && !parts[1].empty()) {
+    if (method != http::verb::post) return wrong_method("POST");
+    std::string reason;
+    if (auto bad = reason_of(reason)) return *bad;
+    json body = ctx.lobby->admin_close_table(parts[1], reason, status);
+    return respond(status, body);
+  }
+  if (parts.size() == 3 && parts[0] == "players" && !parts[1].empty() && parts[2] == "disconnect") {
+    if (method != http::verb::post) return wrong_method("POST");
+    json body = ctx.lobby->admin_disconnect(parts[1], status);
+    return respond(status, body);
+  }
+  if (parts.size() == 3 && parts[0] == "players" && !parts[1].empty() && parts[2] == "ban") {
+    if (method == http::verb::delete_) {
+      json body = ctx.lobby->admin_unban(parts[1], status);
+      return respond(status, body);
+    }
+    if (method != http::verb::post) return wrong_method("POST, DELETE");
+    std::string reason;
+    if (auto bad = reason_of(reason)) return *bad;
+    json body = ctx.lobby->admin_ban(parts[1], reason, status);
+    return respond(status, body);
+  }
+  return respond(404, {{"error", "not_found"}});
+}
+
 }  // namespace
 
 HttpResponse answer_http(const HttpContext& ctx, const HttpRequest& req) {
+  {
+    std::string path(req.target().substr(0, req.target().find('?')));
+    if (path == "/metrics") return metrics_response(ctx, req);
+    if (path.rfind("/api/admin/", 0) == 0) return admin_response(ctx, req, path);
+  }
   if (req.method() != http::verb::get && req.method() != http::verb::head) {
     HttpResponse res = json_response(req, http::status::method_not_allowed, json{{"error", "get_only"}}.dump());
     res.set(http::field::allow, "GET, HEAD");

@@ -136,6 +136,7 @@ void Lobby::recover() {
     }
     ++tables;
   }
+  load_bans();
   spdlog::info("recovered {} players, {} unfinished tables and {} recently finished", players,
                tables, finished);
   events_->recover();
@@ -234,11 +235,15 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
     std::shared_ptr<Client> previous;
     std::vector<std::shared_ptr<Table>> seated;
     std::string frame;
+    bool refused_ban = false;
     {
       std::lock_guard lock(mutex_);
       auto it = by_token_.find(hash);
       if (it == by_token_.end()) {
         frame = protocol::error({"bad_token", "This token is unknown."}, id);
+      } else if (banned_.count(it->second)) {
+        frame = protocol::error({"banned", "This player is banned from this server."}, id);
+        refused_ban = true;
       } else {
         Player& p = players_[it->second];
         previous = p.connection.lock();
@@ -255,6 +260,7 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
       previous->close();
     }
     client->send(frame);
+    if (refused_ban) client->close();
     if (!client->player_id.empty()) {
       spdlog::info("player {} resumed from {}", client->player_id, client->address());
       for (auto& t : seated) t->player_connection(client->player_id, true);

@@ -99,7 +99,24 @@ class Lobby {
   nlohmann::json player_profile(const std::string& id, int& status);
   std::size_t table_count();
 
+  // ---- the admin API (server/admin.cpp, docs/operations.md#admin-api) ----
+  // Each returns the JSON body and sets the HTTP status.
+  nlohmann::json admin_tables();
+  nlohmann::json admin_close_table(const std::string& table, const std::string& reason, int& status);
+  nlohmann::json admin_disconnect(const std::string& player_id, int& status);
+  nlohmann::json admin_ban(const std::string& player_id, const std::string& reason, int& status);
+  nlohmann::json admin_unban(const std::string& player_id, int& status);
+  nlohmann::json admin_bans();
+  bool is_banned(const std::string& player_id);
+  // What GET /metrics reads from the lobby at scrape time.
+  struct Gauges {
+    std::vector<std::pair<std::string, std::int64_t>> tables_by_state;
+    std::int64_t players_connected = 0;
+  };
+  Gauges gauges();
+
  private:
+  void load_bans();
   struct Player {
     std::string id;
     std::string name;
@@ -136,6 +153,7 @@ class Lobby {
   std::map<std::string, std::string> by_token_;        // token hash -> id
   std::map<std::string, std::shared_ptr<Table>> tables_;  // by id
   std::map<std::string, std::string> by_invite_;       // invite -> id
+  std::set<std::string> banned_;                       // player ids (table bans)
   std::unique_ptr<Events> events_;
   // Last: destroyed first, so no search is running when the rest goes.
   std::unique_ptr<BotPool> bot_pool_;

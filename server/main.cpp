@@ -2,13 +2,47 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <string>
+#include <vector>
 
 #include <spdlog/spdlog.h>
 
+#include "server/backup.h"
 #include "server/server.h"
 #include "server/store.h"
 
+namespace {
+
+// casa-server backup OUT.db [--db PATH]: an online copy of the database (the
+// server may be running), with --db taken from the flags, environment or
+// configuration file as the server would.
+int backup(int argc, char** argv) {
+  if (argc < 3 || std::string(argv[2]).rfind("--", 0) == 0) {
+    std::fprintf(stderr, "usage: casa-server backup OUT.db [--db PATH] [--config FILE]\n");
+    return 2;
+  }
+  const std::string out = argv[2];
+  // The rest are server flags (only --db matters here): parsed as the server would.
+  std::vector<char*> rest{argv[0]};
+  for (int i = 3; i < argc; ++i) rest.push_back(argv[i]);
+  casa::server::Config config;
+  bool help = false;
+  if (auto err = casa::server::parse_config(static_cast<int>(rest.size()), rest.data(), config, help)) {
+    std::fprintf(stderr, "casa-server backup: %s\n", err->c_str());
+    return 2;
+  }
+  if (auto err = casa::server::backup_database(config.db, out)) {
+    std::fprintf(stderr, "casa-server backup: %s\n", err->c_str());
+    return 1;
+  }
+  std::printf("backed up %s to %s (integrity_check ok)\n", config.db.c_str(), out.c_str());
+  return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string(argv[1]) == "backup") return backup(argc, argv);
   casa::server::Config config;
   bool help = false;
   if (auto err = casa::server::parse_config(argc, argv, config, help)) {

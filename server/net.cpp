@@ -24,6 +24,7 @@
 #include "protocol/protocol.h"
 #include "server/coalescing_stream.h"
 #include "server/http.h"
+#include "server/metrics.h"
 #include "server/server.h"
 
 namespace casa::server {
@@ -148,7 +149,10 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
         close_timer_(ws_.get_executor()),
         address_(slot_ ? slot_->address : "?"),
         tokens_(shared.config.rate_burst),
-        last_refill_(std::chrono::steady_clock::now()) {}
+        last_refill_(std::chrono::steady_clock::now()) {
+    metrics().websocket_connections.fetch_add(1, std::memory_order_relaxed);
+  }
+  ~WsSession() override { metrics().websocket_connections.fetch_sub(1, std::memory_order_relaxed); }
 
   void run(http::request<http::string_body> req) {
     beast::get_lowest_layer(ws_).expires_never();
@@ -424,7 +428,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   // takes the slot of the address the proxy forwards.
   HttpSession(Stream&& stream, const Shared& shared, std::shared_ptr<AddressLimiter::Slot> slot,
               std::string peer = {})
-      : stream_(std::move(stream)), shared_(shared), slot_(std::move(slot)), peer_(std::move(peer)) {}
+      : stream_(std::move(stream)), shared_(shared), slot_(std::move(slot)), peer_(std::move(peer)) {
+    metrics().http_connections.fetch_add(1, std::memory_order_relaxed);
+  }
+  ~HttpSession() { metrics().http_connections.fetch_sub(1, std::memory_order_relaxed); }
 
   void run() {
     if constexpr (std::is_same_v<Stream, TlsStream>) {
@@ -585,6 +592,7 @@ Server::~Server() {
 
 void Server::start() {
   auto& m = *impl_;
+  protocol::set_error_hook(&count_error);  // errors by code, for /metrics
   m.store = std::make_unique<Store>(
       m.config.db, m.config.durability == "normal" ? Durability::normal : Durability::full);
   m.lobby = std::make_unique<Lobby>(m.io, *m.store, m.config, m.factory, m.games);

@@ -1,5 +1,7 @@
 #include "server/store.h"
 
+#include "server/metrics.h"
+
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -192,9 +194,15 @@ Store::~Store() {
 void Store::write(Job job, Done done) {
   {
     std::lock_guard lock(mutex_);
+    if (queue_.empty()) first_queued_ = std::chrono::steady_clock::now();
     queue_.emplace_back(std::move(job), std::move(done));
   }
   wake_.notify_one();
+}
+
+std::size_t Store::queue_depth() {
+  std::lock_guard lock(mutex_);
+  return queue_.size();
 }
 
 namespace {
@@ -208,6 +216,7 @@ void Store::run() {
   std::vector<bool> ok;
   for (;;) {
     bool last = false;
+    std::chrono::steady_clock::time_point queued_at;
     {
       std::unique_lock lock(mutex_);
       const auto ready = [&] { return stopping_ || !queue_.empty() || query_only_change_ >= 0; };
@@ -227,8 +236,10 @@ void Store::run() {
         continue;
       }
       batch.swap(queue_);
+      queued_at = first_queued_;
     }
     const bool committed = commit_batch(batch, ok);
+    if (committed && !batch.empty()) metrics().commit_latency.observe(std::chrono::steady_clock::now() - queued_at);
     // Health is updated before anyone hears the outcome, so a client told
     // storage_unavailable finds /healthz saying so too.
     bool any_failed = !committed || in_doubt_;

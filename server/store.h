@@ -26,6 +26,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -281,6 +282,8 @@ class Store {
   std::uint64_t commits() const { return commits_.load(); }
   // True while a failed COMMIT may still be found on disk by a restart.
   bool in_doubt() const { return in_doubt_.load(); }
+  // Writes waiting for the next group commit (/metrics).
+  std::size_t queue_depth();
 
  private:
   void run();
@@ -295,6 +298,8 @@ class Store {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::pair<Job, Done>> queue_;
+  // When the first job of queue_ was queued: a batch's commit latency (/metrics).
+  std::chrono::steady_clock::time_point first_queued_{};
   bool stopping_ = false;
   int query_only_change_ = -1;  // 0 or 1 when a change is asked for
   std::atomic<bool> healthy_{true};

@@ -10,6 +10,7 @@
 #include "protocol/protocol.h"
 #include "server/events.h"
 #include "server/lobby.h"
+#include "server/metrics.h"
 
 namespace casa::server {
 
@@ -650,8 +651,9 @@ void Table::arm_timer() {
 // ---- actions -----------------------------------------------------------------
 
 void Table::act(std::shared_ptr<Client> client, std::int64_t seq, json action_json, Reply id) {
-  on_strand([this, client = std::move(client), seq, action_json = std::move(action_json), id] {
-    when_idle([this, client, seq, action_json, id] {
+  const Clock::time_point received = Clock::now();  // for the move->event latency (/metrics)
+  on_strand([this, client = std::move(client), seq, action_json = std::move(action_json), id, received] {
+    when_idle([this, client, seq, action_json, id, received] {
       auto refuse = [&](std::string code, std::string message, std::optional<std::int64_t> at = {}) {
         client->send(protocol::error({std::move(code), std::move(message)}, id, setup_.id, at));
       };
@@ -671,6 +673,7 @@ void Table::act(std::shared_ptr<Client> client, std::int64_t seq, json action_js
       if (auto err = game_->decode_action(protocol::json_to_value(action_json), action)) {
         return refuse(err->code.empty() ? "malformed_action" : err->code, err->message);
       }
+      action_received_ = received;
       submit(seat, action, client, id);
     });
   });
@@ -741,6 +744,7 @@ void Table::committed(bool ok, Seat seat, Action action, std::vector<Event> even
     return;
   }
   log_.push_back({seat, action});
+  metrics().moves.fetch_add(1, std::memory_order_relaxed);
   if (actor) actor->send(protocol::reply("accepted", {{"table", setup_.id}, {"seq", seq_}}, id));
   for (const auto& e : events) {
     const Frame frame = make_frame(protocol::event(setup_.id, seq_, e.body, auto_by));
@@ -753,6 +757,10 @@ void Table::committed(bool ok, Seat seat, Action action, std::vector<Event> even
       }
     }
   }
+  if (actor && action_received_ != Clock::time_point{}) {
+    metrics().move_latency.observe(Clock::now() - action_received_);
+  }
+  action_received_ = {};
   if (game_->is_over()) {
     finish();
   } else {

@@ -99,6 +99,10 @@ class Table : public std::enable_shared_from_this<Table> {
   void rematch(std::shared_ptr<Client> client, Reply id);
   // A seated player, or the creator, (re)connected or dropped.
   void player_connection(std::string player_id, bool connected);
+  // An operator closes the table (server/admin.cpp): everyone there gets
+  // table_closed with reason "admin" and `message`, which is stored with it.
+  // Nothing happens to a table that is already over or closed.
+  void admin_close(std::string message);
 
   // {table, game, players, private, status, seats, options, move_timeout_seconds,
   // disconnect_policy}.
@@ -213,6 +217,8 @@ class Table : public std::enable_shared_from_this<Table> {
   std::vector<std::vector<int>> teams_;
   std::vector<std::pair<std::string, std::weak_ptr<Client>>> spectators_;
   bool committing_ = false;
+  // When the player's action being committed came in (zero for the server's own).
+  std::chrono::steady_clock::time_point action_received_{};
   std::deque<std::function<void()>> deferred_;
   Rng bot_rng_;
   std::vector<Action> legal_buffer_;

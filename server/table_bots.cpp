@@ -9,6 +9,7 @@
 
 #include "engine/strong.h"
 #include "server/lobby.h"
+#include "server/metrics.h"
 #include "server/table.h"
 
 namespace casa::server {
@@ -46,9 +47,11 @@ bool Table::think_on_pool(Seat s, std::int64_t at, const std::string& auto_by) {
       });
     });
   });
-  if (!queued)
+  if (!queued) {
+    metrics().bot_fallbacks.fetch_add(1, std::memory_order_relaxed);
     spdlog::warn("table {}: every bot thread is busy; the robot plays seat {} this move", setup_.id,
                  s);
+  }
   return queued;
 }
 

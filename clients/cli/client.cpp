@@ -48,6 +48,7 @@ std::string auto_note(const std::string& why) {
 std::string closed_reason(const std::string& reason) {
   if (reason == "abandoned") return "abandoned";
   if (reason == "creator_gone") return "its creator is gone";
+  if (reason == "admin") return "closed by the operators";
   return reason;
 }
 

@@ -1,0 +1,193 @@
+#include "server/metrics.h"
+
+#include <prometheus/metric_family.h>
+#include <prometheus/text_serializer.h>
+
+#include <limits>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+namespace casa::server {
+
+namespace {
+
+// The codes of protocol/schemas/server/error.json: each has its own counter,
+// found by a short scan (errors are not the move path's common case).
+constexpr std::array<const char*, 34> kErrorCodes = {
+    "malformed_json",      "unknown_type",   "bad_field",        "hello_required",
+    "already_welcomed",    "bad_version",    "bad_token",        "banned",
+    "frame_too_large",     "rate_limited",   "replaced",         "no_such_table",
+    "no_such_game",        "no_such_player", "event_table",      "bad_option",
+    "bad_players",         "seat_taken",     "bad_seat",         "table_full",
+    "already_seated",      "not_seated",     "not_creator",      "already_started",
+    "not_started",         "not_over",       "too_many_tables",  "stale_seq",
+    "not_your_turn",       "illegal_action", "malformed_action", "game_over",
+    "storage_unavailable", "internal"};
+
+std::array<std::atomic<std::uint64_t>, kErrorCodes.size()> known_errors{};
+std::mutex other_errors_mutex;
+std::map<std::string, std::uint64_t> other_errors;  // a code missing from the list (a new one)
+
+prometheus::ClientMetric::Label label(std::string name, std::string value) {
+  return {std::move(name), std::move(value)};
+}
+
+prometheus::MetricFamily family(std::string name, std::string help, prometheus::MetricType type) {
+  prometheus::MetricFamily f;
+  f.name = std::move(name);
+  f.help = std::move(help);
+  f.type = type;
+  return f;
+}
+
+prometheus::ClientMetric gauge(double v, std::vector<prometheus::ClientMetric::Label> labels = {}) {
+  prometheus::ClientMetric m;
+  m.label = std::move(labels);
+  m.gauge.value = v;
+  return m;
+}
+
+prometheus::ClientMetric counter(double v,
+                                 std::vector<prometheus::ClientMetric::Label> labels = {}) {
+  prometheus::ClientMetric m;
+  m.label = std::move(labels);
+  m.counter.value = v;
+  return m;
+}
+
+prometheus::ClientMetric histogram(const LatencyHistogram& h) {
+  const auto snap = h.snapshot();
+  prometheus::ClientMetric m;
+  std::uint64_t cumulative = 0;
+  for (std::size_t i = 0; i < LatencyHistogram::kBounds.size(); ++i) {
+    cumulative += snap.counts[i];
+    m.histogram.bucket.push_back({cumulative, LatencyHistogram::kBounds[i]});
+  }
+  cumulative += snap.counts.back();
+  m.histogram.bucket.push_back({cumulative, std::numeric_limits<double>::infinity()});
+  m.histogram.sample_count = cumulative;
+  m.histogram.sample_sum = snap.sum_seconds;
+  return m;
+}
+
+}  // namespace
+
+LatencyHistogram::Snapshot LatencyHistogram::snapshot() const {
+  Snapshot s;
+  for (std::size_t i = 0; i < counts_.size(); ++i) {
+    s.counts[i] = counts_[i].load(std::memory_order_relaxed);
+    s.count += s.counts[i];
+  }
+  s.sum_seconds = static_cast<double>(sum_ns_.load(std::memory_order_relaxed)) / 1e9;
+  return s;
+}
+
+Metrics& metrics() {
+  static Metrics m;
+  return m;
+}
+
+void count_error(const std::string& code) {
+  for (std::size_t i = 0; i < kErrorCodes.size(); ++i) {
+    if (code == kErrorCodes[i]) {
+      known_errors[i].fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+  }
+  std::lock_guard lock(other_errors_mutex);
+  ++other_errors[code];
+}
+
+std::vector<std::pair<std::string, std::uint64_t>> error_counts() {
+  std::vector<std::pair<std::string, std::uint64_t>> out;
+  for (std::size_t i = 0; i < kErrorCodes.size(); ++i) {
+    out.emplace_back(kErrorCodes[i], known_errors[i].load(std::memory_order_relaxed));
+  }
+  std::lock_guard lock(other_errors_mutex);
+  for (const auto& [code, n] : other_errors) out.emplace_back(code, n);
+  return out;
+}
+
+std::string metrics_text(const MetricsGauges& g) {
+  using prometheus::MetricType;
+  Metrics& m = metrics();
+  std::vector<prometheus::MetricFamily> all;
+
+  auto connections = family("casa_connections",
+                            "Open connections by kind (websocket: upgraded; http: plain requests)",
+                            MetricType::Gauge);
+  connections.metric.push_back(
+      gauge(static_cast<double>(m.websocket_connections.load(std::memory_order_relaxed)),
+            {label("kind", "websocket")}));
+  connections.metric.push_back(
+      gauge(static_cast<double>(m.http_connections.load(std::memory_order_relaxed)),
+            {label("kind", "http")}));
+  all.push_back(std::move(connections));
+
+  auto players =
+      family("casa_players_connected", "Players with a welcomed connection", MetricType::Gauge);
+  players.metric.push_back(gauge(static_cast<double>(g.players_connected)));
+  all.push_back(std::move(players));
+
+  auto tables = family("casa_tables", "Tables in this node's memory by state", MetricType::Gauge);
+  for (const auto& [state, n] : g.tables_by_state)
+    tables.metric.push_back(gauge(static_cast<double>(n), {label("state", state)}));
+  all.push_back(std::move(tables));
+
+  auto moves =
+      family("casa_moves_total", "Actions committed to the log (players', bots' and timers')",
+             MetricType::Counter);
+  moves.metric.push_back(counter(static_cast<double>(m.moves.load(std::memory_order_relaxed))));
+  all.push_back(std::move(moves));
+
+  auto errors =
+      family("casa_errors_total", "Error frames sent to clients by code", MetricType::Counter);
+  for (const auto& [code, n] : error_counts())
+    errors.metric.push_back(counter(static_cast<double>(n), {label("code", code)}));
+  all.push_back(std::move(errors));
+
+  auto commit =
+      family("casa_store_commit_seconds",
+             "Store group commits: from the first write of the batch queued to its COMMIT returned",
+             MetricType::Histogram);
+  commit.metric.push_back(histogram(m.commit_latency));
+  all.push_back(std::move(commit));
+
+  auto move =
+      family("casa_move_event_seconds",
+             "Player actions: from the action received to its event frames queued for the players",
+             MetricType::Histogram);
+  move.metric.push_back(histogram(m.move_latency));
+  all.push_back(std::move(move));
+
+  auto queue = family("casa_store_queue", "Writes queued for the store's next group commit",
+                      MetricType::Gauge);
+  queue.metric.push_back(gauge(static_cast<double>(g.store_queue)));
+  all.push_back(std::move(queue));
+
+  auto bot_threads =
+      family("casa_bot_threads", "Threads of the searching bots' pool", MetricType::Gauge);
+  bot_threads.metric.push_back(gauge(static_cast<double>(g.bot_threads)));
+  all.push_back(std::move(bot_threads));
+  auto bot_busy = family("casa_bot_busy", "Bot threads thinking now", MetricType::Gauge);
+  bot_busy.metric.push_back(gauge(static_cast<double>(g.bot_busy)));
+  all.push_back(std::move(bot_busy));
+  auto bot_queued =
+      family("casa_bot_queued", "Searches waiting for a bot thread", MetricType::Gauge);
+  bot_queued.metric.push_back(gauge(static_cast<double>(g.bot_queued)));
+  all.push_back(std::move(bot_queued));
+  auto fallbacks =
+      family("casa_bot_fallbacks_total",
+             "Searching bots' moves played by the robot because every bot thread was busy",
+             MetricType::Counter);
+  fallbacks.metric.push_back(
+      counter(static_cast<double>(m.bot_fallbacks.load(std::memory_order_relaxed))));
+  all.push_back(std::move(fallbacks));
+
+  std::ostringstream out;
+  prometheus::TextSerializer().Serialize(out, all);
+  return std::move(out).str();
+}
+
+}  // namespace casa::server
