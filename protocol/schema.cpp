@@ -125,14 +125,39 @@ std::optional<std::string> SchemaSet::check(const json& schema, const std::strin
     return where() + ": not allowed";
   }
   if (!schema.is_object()) return std::nullopt;
+  // The keywords of this node, found in one pass over its few members rather
+  // than one map lookup per keyword the validator knows.
+  const json *ref = nullptr, *type = nullptr, *constant = nullptr, *enumeration = nullptr, *minimum = nullptr,
+             *maximum = nullptr, *min_length = nullptr, *max_length = nullptr, *min_items = nullptr,
+             *max_items = nullptr, *items = nullptr, *required = nullptr, *props = nullptr, *extra = nullptr,
+             *one_of = nullptr, *any_of = nullptr;
+  for (const auto& [key, keyword] : schema.items()) {
+    const std::string_view k = key;
+    if (k == "$ref") ref = &keyword;
+    else if (k == "type") type = &keyword;
+    else if (k == "const") constant = &keyword;
+    else if (k == "enum") enumeration = &keyword;
+    else if (k == "minimum") minimum = &keyword;
+    else if (k == "maximum") maximum = &keyword;
+    else if (k == "minLength") min_length = &keyword;
+    else if (k == "maxLength") max_length = &keyword;
+    else if (k == "minItems") min_items = &keyword;
+    else if (k == "maxItems") max_items = &keyword;
+    else if (k == "items") items = &keyword;
+    else if (k == "required") required = &keyword;
+    else if (k == "properties") props = &keyword;
+    else if (k == "additionalProperties") extra = &keyword;
+    else if (k == "oneOf") one_of = &keyword;
+    else if (k == "anyOf") any_of = &keyword;
+  }
 
-  if (const auto ref = schema.find("$ref"); ref != schema.end()) {
+  if (ref != nullptr) {
     if (!ref->is_string()) return where() + ": $ref is not a string";
     const auto [doc, node] = resolve(base, *ref);
     if (node == nullptr) return where() + ": unresolved $ref " + ref->get<std::string>();
     if (auto err = check(*node, *doc, value, path)) return err;
   }
-  if (const auto t = schema.find("type"); t != schema.end()) {
+  if (const json* t = type) {
     bool ok = false;
     if (t->is_string()) {
       ok = has_type(value, t->get_ref<const std::string&>());
@@ -141,20 +166,20 @@ std::optional<std::string> SchemaSet::check(const json& schema, const std::strin
     }
     if (!ok) return where() + ": expected " + t->dump() + ", got " + type_of(value);
   }
-  if (const auto c = schema.find("const"); c != schema.end() && *c != value) {
+  if (const json* c = constant; c != nullptr && *c != value) {
     return where() + ": must be " + c->dump();
   }
-  if (const auto e = schema.find("enum"); e != schema.end()) {
+  if (const json* e = enumeration) {
     bool found = false;
     for (const auto& one : *e) found = found || one == value;
     if (!found) return where() + ": must be one of " + e->dump();
   }
   if (value.is_number()) {
     const double d = value.get<double>();
-    if (const auto m = schema.find("minimum"); m != schema.end() && d < m->get<double>()) {
+    if (const json* m = minimum; m != nullptr && d < m->get<double>()) {
       return where() + ": below minimum " + m->dump();
     }
-    if (const auto m = schema.find("maximum"); m != schema.end() && d > m->get<double>()) {
+    if (const json* m = maximum; m != nullptr && d > m->get<double>()) {
       return where() + ": above maximum " + m->dump();
     }
   }
@@ -162,21 +187,21 @@ std::optional<std::string> SchemaSet::check(const json& schema, const std::strin
     // Length in code points, as the standard counts it.
     std::size_t length = 0;
     for (const unsigned char ch : value.get_ref<const std::string&>()) length += (ch & 0xC0) != 0x80;
-    if (const auto m = schema.find("minLength"); m != schema.end() && length < m->get<std::size_t>()) {
+    if (const json* m = min_length; m != nullptr && length < m->get<std::size_t>()) {
       return where() + ": shorter than " + m->dump();
     }
-    if (const auto m = schema.find("maxLength"); m != schema.end() && length > m->get<std::size_t>()) {
+    if (const json* m = max_length; m != nullptr && length > m->get<std::size_t>()) {
       return where() + ": longer than " + m->dump();
     }
   }
   if (value.is_array()) {
-    if (const auto m = schema.find("minItems"); m != schema.end() && value.size() < m->get<std::size_t>()) {
+    if (const json* m = min_items; m != nullptr && value.size() < m->get<std::size_t>()) {
       return where() + ": fewer items than " + m->dump();
     }
-    if (const auto m = schema.find("maxItems"); m != schema.end() && value.size() > m->get<std::size_t>()) {
+    if (const json* m = max_items; m != nullptr && value.size() > m->get<std::size_t>()) {
       return where() + ": more items than " + m->dump();
     }
-    if (const auto items = schema.find("items"); items != schema.end()) {
+    if (items != nullptr) {
       for (std::size_t i = 0; i < value.size(); ++i) {
         const Path sub{path, {}, i, true};
         if (auto err = check(*items, base, value[i], &sub)) return err;
@@ -184,30 +209,28 @@ std::optional<std::string> SchemaSet::check(const json& schema, const std::strin
     }
   }
   if (value.is_object()) {
-    if (const auto req = schema.find("required"); req != schema.end()) {
+    if (const json* req = required) {
       for (const auto& name : *req) {
         if (!name.is_string() || !value.contains(name.get_ref<const std::string&>())) {
           return where() + ": missing " + name.get<std::string>();
         }
       }
     }
-    const auto props = schema.find("properties");
-    const auto extra = schema.find("additionalProperties");
     for (const auto& [key, member] : value.items()) {
       const Path sub{path, key};
       const json* known = nullptr;
-      if (props != schema.end() && props->is_object()) {
+      if (props != nullptr && props->is_object()) {
         if (const auto p = props->find(key); p != props->end()) known = &*p;
       }
       if (known != nullptr) {
         if (auto err = check(*known, base, member, &sub)) return err;
-      } else if (extra != schema.end()) {
+      } else if (extra != nullptr) {
         if (extra->is_boolean() && !extra->get<bool>()) return render(&sub) + ": unknown field";
         if (auto err = check(*extra, base, member, &sub)) return err;
       }
     }
   }
-  if (const auto one = schema.find("oneOf"); one != schema.end()) {
+  if (const json* one = one_of) {
     int matches = 0;
     std::string last;
     for (const auto& branch : *one) {
@@ -222,7 +245,7 @@ std::optional<std::string> SchemaSet::check(const json& schema, const std::strin
              (matches == 0 ? " (e.g. " + last + ")" : "");
     }
   }
-  if (const auto any = schema.find("anyOf"); any != schema.end()) {
+  if (const json* any = any_of) {
     bool matched = false;
     for (const auto& branch : *any) matched = matched || !check(branch, base, value, path);
     if (!matched) return where() + ": matches none of anyOf";
