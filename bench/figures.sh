@@ -92,7 +92,11 @@ for step in "${steps[@]}"; do
         --server-pid "$server_pid" | tee -a "$out/curve.jsonl"
       stop_server; rm -f "$out"/curve.db*
     done
-    python3 bench/latency_chart.py --out "${CHART:-$out/latency-curve.png}" "$out/curve.jsonl" ;;
+    # Debian's matplotlib belongs to Debian's python3, which another python3
+    # first on PATH may hide.
+    py=python3
+    /usr/bin/python3 -c 'import matplotlib' 2>/dev/null && py=/usr/bin/python3
+    "$py" bench/latency_chart.py --out "${CHART:-$out/latency-curve.png}" "$out/curve.jsonl" ;;
   idle)
     start_server "$out/idle.log" "$server_bin" "${server_flags[@]}" --db "$out/idle.db" --log-level warn
     sleep 0.5

@@ -6,6 +6,7 @@
 // carries a card its seat may not see.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "protocol/value_json.h"
@@ -28,13 +29,18 @@ json hello_with(WsClient& c, const std::string& name, const json& features, cons
 }
 
 // What a client following the protocol holds as its view of `table` after
-// each request of `log`: (seq, view). Counts the requests with a patch.
+// each request of `log`: (the table's seq then, view). A request carries the
+// seq of the decision, which a request sent again (after a reconnect) keeps
+// while its view is the table's now: the table's seq is the latest seq the
+// connection has heard of. Counts the requests with a patch.
 std::vector<std::pair<std::int64_t, json>> views_seen(const std::vector<json>& log, const std::string& table,
                                                       int& patched) {
   std::vector<std::pair<std::int64_t, json>> out;
   json view;
+  std::int64_t latest = 0;
   for (const auto& m : log) {
     if (m.value("table", "") != table) continue;
+    if (m.contains("seq") && m["seq"].is_number_integer()) latest = std::max(latest, m["seq"].get<std::int64_t>());
     if (m["type"] == "table_state") view = m["view"];
     if (m["type"] != "request") continue;
     if (m.contains("view")) {
@@ -44,7 +50,7 @@ std::vector<std::pair<std::int64_t, json>> views_seen(const std::vector<json>& l
       view.merge_patch(m["view_patch"]);
       ++patched;
     }
-    out.emplace_back(m["seq"].get<std::int64_t>(), view);
+    out.emplace_back(latest, view);
   }
   return out;
 }
