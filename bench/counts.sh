@@ -20,6 +20,8 @@
 # Output: one JSON line per target (also kept in $OUT), then a table.
 # Knobs: BUILD (build)  SERVER ($BUILD/server/casa-server)  PORT (18085)
 #   GAME (la-casa)  TABLES (16)  SMALL (400)  LARGE (1600)  SEED (1)
+#   FEATURES (none): protocol features the generator's players ask for in
+#   hello, e.g. FEATURES=view_patch (docs/protocol.md, Features)
 # Needs valgrind and strace: scripts/deps.sh bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +36,8 @@ tables="${TABLES:-16}"
 small="${SMALL:-400}"
 large="${LARGE:-1600}"
 seed="${SEED:-1}"
+features=()
+[ -n "${FEATURES:-}" ] && features=(--features "$FEATURES")
 out="${OUT:-$build/counts}"
 mkdir -p "$out"
 targets=("$@")
@@ -73,7 +77,7 @@ run() {
     gen=(--echo)
   else
     cmd=("$server_bin" "${server_flags[@]}" --db "$out/$name.db")
-    gen=(--game "$game")
+    gen=(--game "$game" "${features[@]}")
   fi
   "${prefix[@]}" "${cmd[@]}" >"$out/$name.log" 2>&1 &
   pid=$!

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures the "Server under load" figures of BENCHMARKS.md on this machine.
 #
-#   bench/figures.sh [STEP...]     steps: echo saturation half idle restart (default: all)
+#   bench/figures.sh [STEP...]     steps: echo saturation half idle restart (default: all),
+#                                  and curve (not in the default list)
 #
 # The server runs pinned to CPU 0 (taskset -c 0, --threads 1) and the generator
 # to CPU 1. Everything listens on and connects to 127.0.0.1 only. Each step is
@@ -9,6 +10,11 @@
 # $OUT (default build/figures/). Environment knobs:
 #   BUILD (build)  SERVER ($BUILD/server/casa-server)  PORT (18080)  GAME (la-casa)  OPTIONS ({})  DURATION (10)  TABLES (250)
 #   HALF_TABLES (5000)  IDLE (10000)  RESTART_TABLES (1000)
+#   FEATURES (none): protocol features the generator asks for in hello (e.g. view_patch)
+#   curve: RATES ("500 1000 ..." offered moves/s, one run each, HALF_TABLES live
+#   tables, DURATION s after a 3 s warm-up); writes $OUT/curve.jsonl and, with
+#   matplotlib (scripts/deps.sh charts), the latency-vs-offered-load chart
+#   $OUT/latency-curve.png (bench/latency_chart.py; CHART=path to put it elsewhere).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,7 +60,9 @@ start_server() {
   return 1
 }
 
-gen() { taskset -c 1 "$loadgen" --quiet "$@"; }
+features=()
+[ -n "${FEATURES:-}" ] && features=(--features "$FEATURES")
+gen() { taskset -c 1 "$loadgen" --quiet "${features[@]}" "$@"; }
 
 for step in "${steps[@]}"; do
   case "$step" in
@@ -75,6 +83,20 @@ for step in "${steps[@]}"; do
       --tables "${HALF_TABLES:-5000}" --rate "$rate" --duration "$duration" --warmup 3 \
       --server-pid "$server_pid" | tee "$out/half.json"
     stop_server; rm -f "$out"/half.db* ;;
+  curve)
+    : >"$out/curve.jsonl"
+    for rate in ${RATES:?set RATES to the offered moves/s to try, e.g. "500 1000 2000"}; do
+      start_server "$out/curve.log" "$server_bin" "${server_flags[@]}" --db "$out/curve.db" --log-level warn
+      gen --url "ws://127.0.0.1:$server_port/ws" --game "$game" --options "$options" \
+        --tables "${HALF_TABLES:-5000}" --rate "$rate" --duration "$duration" --warmup 3 \
+        --server-pid "$server_pid" | tee -a "$out/curve.jsonl"
+      stop_server; rm -f "$out"/curve.db*
+    done
+    # Debian's matplotlib belongs to Debian's python3, which another python3
+    # first on PATH may hide.
+    py=python3
+    /usr/bin/python3 -c 'import matplotlib' 2>/dev/null && py=/usr/bin/python3
+    "$py" bench/latency_chart.py --out "${CHART:-$out/latency-curve.png}" "$out/curve.jsonl" ;;
   idle)
     start_server "$out/idle.log" "$server_bin" "${server_flags[@]}" --db "$out/idle.db" --log-level warn
     sleep 0.5

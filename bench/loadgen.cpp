@@ -77,6 +77,7 @@ struct Config {
   int connect_parallel = 256;
   std::uint64_t seed = 1;
   bool quiet = false;
+  std::vector<std::string> features;  // asked for in hello (docs/protocol.md, Features)
 };
 
 [[noreturn]] void usage(const std::string& why) {
@@ -99,6 +100,8 @@ struct Config {
   --message-size B             echo payload size (default: a typical action message)
   --connect-parallel K         handshakes in flight while connecting (default 256)
   --seed S                     seed of the random action choice (default 1)
+  --features LIST              protocol features to ask for in hello, comma-separated
+                               (e.g. view_patch; default none: a protocol v1 client)
   --quiet                      no readable table, only the JSON object
 )";
   std::exit(why.empty() ? 0 : 2);
@@ -129,6 +132,14 @@ Config parse_args(int argc, char** argv) {
       else if (flag == "--connect-parallel") c.connect_parallel = std::stoi(next());
       else if (flag == "--seed") c.seed = std::stoull(next());
       else if (flag == "--quiet") c.quiet = true;
+      else if (flag == "--features") {
+        std::string list = next();
+        for (std::size_t at = 0; at <= list.size();) {
+          const auto comma = std::min(list.find(',', at), list.size());
+          if (comma > at) c.features.push_back(list.substr(at, comma - at));
+          at = comma + 1;
+        }
+      }
       else if (flag == "--help" || flag == "-h") usage("");
       else usage("unknown flag " + flag);
     } catch (const std::logic_error&) {
@@ -432,10 +443,11 @@ std::size_t value_end(std::string_view text, std::size_t begin) {
 }
 
 // The parts of a `request` the generator needs. A request carries the seat's
-// whole view, which is most of its bytes; parsing only the legal list keeps the
-// generator cheaper than the server. The fast path relies on the top-level
-// "legal", "seq" and "table" keys preceding "view" (the server writes keys in
-// sorted order); otherwise the whole message is parsed.
+// whole view (or, with the view_patch feature, a patch of it), which is most of
+// its bytes; parsing only the legal list keeps the generator cheaper than the
+// server. The fast path relies on the top-level "legal", "seq" and "table" keys
+// preceding "view" / "view_patch" (the server writes them first); otherwise the
+// whole message is parsed.
 struct RequestParts {
   json legal;
   json seq;
@@ -443,7 +455,7 @@ struct RequestParts {
 };
 
 bool parse_request(std::string_view text, RequestParts& out) {
-  const auto view_at = text.find("\"view\":");
+  const auto view_at = text.find("\"view");
   const auto legal_at = text.find("\"legal\":[");
   const auto seq_at = text.find("\"seq\":");
   const auto table_at = text.find("\"table\":\"");
@@ -622,7 +634,9 @@ class GameDriver : public Driver {
   void end() { running_ = false; }
 
   void opened(Connection& c) override {
-    c.send(json{{"type", "hello"}, {"version", 1}, {"name", "lg" + std::to_string(c.index())}}.dump());
+    json hello{{"type", "hello"}, {"version", 1}, {"name", "lg" + std::to_string(c.index())}};
+    if (!cfg_.features.empty()) hello["features"] = cfg_.features;
+    c.send(hello.dump());
   }
 
   void closed(Connection& c) override { player(c).awaiting_ack = false; }
@@ -1033,6 +1047,7 @@ int main(int argc, char** argv) {
 
   json r = report(cfg, mode, stats, connected, connector.failed);
   if (mode == "echo") r["message_size"] = echo.payload_size();
+  if (!cfg.features.empty()) r["features"] = cfg.features;
   if (mode == "game") {
     r["setup_errors"] = game.setup_error_codes;
     r["tables_started"] = game.tables_started();

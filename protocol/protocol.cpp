@@ -99,21 +99,104 @@ std::string reply(std::string_view type, json body, const std::optional<json>& i
 
 std::string message(std::string_view type, json body) { return reply(type, std::move(body), {}); }
 
+namespace {
+
+// The hot messages (accepted, event, request) are written as text straight
+// into a buffer the thread reuses: no JSON tree, no allocation but the
+// returned string once the buffer has grown to the largest message.
+std::string& scratch() {
+  thread_local std::string buffer;
+  buffer.clear();
+  return buffer;
+}
+
+void append_key(std::string& out, std::string_view key) {
+  out += ',';
+  out += '"';
+  out += key;
+  out += "\":";
+}
+
+void append_id(std::string& out, const json& id) {
+  if (id.is_number_integer()) {
+    append_json_int(out, id.get<std::int64_t>());
+  } else if (id.is_string()) {
+    append_json_string(out, id.get_ref<const std::string&>());
+  } else {
+    out += id.dump();
+  }
+}
+
+// {"type":TYPE,"table":TABLE,"seq":SEQ
+void open_table_message(std::string& out, std::string_view type, const std::string& table, std::int64_t seq) {
+  out += "{\"type\":\"";
+  out += type;
+  out += '"';
+  append_key(out, "table");
+  append_json_string(out, table);
+  append_key(out, "seq");
+  append_json_int(out, seq);
+}
+
+}  // namespace
+
+std::string accepted(const std::string& table, std::int64_t seq, const std::optional<json>& id) {
+  std::string& out = scratch();
+  open_table_message(out, "accepted", table, seq);
+  if (id) {
+    append_key(out, "id");
+    append_id(out, *id);
+  }
+  out += '}';
+  return out;
+}
+
 std::string request(const std::string& table, std::int64_t seq, Seat seat,
                     const std::vector<Value>& legal, const Value& view,
                     std::optional<std::int64_t> deadline_ms) {
-  json actions = json::array();
-  for (const auto& a : legal) actions.push_back(to_json(a));
-  json body = {{"type", "request"}, {"table", table}, {"seq", seq},
-               {"seat", seat},      {"legal", std::move(actions)}, {"view", to_json(view)}};
-  if (deadline_ms) body["deadline_ms"] = *deadline_ms;
-  return body.dump();
+  return request(table, seq, seat, legal, &view, nullptr, deadline_ms);
+}
+
+std::string request(const std::string& table, std::int64_t seq, Seat seat, const std::vector<Value>& legal,
+                    const Value* view, const Value* view_patch, std::optional<std::int64_t> deadline_ms) {
+  std::string& out = scratch();
+  open_table_message(out, "request", table, seq);
+  append_key(out, "seat");
+  append_json_int(out, seat);
+  append_key(out, "legal");
+  out += '[';
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    if (i) out += ',';
+    append_json(out, legal[i]);
+  }
+  out += ']';
+  if (view) {
+    append_key(out, "view");
+    append_json(out, *view);
+  }
+  if (view_patch) {
+    append_key(out, "view_patch");
+    append_json(out, *view_patch);
+  }
+  if (deadline_ms) {
+    append_key(out, "deadline_ms");
+    append_json_int(out, *deadline_ms);
+  }
+  out += '}';
+  return out;
 }
 
 std::string event(const std::string& table, std::int64_t seq, const Value& event, const std::string& auto_by) {
-  json body = {{"type", "event"}, {"table", table}, {"seq", seq}, {"event", to_json(event)}};
-  if (!auto_by.empty()) body["auto"] = auto_by;
-  return body.dump();
+  std::string& out = scratch();
+  open_table_message(out, "event", table, seq);
+  append_key(out, "event");
+  append_json(out, event);
+  if (!auto_by.empty()) {
+    append_key(out, "auto");
+    append_json_string(out, auto_by);
+  }
+  out += '}';
+  return out;
 }
 
 std::string game_over(const std::string& table, std::int64_t seq, const std::vector<int>& scores,

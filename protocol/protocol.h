@@ -52,9 +52,16 @@ std::string reply(std::string_view type, json body, const std::optional<json>& i
 // A message that is not a reply.
 std::string message(std::string_view type, json body);
 
+// {"type":"accepted","table","seq"[,"id"]}: the answer to an action.
+std::string accepted(const std::string& table, std::int64_t seq, const std::optional<json>& id);
 std::string request(const std::string& table, std::int64_t seq, Seat seat,
                     const std::vector<Value>& legal, const Value& view,
                     std::optional<std::int64_t> deadline_ms);
+// A request with the whole `view`, or with `view_patch` (a JSON merge patch,
+// RFC 7386, against the last view the connection got for the table) for a
+// connection that negotiated the "view_patch" feature; one of them is given.
+std::string request(const std::string& table, std::int64_t seq, Seat seat, const std::vector<Value>& legal,
+                    const Value* view, const Value* view_patch, std::optional<std::int64_t> deadline_ms);
 // `auto_by`: "timer", "away" or "left" when the server chose the action that
 // caused the event on the seat's behalf; empty otherwise.
 std::string event(const std::string& table, std::int64_t seq, const Value& event,

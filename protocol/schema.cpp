@@ -9,7 +9,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string type_of(const json& v) {
+const char* type_of(const json& v) {
   switch (v.type()) {
     case json::value_t::null: return "null";
     case json::value_t::boolean: return "boolean";
@@ -24,7 +24,7 @@ std::string type_of(const json& v) {
 }
 
 bool has_type(const json& v, const std::string& want) {
-  const std::string got = type_of(v);
+  const std::string_view got = type_of(v);
   if (want == got) return true;
   if (want == "number") return got == "integer";
   if (want == "integer" && got == "number") {
@@ -65,119 +65,172 @@ void SchemaSet::add(const std::string& id, json schema) {
   if (schema.is_object() && schema.contains("$id") && schema["$id"].is_string()) {
     key = schema["$id"].get<std::string>();
   }
+  std::lock_guard lock(resolved_->mutex);
+  resolved_->refs.clear();
   documents_[key] = std::move(schema);
 }
 
-std::pair<std::string, const json*> SchemaSet::resolve(const std::string& base,
-                                                       const std::string& ref) const {
+std::string SchemaSet::render(const Path* path) {
+  if (path == nullptr) return "/";
+  std::vector<const Path*> chain;
+  for (const Path* p = path; p != nullptr; p = p->parent) chain.push_back(p);
+  std::string out;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    out += '/';
+    if ((*it)->is_index) {
+      out += std::to_string((*it)->index);
+    } else {
+      out += (*it)->key;
+    }
+  }
+  return out;
+}
+
+std::pair<const std::string*, const json*> SchemaSet::resolve(const std::string& base, const json& ref_node) const {
+  {
+    std::lock_guard lock(resolved_->mutex);
+    if (const auto hit = resolved_->refs.find(&ref_node); hit != resolved_->refs.end()) return hit->second;
+  }
+  const std::string& ref = ref_node.get_ref<const std::string&>();
   const auto hash = ref.find('#');
   const std::string file = ref.substr(0, hash);
   const std::string pointer = hash == std::string::npos ? "" : ref.substr(hash + 1);
   const std::string doc_id = file.empty() ? base : join_path(base, file);
   const auto it = documents_.find(doc_id);
-  if (it == documents_.end()) return {doc_id, nullptr};
+  if (it == documents_.end()) return {nullptr, nullptr};
   const json* node = &it->second;
   if (!pointer.empty()) {
     try {
       node = &it->second.at(json::json_pointer(pointer));
     } catch (const std::exception&) {
-      return {doc_id, nullptr};
+      return {nullptr, nullptr};
     }
   }
-  return {doc_id, node};
+  std::lock_guard lock(resolved_->mutex);
+  resolved_->refs[&ref_node] = {&it->first, node};
+  return {&it->first, node};
 }
 
 std::optional<std::string> SchemaSet::validate(const std::string& id, const json& document) const {
   const auto it = documents_.find(id);
   if (it == documents_.end()) return "no schema " + id;
-  return check(it->second, id, document, "");
+  return check(it->second, id, document, nullptr);
 }
 
 std::optional<std::string> SchemaSet::check(const json& schema, const std::string& base,
-                                            const json& value, const std::string& path) const {
-  const std::string where = path.empty() ? "/" : path;
+                                            const json& value, const Path* path) const {
+  const auto where = [&] { return render(path); };
   if (schema.is_boolean()) {
     if (schema.get<bool>()) return std::nullopt;
-    return where + ": not allowed";
+    return where() + ": not allowed";
   }
   if (!schema.is_object()) return std::nullopt;
-
-  if (const auto ref = schema.find("$ref"); ref != schema.end()) {
-    const auto [doc, node] = resolve(base, ref->get<std::string>());
-    if (node == nullptr) return where + ": unresolved $ref " + ref->get<std::string>();
-    if (auto err = check(*node, doc, value, path)) return err;
+  // The keywords of this node, found in one pass over its few members rather
+  // than one map lookup per keyword the validator knows.
+  const json *ref = nullptr, *type = nullptr, *constant = nullptr, *enumeration = nullptr, *minimum = nullptr,
+             *maximum = nullptr, *min_length = nullptr, *max_length = nullptr, *min_items = nullptr,
+             *max_items = nullptr, *items = nullptr, *required = nullptr, *props = nullptr, *extra = nullptr,
+             *one_of = nullptr, *any_of = nullptr;
+  for (const auto& [key, keyword] : schema.items()) {
+    const std::string_view k = key;
+    if (k == "$ref") ref = &keyword;
+    else if (k == "type") type = &keyword;
+    else if (k == "const") constant = &keyword;
+    else if (k == "enum") enumeration = &keyword;
+    else if (k == "minimum") minimum = &keyword;
+    else if (k == "maximum") maximum = &keyword;
+    else if (k == "minLength") min_length = &keyword;
+    else if (k == "maxLength") max_length = &keyword;
+    else if (k == "minItems") min_items = &keyword;
+    else if (k == "maxItems") max_items = &keyword;
+    else if (k == "items") items = &keyword;
+    else if (k == "required") required = &keyword;
+    else if (k == "properties") props = &keyword;
+    else if (k == "additionalProperties") extra = &keyword;
+    else if (k == "oneOf") one_of = &keyword;
+    else if (k == "anyOf") any_of = &keyword;
   }
-  if (const auto t = schema.find("type"); t != schema.end()) {
+
+  if (ref != nullptr) {
+    if (!ref->is_string()) return where() + ": $ref is not a string";
+    const auto [doc, node] = resolve(base, *ref);
+    if (node == nullptr) return where() + ": unresolved $ref " + ref->get<std::string>();
+    if (auto err = check(*node, *doc, value, path)) return err;
+  }
+  if (const json* t = type) {
     bool ok = false;
     if (t->is_string()) {
-      ok = has_type(value, t->get<std::string>());
+      ok = has_type(value, t->get_ref<const std::string&>());
     } else {
-      for (const auto& one : *t) ok = ok || has_type(value, one.get<std::string>());
+      for (const auto& one : *t) ok = ok || (one.is_string() && has_type(value, one.get_ref<const std::string&>()));
     }
-    if (!ok) return where + ": expected " + t->dump() + ", got " + type_of(value);
+    if (!ok) return where() + ": expected " + t->dump() + ", got " + type_of(value);
   }
-  if (const auto c = schema.find("const"); c != schema.end() && *c != value) {
-    return where + ": must be " + c->dump();
+  if (const json* c = constant; c != nullptr && *c != value) {
+    return where() + ": must be " + c->dump();
   }
-  if (const auto e = schema.find("enum"); e != schema.end()) {
+  if (const json* e = enumeration) {
     bool found = false;
     for (const auto& one : *e) found = found || one == value;
-    if (!found) return where + ": must be one of " + e->dump();
+    if (!found) return where() + ": must be one of " + e->dump();
   }
   if (value.is_number()) {
     const double d = value.get<double>();
-    if (const auto m = schema.find("minimum"); m != schema.end() && d < m->get<double>()) {
-      return where + ": below minimum " + m->dump();
+    if (const json* m = minimum; m != nullptr && d < m->get<double>()) {
+      return where() + ": below minimum " + m->dump();
     }
-    if (const auto m = schema.find("maximum"); m != schema.end() && d > m->get<double>()) {
-      return where + ": above maximum " + m->dump();
+    if (const json* m = maximum; m != nullptr && d > m->get<double>()) {
+      return where() + ": above maximum " + m->dump();
     }
   }
   if (value.is_string()) {
     // Length in code points, as the standard counts it.
     std::size_t length = 0;
     for (const unsigned char ch : value.get_ref<const std::string&>()) length += (ch & 0xC0) != 0x80;
-    if (const auto m = schema.find("minLength"); m != schema.end() && length < m->get<std::size_t>()) {
-      return where + ": shorter than " + m->dump();
+    if (const json* m = min_length; m != nullptr && length < m->get<std::size_t>()) {
+      return where() + ": shorter than " + m->dump();
     }
-    if (const auto m = schema.find("maxLength"); m != schema.end() && length > m->get<std::size_t>()) {
-      return where + ": longer than " + m->dump();
+    if (const json* m = max_length; m != nullptr && length > m->get<std::size_t>()) {
+      return where() + ": longer than " + m->dump();
     }
   }
   if (value.is_array()) {
-    if (const auto m = schema.find("minItems"); m != schema.end() && value.size() < m->get<std::size_t>()) {
-      return where + ": fewer items than " + m->dump();
+    if (const json* m = min_items; m != nullptr && value.size() < m->get<std::size_t>()) {
+      return where() + ": fewer items than " + m->dump();
     }
-    if (const auto m = schema.find("maxItems"); m != schema.end() && value.size() > m->get<std::size_t>()) {
-      return where + ": more items than " + m->dump();
+    if (const json* m = max_items; m != nullptr && value.size() > m->get<std::size_t>()) {
+      return where() + ": more items than " + m->dump();
     }
-    if (const auto items = schema.find("items"); items != schema.end()) {
+    if (items != nullptr) {
       for (std::size_t i = 0; i < value.size(); ++i) {
-        if (auto err = check(*items, base, value[i], path + "/" + std::to_string(i))) return err;
+        const Path sub{path, {}, i, true};
+        if (auto err = check(*items, base, value[i], &sub)) return err;
       }
     }
   }
   if (value.is_object()) {
-    if (const auto req = schema.find("required"); req != schema.end()) {
+    if (const json* req = required) {
       for (const auto& name : *req) {
-        if (!value.contains(name.get<std::string>())) {
-          return where + ": missing " + name.get<std::string>();
+        if (!name.is_string() || !value.contains(name.get_ref<const std::string&>())) {
+          return where() + ": missing " + name.get<std::string>();
         }
       }
     }
-    const auto props = schema.find("properties");
-    const auto extra = schema.find("additionalProperties");
     for (const auto& [key, member] : value.items()) {
-      const std::string sub = path + "/" + key;
-      if (props != schema.end() && props->contains(key)) {
-        if (auto err = check((*props)[key], base, member, sub)) return err;
-      } else if (extra != schema.end()) {
-        if (extra->is_boolean() && !extra->get<bool>()) return sub + ": unknown field";
-        if (auto err = check(*extra, base, member, sub)) return err;
+      const Path sub{path, key};
+      const json* known = nullptr;
+      if (props != nullptr && props->is_object()) {
+        if (const auto p = props->find(key); p != props->end()) known = &*p;
+      }
+      if (known != nullptr) {
+        if (auto err = check(*known, base, member, &sub)) return err;
+      } else if (extra != nullptr) {
+        if (extra->is_boolean() && !extra->get<bool>()) return render(&sub) + ": unknown field";
+        if (auto err = check(*extra, base, member, &sub)) return err;
       }
     }
   }
-  if (const auto one = schema.find("oneOf"); one != schema.end()) {
+  if (const json* one = one_of) {
     int matches = 0;
     std::string last;
     for (const auto& branch : *one) {
@@ -188,14 +241,14 @@ std::optional<std::string> SchemaSet::check(const json& schema, const std::strin
       }
     }
     if (matches != 1) {
-      return where + ": matches " + std::to_string(matches) + " of oneOf" +
+      return where() + ": matches " + std::to_string(matches) + " of oneOf" +
              (matches == 0 ? " (e.g. " + last + ")" : "");
     }
   }
-  if (const auto any = schema.find("anyOf"); any != schema.end()) {
+  if (const json* any = any_of) {
     bool matched = false;
     for (const auto& branch : *any) matched = matched || !check(branch, base, value, path);
-    if (!matched) return where + ": matches none of anyOf";
+    if (!matched) return where() + ": matches none of anyOf";
   }
   return std::nullopt;
 }

@@ -1,5 +1,7 @@
 #include "protocol/value_json.h"
 
+#include <charconv>
+
 namespace casa {
 
 nlohmann::json to_json(const Value& value) {
@@ -42,6 +44,176 @@ Value from_json(const nlohmann::json& json) {
     }
     default:
       return Value();
+  }
+}
+
+namespace {
+
+// Length of the valid UTF-8 sequence starting at s[i] (RFC 3629: no overlong
+// forms, no surrogates, nothing above U+10FFFF), or 0.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const auto cont = [&](std::size_t k) { return k < s.size() && (b(k) & 0xC0) == 0x80; };
+  const unsigned char c = b(i);
+  if (c >= 0xC2 && c <= 0xDF) return cont(i + 1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    if (!cont(i + 1) || !cont(i + 2)) return 0;
+    if (c == 0xE0 && b(i + 1) < 0xA0) return 0;   // overlong
+    if (c == 0xED && b(i + 1) >= 0xA0) return 0;  // surrogate
+    return 3;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    if (!cont(i + 1) || !cont(i + 2) || !cont(i + 3)) return 0;
+    if (c == 0xF0 && b(i + 1) < 0x90) return 0;   // overlong
+    if (c == 0xF4 && b(i + 1) >= 0x90) return 0;  // above U+10FFFF
+    return 4;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  std::size_t run = 0;  // start of the bytes not yet copied
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+      ++i;
+      continue;
+    }
+    if (c >= 0x80) {
+      if (const std::size_t n = utf8_length(text, i)) {
+        i += n;
+        continue;
+      }
+    }
+    out.append(text.data() + run, i - run);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          const char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+          out.append(esc, 6);
+        } else {
+          out += "\xEF\xBF\xBD";  // U+FFFD for a byte that is not UTF-8
+        }
+    }
+    run = ++i;
+  }
+  out.append(text.data() + run, text.size() - run);
+  out += '"';
+}
+
+void append_json_int(std::string& out, std::int64_t number) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, number).ptr;
+  out.append(digits, end);
+}
+
+void append_json(std::string& out, const Value& value) {
+  if (value.is_null()) {
+    out += "null";
+  } else if (value.is_bool()) {
+    out += value.as_bool() ? "true" : "false";
+  } else if (value.is_int()) {
+    append_json_int(out, value.as_int());
+  } else if (value.is_string()) {
+    append_json_string(out, value.as_string());
+  } else if (value.is_array()) {
+    out += '[';
+    bool first = true;
+    for (const auto& item : value.as_array()) {
+      if (!first) out += ',';
+      first = false;
+      append_json(out, item);
+    }
+    out += ']';
+  } else {
+    out += '{';
+    bool first = true;
+    for (const auto& [key, item] : value.as_object()) {
+      if (!first) out += ',';
+      first = false;
+      append_json_string(out, key);
+      out += ':';
+      append_json(out, item);
+    }
+    out += '}';
+  }
+}
+
+}  // namespace casa
+
+namespace casa {
+
+namespace {
+
+// Whether a merge patch carrying `v` as a member's value would lose part of
+// it: a null member anywhere in its objects (arrays are taken whole).
+bool loses_nulls(const Value& v) {
+  if (v.is_null()) return true;
+  if (!v.is_object()) return false;
+  for (const auto& [key, item] : v.as_object()) {
+    if (loses_nulls(item)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool make_merge_patch(const Value& from, const Value& to, Value& patch) {
+  if (!from.is_object() || !to.is_object()) return false;
+  patch = Value::object();
+  auto& out = patch.as_object();
+  for (const auto& [key, now] : to.as_object()) {
+    const Value* before = from.find(key);
+    if (before != nullptr && *before == now) continue;
+    if (before != nullptr && before->is_object() && now.is_object()) {
+      Value sub;
+      if (!make_merge_patch(*before, now, sub)) return false;
+      out.emplace_back(key, std::move(sub));
+      continue;
+    }
+    if (loses_nulls(now)) return false;
+    out.emplace_back(key, now);
+  }
+  for (const auto& [key, before] : from.as_object()) {
+    if (to.find(key) == nullptr) out.emplace_back(key, Value());
+  }
+  return true;
+}
+
+void apply_merge_patch(Value& target, const Value& patch) {
+  if (!patch.is_object()) {
+    target = patch;
+    return;
+  }
+  if (!target.is_object()) target = Value::object();
+  for (const auto& [key, item] : patch.as_object()) {
+    auto& members = target.as_object();
+    if (item.is_null()) {
+      for (auto it = members.begin(); it != members.end(); ++it) {
+        if (it->first == key) {
+          members.erase(it);
+          break;
+        }
+      }
+      continue;
+    }
+    Value* existing = nullptr;
+    for (auto& [k, v] : members) {
+      if (k == key) existing = &v;
+    }
+    if (existing == nullptr) existing = &target.set(key, Value());
+    apply_merge_patch(*existing, item);
   }
 }
 

@@ -1,5 +1,9 @@
-// The one bridge between the engine's Value and JSON (nlohmann_json).
+// The one bridge between the engine's Value and JSON (nlohmann_json), and the
+// direct writer of JSON text the hot server messages use (no JSON tree).
 #pragma once
+
+#include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -10,5 +14,28 @@ namespace casa {
 nlohmann::json to_json(const Value& value);
 // Numbers that are not integers become null: the engine has no use for them.
 Value from_json(const nlohmann::json& json);
+
+// Appends `value` as compact JSON text to `out`. Object members keep the
+// Value's order (insertion order); JSON does not give object order a meaning.
+void append_json(std::string& out, const Value& value);
+// Appends a JSON string literal: quotes, `"` `\` and control characters
+// escaped as nlohmann_json escapes them, other UTF-8 as is. A byte that is not
+// part of valid UTF-8 becomes U+FFFD, so the output is always valid JSON.
+void append_json_string(std::string& out, std::string_view text);
+void append_json_int(std::string& out, std::int64_t number);
+
+}  // namespace casa
+
+namespace casa {
+
+// A JSON merge patch (RFC 7386) that turns object `from` into object `to`:
+// changed members only, nested objects patched member by member, arrays whole,
+// removed members as null. Everything in it comes from `to`. False (and
+// `patch` unspecified) when `from` or `to` is not an object or when no merge
+// patch can say it: a null member in `to` that the patch would have to carry
+// (a merge patch reads null as "remove").
+bool make_merge_patch(const Value& from, const Value& to, Value& patch);
+// Applies a merge patch as RFC 7386 says (for tests and clients).
+void apply_merge_patch(Value& target, const Value& patch);
 
 }  // namespace casa

@@ -27,6 +27,9 @@ class Client {
   virtual std::string address() const = 0;
 
   std::string player_id;  // empty until welcomed
+  // Protocol features the connection asked for in `hello` and the server
+  // granted (docs/protocol.md, "Features"). Set with player_id, read after.
+  bool view_patch = false;  // requests may carry view_patch instead of view
 };
 
 }  // namespace casa::server

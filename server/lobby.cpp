@@ -223,12 +223,26 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
     resume();
     return;
   }
-  auto welcome = [this, id](const Player& p, const std::string& token, bool resumed) {
-    return protocol::reply("welcome",
-                           {{"player_id", p.id}, {"token", token}, {"name", p.name},
-                            {"version", protocol::kVersion}, {"resumed", resumed}, {"games", games_},
-                            {"bots", bot_names()}},
-                           id);
+  // Features (docs/protocol.md): the connection gets those it asked for that
+  // this server knows; unknown names are ignored, and welcome lists the
+  // granted ones only when hello asked for any, so v1 clients see no change.
+  std::optional<json> granted;
+  client->view_patch = false;
+  if (const auto asked = body.find("features"); asked != body.end()) {
+    granted = json::array();
+    for (const auto& f : *asked) {
+      if (f == "view_patch" && !client->view_patch) {
+        client->view_patch = true;
+        granted->push_back(f);
+      }
+    }
+  }
+  auto welcome = [this, id, granted](const Player& p, const std::string& token, bool resumed) {
+    json body = {{"player_id", p.id}, {"token", token}, {"name", p.name},
+                 {"version", protocol::kVersion}, {"resumed", resumed}, {"games", games_},
+                 {"bots", bot_names()}};
+    if (granted) body["features"] = *granted;
+    return protocol::reply("welcome", std::move(body), id);
   };
   if (auto token = body.find("token"); token != body.end()) {
     const std::string hash = sha256_hex(token->get<std::string>());
@@ -542,6 +556,12 @@ std::optional<std::chrono::steady_clock::time_point> Lobby::away_since(const std
   if (it == players_.end()) return std::chrono::steady_clock::time_point{};
   if (!it->second.connection.expired()) return std::nullopt;
   return it->second.gone_since;
+}
+
+std::shared_ptr<Client> Lobby::connection_of(const std::string& player_id) {
+  std::lock_guard lock(mutex_);
+  auto it = players_.find(player_id);
+  return it == players_.end() ? nullptr : it->second.connection.lock();
 }
 
 bool Lobby::is_connected(const std::string& player_id) {

@@ -55,6 +55,8 @@ class Lobby {
 
   // ---- for tables ----
   void send_to_player(const std::string& player_id, const Frame& frame);
+  // The player's connection now, or null.
+  std::shared_ptr<Client> connection_of(const std::string& player_id);
   bool is_connected(const std::string& player_id);
   // When the player's last connection went (the server's start for players not
   // seen since); nullopt while connected.

@@ -8,6 +8,7 @@
 #include "engine/bots.h"
 #include "protocol/deal_commitment.h"
 #include "protocol/protocol.h"
+#include "protocol/value_json.h"
 #include "server/events.h"
 #include "server/lobby.h"
 #include "server/metrics.h"
@@ -209,6 +210,7 @@ json Table::clock_json() const {
 
 void Table::send_state(const std::shared_ptr<Client>& client, Seat seat) {
   client->send(table_state(seat).dump());
+  if (seat >= 0) forget_view(seat);
   if (seat >= 0 && status_ == Status::playing && pending_[static_cast<std::size_t>(seat)].seq >= 0 &&
       !seats_[static_cast<std::size_t>(seat)].player_id.empty()) {
     send_request(seat);
@@ -223,7 +225,29 @@ void Table::send_request(Seat seat) {
         move_deadline_ - std::chrono::steady_clock::now());
     deadline = std::max<std::int64_t>(0, left.count());
   }
-  send_to_seat(seat, make_frame(protocol::request(setup_.id, p.seq, seat, p.legal, game_->view(seat), deadline)));
+  auto& s = seats_[static_cast<std::size_t>(seat)];
+  if (s.player_id.empty()) return;
+  const std::shared_ptr<Client> client = lobby_.connection_of(s.player_id);
+  if (!client) return;
+  Value view = game_->view(seat);
+  Value patch;
+  const bool patched = client->view_patch && s.view_client.lock() == client &&
+                       make_merge_patch(s.view_base, view, patch);
+  client->send(make_frame(protocol::request(setup_.id, p.seq, seat, p.legal, patched ? nullptr : &view,
+                                            patched ? &patch : nullptr, deadline)));
+  // What the connection holds now: the base of its next patch.
+  if (client->view_patch) {
+    s.view_client = client;
+    s.view_base = std::move(view);
+  } else {
+    forget_view(seat);
+  }
+}
+
+void Table::forget_view(Seat seat) {
+  auto& s = seats_[static_cast<std::size_t>(seat)];
+  s.view_client.reset();
+  s.view_base = Value();
 }
 
 void Table::refresh_summary() {
@@ -399,6 +423,7 @@ void Table::start() {
   for (Seat s = 0; s < setup_.players; ++s) {
     const auto& seat = seats_[static_cast<std::size_t>(s)];
     if (!seat.player_id.empty()) lobby_.send_to_player(seat.player_id, make_frame(table_state(s).dump()));
+    forget_view(s);
   }
   for (auto& [pid, weak] : spectators_) {
     if (auto c = weak.lock()) c->send(table_state(kSpectator).dump());
@@ -745,7 +770,7 @@ void Table::committed(bool ok, Seat seat, Action action, std::vector<Event> even
   }
   log_.push_back({seat, action});
   metrics().moves.fetch_add(1, std::memory_order_relaxed);
-  if (actor) actor->send(protocol::reply("accepted", {{"table", setup_.id}, {"seq", seq_}}, id));
+  if (actor) actor->send(protocol::accepted(setup_.id, seq_, id));
   for (const auto& e : events) {
     const Frame frame = make_frame(protocol::event(setup_.id, seq_, e.body, auto_by));
     for (Seat s = 0; s < setup_.players; ++s) {
@@ -1038,6 +1063,7 @@ void Table::player_connection(std::string player_id, bool connected) {
         return;
       seats_[static_cast<std::size_t>(seat)].owes_game_over = false;
       lobby_.send_to_player(player_id, make_frame(table_state(seat).dump()));
+      forget_view(seat);
       lobby_.send_to_player(player_id, make_frame(game_over_frame()));
       lobby_.seat_changed(player_id, setup_.id, false);
       return;
@@ -1058,6 +1084,7 @@ void Table::player_connection(std::string player_id, bool connected) {
       if (connected && status_ != Status::closed) {
         // The reconnected player gets the full picture and their pending request.
         lobby_.send_to_player(player_id, make_frame(table_state(seat).dump()));
+        forget_view(seat);
         if (status_ == Status::playing && pending_[static_cast<std::size_t>(seat)].seq >= 0) send_request(seat);
       }
       if (status_ != Status::playing) return;

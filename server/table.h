@@ -121,6 +121,10 @@ class Table : public std::enable_shared_from_this<Table> {
     Clock::time_point takeover_at{};  // set while the grace period runs
     std::string played_by;            // the bot playing for them
     bool owes_game_over = false;      // over, and its player has not been sent game_over
+    // The view this seat's connection holds from its last request, when that
+    // connection takes view patches: the next request says only what changed.
+    std::weak_ptr<Client> view_client;
+    Value view_base;
     bool empty() const { return player_id.empty() && bot.empty(); }
   };
   struct Pending {  // the latest request of a seat
@@ -142,6 +146,9 @@ class Table : public std::enable_shared_from_this<Table> {
   void send_to_all(const Frame& frame);  // seated humans and spectators
   void send_state(const std::shared_ptr<Client>& client, Seat seat);
   void send_request(Seat seat);
+  // The seat's connection got a table_state (a whole view): its next request
+  // carries the whole view again.
+  void forget_view(Seat seat);
   void broadcast_update();  // refresh_summary() then send_update()
   void send_update();       // table_update to everyone at the table
   void refresh_summary();

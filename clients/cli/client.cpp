@@ -63,6 +63,8 @@ Client::Client(ClientOptions options, std::ostream& out, std::ostream& log)
 
 Json Client::hello() {
   Json m = {{"type", "hello"}, {"version", kProtocolVersion}};
+  // Requests may then say only what changed in the view (docs/protocol.md, Features).
+  m["features"] = Json::array({"view_patch"});
   if (!options_.name.empty()) m["name"] = options_.name;
   hello_had_token_ = !options_.token.empty();
   if (hello_had_token_) m["token"] = options_.token;
@@ -570,8 +572,18 @@ void Client::on_pick(const std::string& line) {
 
 // ---- Decisions ----
 
-void Client::on_request(const Json& m) {
-  const std::string table = text(m, "table");
+void Client::on_request(const Json& message) {
+  const std::string table = text(message, "table");
+  // A view_patch applies to the view last received for the table: from here
+  // on the request holds the whole view, as if the server had sent it.
+  Json m = message;
+  if (const auto patch = m.find("view_patch"); patch != m.end()) {
+    const auto known = tables_.find(table);
+    Json view = known != tables_.end() && known->second.view.is_object() ? known->second.view : Json::object();
+    view.merge_patch(*patch);
+    m.erase("view_patch");
+    m["view"] = std::move(view);
+  }
   PendingRequest request{m.value("seq", std::int64_t{0}),
                          m.value("legal", Json::array()),
                          m.value("view", Json()),

@@ -711,3 +711,35 @@ TEST_CASE("the table's move timer and disconnect policy are said once, with the 
   CHECK(out.find(said) == out.rfind(said));
   CHECK(out.find("Options: target 5\n") == out.rfind("Options: target 5\n"));
 }
+
+TEST_CASE("the client asks for view patches and applies them to the view it holds") {
+  ClientOptions options;
+  options.command = Command::kJoin;
+  options.invite = "XYZ";
+  options.seat = 2;
+  Harness h(options);
+  const Json hello = h.client.hello();
+  CHECK(hello["features"] == Json::parse(R"(["view_patch"])"));
+  h.feed(kWelcome);
+  h.feed(R"({"type":"joined","table":"t1","seat":2})");
+  h.feed(
+      R"({"type":"table_state","table":"t1","game":"casino","players":3,"status":"playing","seq":4,"seat":2,"seats":[{"seat":0,"kind":"player","name":"ann","connected":true},{"seat":1,"kind":"bot","bot":"robot"},{"seat":2,"kind":"player","name":"bob"}],"teams":[[0],[1],[2]],"options":{},"private":false,"move_timeout_seconds":0,"invite":"XYZ","view":null})");
+  h.feed(
+      R"({"type":"request","table":"t1","seq":4,"seat":2,"view":{"game":"casino","seat":2,"to_act":[2],"hand":["AS","KD"],"round":1},"legal":[{"type":"trail","card":"AS"},{"type":"trail","card":"KD"}]})");
+  h.client.on_line("1");
+  const auto sent = h.client.take_outgoing();
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0]["action"] == Json::parse(R"({"type":"trail","card":"AS"})"));
+  // The next request says only what changed: the hand, and round gone.
+  h.feed(R"({"type":"request","table":"t1","seq":7,"seat":2,"view_patch":{"hand":["KD","QC"],"round":null},"legal":[{"type":"trail","card":"QC"}]})");
+  h.out.str("");
+  h.client.on_line("view");
+  const std::string view = h.out.str();
+  CHECK(view.find("Q\u2663") != std::string::npos);
+  CHECK(view.find("A\u2660") == std::string::npos);
+  CHECK(view.find("ound") == std::string::npos);
+  h.client.on_line("1");
+  const auto answer = h.client.take_outgoing();
+  REQUIRE(answer.size() == 1);
+  CHECK(answer[0]["seq"] == 7);
+}

@@ -4,6 +4,7 @@
 
 #include "protocol/protocol.h"
 #include "protocol/schema.h"
+#include "protocol/value_json.h"
 
 using casa::protocol::protocol_schemas;
 using casa::protocol::SchemaSet;
@@ -124,4 +125,59 @@ TEST_CASE("the disconnect policy, clock and table_closed messages have schemas")
       R"({"type":"create_table","game":"la-casa","players":2,"disconnect_policy":{"grace_seconds":-1}})")));
   CHECK(s.validate("client.json", json::parse(
       R"({"type":"create_table","game":"la-casa","players":2,"disconnect_policy":{"takeover":"random"}})")));
+}
+
+TEST_CASE("the direct JSON writer says what nlohmann_json says") {
+  using casa::Value;
+  const std::string tricky = std::string("q\"b\\s/\b\f\n\r\t") + '\x01' + '\x1f' + "\x7f" + "\u00e9\u20ac\U0001F0A1";
+  const Value v = Value::obj({{"type", "play"},
+                              {"n", -9223372036854775807LL - 1},
+                              {"big", 9223372036854775807LL},
+                              {"t", true},
+                              {"f", false},
+                              {"z", nullptr},
+                              {tricky, Value(Value::Array{Value(tricky), Value::array(), Value::object(), Value(0)})}});
+  std::string text;
+  casa::append_json(text, v);
+  CHECK(json::parse(text) == casa::to_json(v));
+  CHECK(casa::from_json(json::parse(text)) == v);
+  // Bytes that are not UTF-8 (a lone continuation byte, a cut sequence, an
+  // overlong form, a surrogate) become U+FFFD: the text is still valid JSON.
+  for (const std::string bad : {"a\x80z", "a\xE2\x82", "\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80"}) {
+    std::string out;
+    casa::append_json_string(out, bad);
+    const json parsed = json::parse(out);  // throws on invalid UTF-8
+    CHECK(parsed.get<std::string>().find("\xEF\xBF\xBD") != std::string::npos);
+  }
+}
+
+TEST_CASE("accepted, event and request are written straight and fit their schemas") {
+  using casa::Value;
+  const auto& s = protocol_schemas();
+  const json a = json::parse(casa::protocol::accepted("t1", 5, json("r-1")));
+  CHECK(a == json{{"type", "accepted"}, {"table", "t1"}, {"seq", 5}, {"id", "r-1"}});
+  CHECK_FALSE(s.validate("server.json", a));
+  CHECK(json::parse(casa::protocol::accepted("t1", 5, json(42)))["id"] == 42);
+  CHECK_FALSE(json::parse(casa::protocol::accepted("t1", 5, std::nullopt)).contains("id"));
+  // The same bytes as a JSON tree would give, once parsed.
+  const Value view = Value::obj({{"hand", Value(Value::Array{Value("G5"), Value("R1")})}, {"round", 2}});
+  const std::vector<Value> legal = {Value::obj({{"type", "play"}, {"card", "G5"}})};
+  const json r = json::parse(casa::protocol::request("t\"1", 7, 2, legal, view, 900));
+  CHECK(r == json{{"type", "request"}, {"table", "t\"1"}, {"seq", 7}, {"seat", 2},
+                  {"legal", json::array({{{"type", "play"}, {"card", "G5"}}})},
+                  {"view", casa::to_json(view)}, {"deadline_ms", 900}});
+  const Value patch = Value::obj({{"round", 3}});
+  const json p = json::parse(casa::protocol::request("t1", 8, 2, legal, nullptr, &patch, std::nullopt));
+  CHECK_FALSE(p.contains("view"));
+  CHECK(p["view_patch"] == json{{"round", 3}});
+  CHECK_FALSE(s.validate("server.json", p));
+}
+
+TEST_CASE("the validator names where a document fails") {
+  SchemaSet set;
+  set.add("a.json", json::parse(R"({"type": "object", "additionalProperties": false, "properties": {
+      "l": {"type": "array", "items": {"type": "object", "properties": {"k": {"type": "integer"}}}}}})"));
+  CHECK(set.validate("a.json", json::parse(R"({"l": [{"k": 1}, {"k": "x"}]})")) == "/l/1/k: expected \"integer\", got string");
+  CHECK(set.validate("a.json", json::parse(R"({"m": 1})")) == "/m: unknown field");
+  CHECK(set.validate("a.json", json::parse(R"(3)")) == "/: expected \"object\", got integer");
 }

@@ -45,7 +45,8 @@ export class Connection {
     const ws = new WebSocket(this.url);
     this.ws = ws;
     ws.onopen = () => {
-      const hello: Json = { type: "hello", version: 1 };
+      // view_patch: requests say only what changed in the view (docs/protocol.md, Features).
+      const hello: Json = { type: "hello", version: 1, features: ["view_patch"] };
       const name = savedName();
       if (name) hello.name = name;
       const token = localStorage.getItem(TOKEN_KEY);

@@ -36,6 +36,7 @@ export interface TableEntry {
   spectating: boolean;
   invite?: string;
   stale: boolean; // events arrived after the view: a resync is due
+  view?: Json | null; // the last view received (table_state or request): what a view_patch applies to
 }
 
 export interface AppState {
@@ -78,6 +79,17 @@ export function sheetRow(e: Json): SheetRow | null {
   return null;
 }
 
+/** Applies a JSON merge patch (RFC 7386) to a copy of `target`. */
+export function mergePatch(target: Json, patch: Json): Json {
+  if (patch === null || typeof patch !== "object" || Array.isArray(patch)) return patch;
+  const out: Json = target !== null && typeof target === "object" && !Array.isArray(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else out[key] = mergePatch(out[key], value);
+  }
+  return out;
+}
+
 /** Applies one server message. Returns true when the state changed. */
 export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
   switch (m.type) {
@@ -92,6 +104,7 @@ export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
     case "table_state": {
       const t = tableEntry(s, m.table);
       t.state = m;
+      t.view = m.view ?? null;
       t.stale = false;
       t.spectating = m.seat === -1;
       if (m.invite) t.invite = m.invite;
@@ -119,6 +132,12 @@ export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
     }
     case "request": {
       const t = tableEntry(s, m.table);
+      if (m.view_patch !== undefined) {
+        // The whole view from here on, as if the server had sent it.
+        const { view_patch, ...rest } = m;
+        m = { ...rest, view: mergePatch(t.view ?? {}, view_patch) };
+      }
+      t.view = m.view;
       t.request = m;
       if (t.state) {
         t.state = { ...t.state, view: m.view, seq: m.seq };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clockLeft, initialState, reduce } from "../src/store";
+import { clockLeft, initialState, mergePatch, reduce } from "../src/store";
 import { fixture } from "./helpers";
 
 describe("reduce", () => {
@@ -29,6 +29,40 @@ describe("reduce", () => {
     expect(t.state.view.trick.length).toBe(3);
     reduce(s, { type: "accepted", table: st.table, seq: 4 });
     expect(t.request).toBeNull();
+  });
+
+  it("applies a request's view_patch to the last view it got (RFC 7386)", () => {
+    const s = initialState();
+    const st = fixture("la-casa-4p-state.json");
+    reduce(s, st);
+    const t = s.tables[st.table];
+    const before = t.state.view;
+    reduce(s, { type: "request", table: st.table, seq: 6, seat: 0, legal: [{ type: "pass" }],
+                view_patch: { round: 99, trick: [], no_such: null } });
+    expect(t.request.view_patch).toBeUndefined();
+    expect(t.request.view).toEqual({ ...before, round: 99, trick: [] });
+    expect(t.state.view).toEqual(t.request.view);
+    // The next patch applies to that view; a member set to null is removed.
+    reduce(s, { type: "request", table: st.table, seq: 7, seat: 0, legal: [{ type: "pass" }],
+                view_patch: { trick: ["G5"], round: null } });
+    const { round: _gone, ...rest } = before;
+    expect(t.request.view).toEqual({ ...rest, trick: ["G5"] });
+    // A whole view replaces it.
+    reduce(s, { type: "request", table: st.table, seq: 8, seat: 0, legal: [{ type: "pass" }], view: { a: 1 } });
+    reduce(s, { type: "request", table: st.table, seq: 9, seat: 0, legal: [{ type: "pass" }], view_patch: {} });
+    expect(t.request.view).toEqual({ a: 1 });
+  });
+
+  it("mergePatch follows RFC 7386", () => {
+    expect(mergePatch({ a: "b" }, { a: "c" })).toEqual({ a: "c" });
+    expect(mergePatch({ a: "b" }, { b: "c" })).toEqual({ a: "b", b: "c" });
+    expect(mergePatch({ a: "b" }, { a: null })).toEqual({});
+    expect(mergePatch({ a: [{ b: "c" }] }, { a: [1] })).toEqual({ a: [1] });
+    expect(mergePatch({ e: null }, { a: 1 })).toEqual({ e: null, a: 1 });
+    expect(mergePatch({}, { a: { bb: { ccc: null } } })).toEqual({ a: { bb: {} } });
+    const base = { x: { y: 1 } };
+    mergePatch(base, { x: { y: 2 } });
+    expect(base).toEqual({ x: { y: 1 } });  // the target is not changed
   });
 
   it("logs events, marks the view stale and fills the score sheet", () => {
