@@ -453,7 +453,22 @@ std::string query_param(const std::string& query, const std::string& name) {
 
 }  // namespace
 
+namespace {
+HttpResponse answer_http_unguarded(const HttpContext& ctx, const HttpRequest& req);
+}  // namespace
+
+// A read the database refuses (PostgreSQL gone, say) answers 503, never more.
 HttpResponse answer_http(const HttpContext& ctx, const HttpRequest& req) {
+  try {
+    return answer_http_unguarded(ctx, req);
+  } catch (const std::exception& e) {
+    spdlog::warn("http: {} failed: {}", std::string(req.target()), e.what());
+    return json_response(req, http::status::service_unavailable, json{{"error", "storage_unavailable"}}.dump());
+  }
+}
+
+namespace {
+HttpResponse answer_http_unguarded(const HttpContext& ctx, const HttpRequest& req) {
   if (req.method() != http::verb::get && req.method() != http::verb::head) {
     HttpResponse res = json_response(req, http::status::method_not_allowed, json{{"error", "get_only"}}.dump());
     res.set(http::field::allow, "GET, HEAD");
@@ -517,5 +532,7 @@ HttpResponse answer_http(const HttpContext& ctx, const HttpRequest& req) {
   }
   return web_response(ctx, req, target);
 }
+
+}  // namespace
 
 }  // namespace casa::server

@@ -345,7 +345,8 @@ bool Store::commit_batch(std::deque<std::pair<Job, Done>>& batch, std::vector<bo
           batch[i].first(*writer_);
           writer_->prepare("RELEASE job").run();
           ok[i] = true;
-        } catch (const std::exception&) {
+        } catch (const std::exception& e) {
+          spdlog::warn("store: a write was refused: {}", e.what());
           try {
             writer_->prepare("ROLLBACK TO job").run();
             writer_->prepare("RELEASE job").run();
@@ -359,7 +360,8 @@ bool Store::commit_batch(std::deque<std::pair<Job, Done>>& batch, std::vector<bo
     ++commits_;
     in_doubt_ = false;
     return true;
-  } catch (const std::exception&) {
+  } catch (const std::exception& e) {
+    spdlog::warn("store: a transaction failed: {}", e.what());
     if (postgres_) {
       // The connection was lost while COMMIT was on its way: it may have
       // committed or not. The answer is the transaction id's status once the
@@ -442,6 +444,20 @@ bool Store::resolve_commit(std::int64_t xid) {
       return false;
     }
   }
+}
+
+void Store::settle_doubt() {
+  if (!in_doubt_) return;
+  // A COMMIT failed after writing its frames to the WAL: a restart could
+  // still find it there. This transaction writes at least one page (the
+  // header's user_version, which nothing else uses), so its frames start
+  // where the failed ones did and a recovery stops before them: once it
+  // commits, the failed transaction is gone for good, as this process
+  // already believes.
+  auto& q = writer_->prepare("PRAGMA user_version");
+  const std::int64_t version = q.step() ? q.int_at(0) : 0;
+  q.run();
+  writer_->exec("PRAGMA user_version = " + std::to_string((version + 1) & 0x7fffffff));
 }
 
 void Store::set_query_only(bool on) {
@@ -743,7 +759,7 @@ std::vector<Store::Standing> Store::leaderboard(const std::string& game, int lim
       std::string("SELECT r.player_id, ") + kPlayerDisplayName +
       ", COUNT(*) AS games, SUM(r.winner) AS wins FROM results r "
       "JOIN players p ON p.id = r.player_id JOIN tables t ON t.id = r.table_id "
-      "WHERE r.player_id IS NOT NULL AND (?1 IS NULL OR t.game = ?1) "
+      "WHERE r.player_id IS NOT NULL AND t.game = COALESCE(?1, t.game) "
       "GROUP BY r.player_id, p.id ORDER BY wins DESC, games ASC, p.name ASC LIMIT ?2");
   q.bind(1, game).bind(2, std::int64_t{limit});
   std::vector<Standing> out;
