@@ -92,6 +92,15 @@ std::string rewrite_placeholders(const std::string& sql, int& count) {
 
 class PgDb;
 
+// The server ended the session (57P01 admin_shutdown and its kin) or the
+// connection failed (class 08), rather than the statement.
+bool connection_gone(const Result& r) {
+  if (!r.r) return true;
+  const char* state = PQresultErrorField(r.r, PG_DIAG_SQLSTATE);
+  if (!state) return true;  // no answer from the server at all
+  return std::strncmp(state, "57P", 3) == 0 || std::strncmp(state, "08", 2) == 0;
+}
+
 class PgStmt final : public Db::Stmt {
  public:
   PgStmt(PgDb& db, std::string sql, std::string name, int params)
@@ -182,8 +191,13 @@ class PgDb final : public Db::Backend {
   bool postgres() const override { return true; }
   bool broken() const override { return !conn_ || PQstatus(conn_) != CONNECTION_OK; }
 
+  // Drops the connection and opens a new one.
+  bool reconnect() { return connect(); }
+
   bool recover() override {
-    if (!broken()) return true;
+    // A connection the server ended (a restart, pg_terminate_backend) says so
+    // on its socket: read that without blocking before trusting it.
+    if (!broken() && PQconsumeInput(conn_) == 1 && !broken()) return true;
     return connect();
   }
 
@@ -203,7 +217,15 @@ class PgDb final : public Db::Backend {
     auto stmt = std::make_unique<PgStmt>(*this, std::move(pg_sql), "casa_" + std::to_string(++named_),
                                          params);
     if (broken()) throw std::runtime_error("prepare " + sql + ": the connection to the database was lost");
-    stmt->prepare_on(conn_, generation_);
+    // As in PgStmt::step: outside a transaction, a connection the server ended
+    // is replaced once.
+    const bool idle = PQtransactionStatus(conn_) == PQTRANS_IDLE;
+    try {
+      stmt->prepare_on(conn_, generation_);
+    } catch (const std::runtime_error&) {
+      if (!idle || !broken() || !reconnect()) throw;
+      stmt->prepare_on(conn_, generation_);
+    }
     return stmt;
   }
 
@@ -259,11 +281,19 @@ void PgStmt::prepare_on(PGconn* conn, std::uint64_t generation) {
 bool PgStmt::step() {
   if (!executed_) {
     if (db_.broken()) throw std::runtime_error("sql step failed: the connection to the database was lost");
-    if (prepared_generation_ != db_.generation()) prepare_on(db_.conn(), db_.generation());
     std::vector<const char*> ptrs(values_.size());
     for (std::size_t i = 0; i < values_.size(); ++i) ptrs[i] = values_[i] ? values_[i]->c_str() : nullptr;
-    result_ = Result(PQexecPrepared(db_.conn(), name_.c_str(), static_cast<int>(ptrs.size()),
-                                    ptrs.data(), nullptr, nullptr, 0));
+    // Outside a transaction, a statement that finds its connection ended by the
+    // server (a restart, pg_terminate_backend) runs once more on a new one:
+    // it is a read or a BEGIN (every write of the store runs inside BEGIN), so
+    // running it again is safe. Inside a transaction nothing is run again.
+    const bool idle = PQtransactionStatus(db_.conn()) == PQTRANS_IDLE;
+    for (int attempt = 0;; ++attempt) {
+      if (prepared_generation_ != db_.generation()) prepare_on(db_.conn(), db_.generation());
+      result_ = Result(PQexecPrepared(db_.conn(), name_.c_str(), static_cast<int>(ptrs.size()),
+                                      ptrs.data(), nullptr, nullptr, 0));
+      if (result_.ok() || !idle || attempt > 0 || !connection_gone(result_) || !db_.reconnect()) break;
+    }
     executed_ = true;
     row_ = -1;
     if (!result_.ok()) {
