@@ -13,25 +13,39 @@
 #                            with the wasm32-wasi C and C++ libraries
 #   scripts/deps.sh charts   also matplotlib, for scripts/arena_chart.py (BENCHMARKS.md)
 #   scripts/deps.sh bench    also valgrind (callgrind), strace and curl, for bench/counts.sh
+#   scripts/deps.sh postgres also the PostgreSQL server, for the server tests on PostgreSQL
+#                            (scripts/pg-test-cluster.sh)
+#   scripts/deps.sh cluster  also PostgreSQL (server and pgbench), HAProxy, curl and
+#                            util-linux, for scripts/test-cluster.sh and bench/cluster.sh
+# Several modes may be given at once: scripts/deps.sh fuzz postgres.
 set -euo pipefail
 wasm_packages=(cmake ninja-build ccache nlohmann-json3-dev clang-14 lld-14 llvm-14 wasi-libc
   libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 libclang-rt-14-dev-wasm32)
 packages=(g++ cmake ninja-build ccache pkg-config libboost1.81-dev nlohmann-json3-dev
-  libspdlog-dev doctest-dev libsqlite3-dev libssl-dev openssl python3 prometheus-cpp-dev
+  libspdlog-dev doctest-dev libsqlite3-dev libpq-dev libssl-dev openssl python3 prometheus-cpp-dev
   libtomlplusplus-dev)
-if [ "${1:-}" = "fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
-if [ "${1:-}" = "image" ]; then
-  packages+=(podman runc crun fuse-overlayfs slirp4netns uidmap containernetworking-plugins
-    iptables mmdebstrap docker-compose python3-jsonschema python3-yaml curl)
-fi
-if [ "${1:-}" = "web" ]; then
-  packages+=(chromium fonts-dejavu-core "${wasm_packages[@]}")
-  # A node that is already there (for example a newer one) is kept.
-  command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
-fi
-if [ "${1:-}" = "wasm" ]; then packages=("${wasm_packages[@]}"); fi
-if [ "${1:-}" = "charts" ]; then packages+=(python3-matplotlib); fi
-if [ "${1:-}" = "bench" ]; then packages+=(valgrind strace curl); fi
+# "wasm" alone installs only the wasm toolchain, not the server's list.
+if [ "$*" = "wasm" ]; then packages=(); fi
+for mode in "$@"; do
+  case "$mode" in
+    fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    image)
+      packages+=(podman runc crun fuse-overlayfs slirp4netns uidmap containernetworking-plugins
+        iptables mmdebstrap docker-compose python3-jsonschema python3-yaml curl)
+      ;;
+    web)
+      packages+=(chromium fonts-dejavu-core "${wasm_packages[@]}")
+      # A node that is already there (for example a newer one) is kept.
+      command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
+      ;;
+    wasm) packages+=("${wasm_packages[@]}") ;;
+    charts) packages+=(python3-matplotlib) ;;
+    bench) packages+=(valgrind strace curl) ;;
+    postgres) packages+=(postgresql) ;;
+    cluster) packages+=(postgresql postgresql-contrib haproxy curl util-linux) ;;
+    *) echo "deps.sh: unknown mode $mode" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -580,7 +580,22 @@ HttpResponse admin_response(const HttpContext& ctx, const HttpRequest& req, cons
 
 }  // namespace
 
+namespace {
+HttpResponse answer_http_unguarded(const HttpContext& ctx, const HttpRequest& req);
+}  // namespace
+
+// A read the database refuses (PostgreSQL gone, say) answers 503, never more.
 HttpResponse answer_http(const HttpContext& ctx, const HttpRequest& req) {
+  try {
+    return answer_http_unguarded(ctx, req);
+  } catch (const std::exception& e) {
+    spdlog::warn("http: {} failed: {}", std::string(req.target()), e.what());
+    return json_response(req, http::status::service_unavailable, json{{"error", "storage_unavailable"}}.dump());
+  }
+}
+
+namespace {
+HttpResponse answer_http_unguarded(const HttpContext& ctx, const HttpRequest& req) {
   {
     std::string path(req.target().substr(0, req.target().find('?')));
     if (path == "/metrics") return metrics_response(ctx, req);
@@ -649,5 +664,7 @@ HttpResponse answer_http(const HttpContext& ctx, const HttpRequest& req) {
   }
   return web_response(ctx, req, target);
 }
+
+}  // namespace
 
 }  // namespace casa::server

@@ -383,7 +383,7 @@ TEST_CASE("a web directory given but missing stops the server from starting") {
   c.port = 0;
   c.address = "127.0.0.1";
   const fs::path dir = temp_dir("web");
-  c.db = (dir / "casa.db").string();
+  c.db = casa::testing::test_db(dir);
   c.web_dir = (dir / "nowhere").string();
   {
     casa::server::Server server(c);

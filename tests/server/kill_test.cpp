@@ -10,7 +10,7 @@ using nlohmann::json;
 
 TEST_CASE("kill -9 mid-game: restart on the same database, resume with tokens, nothing acknowledged lost") {
   const auto dir = temp_dir("kill");
-  const std::string db = (dir / "casa.db").string();
+  const std::string db = test_db(dir);
   ChildServer server = spawn_server(db);
   std::string table, token_a, token_b;
   std::vector<json> acknowledged;  // (seq, seat, action) of every `accepted`

@@ -21,7 +21,7 @@ namespace {
 void kill_and_recover(const std::string& game, const json& options, std::uint64_t seed,
                       const std::vector<std::string>& seats, int acks) {
   const auto dir = temp_dir("recover");
-  const std::string db = (dir / "casa.db").string();
+  const std::string db = test_db(dir);
   ChildServer server = spawn_server(db);
   std::vector<int> human_seats;
   for (std::size_t s = 0; s < seats.size(); ++s) {

@@ -2,7 +2,6 @@
 // ephemeral port with a temporary database, playing the test game fake-trick.
 #include <doctest/doctest.h>
 
-#include <sqlite3.h>
 
 #include <fstream>
 #include <iterator>
@@ -458,13 +457,9 @@ TEST_CASE("resume tokens: 256 random bits each, and the database keeps only thei
   for (int attempt = 0; attempt < 50 && stored.size() < 2; ++attempt) {
     std::this_thread::sleep_for(20ms);
     stored.clear();
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open_v2(ts.config.db.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
-    sqlite3_stmt* q = nullptr;
-    REQUIRE(sqlite3_prepare_v2(db, "SELECT token_hash FROM players ORDER BY name", -1, &q, nullptr) == SQLITE_OK);
-    while (sqlite3_step(q) == SQLITE_ROW) stored.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(q, 0)));
-    sqlite3_finalize(q);
-    sqlite3_close(db);
+    casa::server::Db db(ts.config.db, true);
+    auto& q = db.prepare("SELECT token_hash FROM players ORDER BY name");
+    while (q.step()) stored.push_back(q.text_at(0));
   }
   REQUIRE(stored.size() == 2);
   CHECK(stored[0] == casa::server::sha256_hex(token));

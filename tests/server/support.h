@@ -5,7 +5,10 @@
 
 #include <doctest/doctest.h>
 
+#include <cctype>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <random>
@@ -16,6 +19,7 @@
 #include "protocol/protocol.h"
 #include "protocol/schema.h"
 #include "server/server.h"
+#include "server/store.h"
 #include "tests/server/fake_game.h"
 #include "tests/server/ws_client.h"
 
@@ -28,6 +32,35 @@ inline std::filesystem::path temp_dir(const std::string& tag) {
   return dir;
 }
 
+// The PostgreSQL database the tests run against, or "" for SQLite: the URL in
+// CASA_TEST_DB, or in the file CASA_TEST_PG_URL_FILE names (written by
+// scripts/pg-test-cluster.sh for the CTest fixture).
+inline std::string test_pg_url() {
+  if (const char* url = std::getenv("CASA_TEST_DB"); url && *url) return url;
+  if (const char* file = std::getenv("CASA_TEST_PG_URL_FILE"); file && *file) {
+    std::ifstream in(file);
+    std::string url;
+    std::getline(in, url);
+    REQUIRE_MESSAGE(!url.empty(), "no PostgreSQL URL in " << file);
+    return url;
+  }
+  return {};
+}
+inline bool testing_postgres() { return !test_pg_url().empty(); }
+
+// The database of a server whose files live in `dir`: casa.db there, or, on
+// PostgreSQL, a schema of its own named after `dir` (created when missing), so
+// that every test starts empty and a restart finds its data again.
+inline std::string test_db(const std::filesystem::path& dir) {
+  const std::string base = test_pg_url();
+  if (base.empty()) return (dir / "casa.db").string();
+  std::string schema = "t_";
+  for (char c : dir.filename().string()) schema += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  server::Db::open(base, false)->exec("CREATE SCHEMA IF NOT EXISTS " + schema);
+  return base + (base.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" + schema +
+         "&application_name=" + schema;
+}
+
 struct TestServer {
   std::filesystem::path dir;
   server::Config config;
@@ -38,7 +71,7 @@ struct TestServer {
     dir = reuse.empty() ? temp_dir("srv") : reuse;
     config.port = 0;
     config.address = "127.0.0.1";
-    config.db = (dir / "casa.db").string();
+    config.db = test_db(dir);
     config.testing = true;
     config.log_level = "warn";
     // No web client unless a test asks for one: a checkout's clients/web/dist must
