@@ -81,6 +81,11 @@ void Leases::release(const std::string& table, std::int64_t epoch) {
               {table, node_, std::to_string(epoch)});
 }
 
+void Leases::remove(const std::string& table, std::int64_t epoch) {
+  conn().exec("DELETE FROM table_leases WHERE table_id = $1 AND node_id = $2 AND epoch = $3",
+              {table, node_, std::to_string(epoch)});
+}
+
 void Leases::release_all() {
   conn().exec("UPDATE table_leases SET expires_at = clock_timestamp() - interval '1 second' WHERE node_id = $1",
               {node_});

@@ -49,6 +49,8 @@ class Leases {
   std::vector<Lease> claim_expired(int limit);
   // Gives a table up at once (another node may claim it on its next round).
   void release(const std::string& table, std::int64_t epoch);
+  // Deletes the lease row (a finished table nobody needs to run again).
+  void remove(const std::string& table, std::int64_t epoch);
   // Every lease of this node (a drained node, after its last commit).
   void release_all();
   // The table's holder and epoch, and whether the lease is unexpired.

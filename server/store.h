@@ -270,6 +270,13 @@ class Store {
   // the store refused the write.
   int rebuild_ratings();
 
+  // Cluster mode (docs/cluster.md): `fence(db, table)` runs first in every job
+  // that writes a table's rows (the table, its seats, actions, chat, status) and
+  // throws when this node may no longer write that table, which refuses the job
+  // alone. Set once, before the first write.
+  using Fence = std::function<void(Db&, const std::string& table)>;
+  void set_fence(Fence fence) { fence_ = std::move(fence); }
+
   // False after a write failed, true again after one succeeds.
   bool healthy() const { return healthy_.load(); }
   // Makes the writer refuse every write (SQLite's query_only), as a read-only
@@ -287,6 +294,11 @@ class Store {
   bool commit_batch(std::deque<std::pair<Job, Done>>& batch, std::vector<bool>& ok);
   void settle_doubt();  // inside a transaction: see in_doubt()
   void fill_table(Db& db, StoredTable& t);
+
+  void fence(Db& db, const std::string& table) const {
+    if (fence_) fence_(db, table);
+  }
+  Fence fence_;
 
   std::unique_ptr<Db> writer_;
   std::unique_ptr<Db> reader_;
