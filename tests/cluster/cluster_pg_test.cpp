@@ -5,7 +5,13 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <unistd.h>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -16,6 +22,7 @@
 #include "server/cluster_bus.h"
 #include "server/cluster_lease.h"
 #include "server/cluster_pg.h"
+#include "server/store.h"
 
 using namespace casa::server;
 using namespace std::chrono_literals;
@@ -195,4 +202,84 @@ TEST_CASE("the bus carries messages between nodes in order, big ones through the
   a.stop();
   b.stop();
   io.run_for(50ms);
+}
+
+namespace {
+// Waits for a store callback's outcome.
+struct Outcome {
+  std::mutex m;
+  std::condition_variable cv;
+  std::map<std::string, bool> ok;
+  Store::Done done(const std::string& name) {
+    return [this, name](bool v) {
+      std::lock_guard lock(m);
+      ok[name] = v;
+      cv.notify_all();
+    };
+  }
+  void wait(std::size_t n) {
+    std::unique_lock lock(m);
+    REQUIRE(cv.wait_for(lock, 10s, [&] { return ok.size() >= n; }));
+  }
+};
+}  // namespace
+
+TEST_CASE("the store's fence refuses only the writes of the table it fails for, in the same group commit") {
+  const auto dir = std::filesystem::temp_directory_path() / ("casa-fence-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    Store store((dir / "casa.db").string());
+    std::atomic<bool> lost{false};
+    store.set_fence([&](Db&, const std::string& table) {
+      if (table == "t-lost" && lost) throw std::runtime_error("lease lost");
+    });
+    Outcome first;
+    // Rows the fenced writes refer to: a refusal must come from the fence alone.
+    store.save_player({"p1", "ann", "h1"}, first.done("p1"));
+    store.save_player({"p2", "bob", "h2"}, first.done("p2"));
+    for (const char* id : {"t-kept", "t-lost"}) {
+      StoredTable t;
+      t.id = id;
+      t.game = "fake";
+      t.players = 2;
+      t.creator = "p1";
+      t.invite = std::string("INV-") + id;
+      t.seats.resize(2);
+      store.save_table(t, first.done(id));
+    }
+    first.wait(4);
+    CHECK(first.ok["p1"]);
+    CHECK(first.ok["t-kept"]);
+    CHECK(first.ok["t-lost"]);
+
+    lost = true;
+    Outcome second;
+    // Queued together: one group commit, retried job by job.
+    store.append_action("t-kept", {1, 0, "{\"a\":1}", ""}, {}, std::nullopt, second.done("kept action"));
+    store.append_action("t-lost", {1, 0, "{\"a\":1}", ""}, {}, std::nullopt, second.done("lost action"));
+    store.append_chat("t-lost", {0, "p1", 0, false, "hello"},
+                      [&](bool ok, std::int64_t) { second.done("lost chat")(ok); });
+    store.save_seat("t-lost", 1, {"p2", "", false}, second.done("lost seat"));
+    store.close_table("t-lost", second.done("lost close"));
+    store.save_seat("t-kept", 1, {"p2", "", false}, second.done("kept seat"));
+    second.wait(6);
+    CHECK(second.ok["kept seat"]);
+    CHECK(second.ok["kept action"]);
+    CHECK_FALSE(second.ok["lost action"]);
+    CHECK_FALSE(second.ok["lost chat"]);
+    CHECK_FALSE(second.ok["lost seat"]);
+    CHECK_FALSE(second.ok["lost close"]);
+
+    const auto kept = store.load_table("t-kept");
+    REQUIRE(kept);
+    CHECK(kept->actions.size() == 1);
+    const auto fenced = store.load_table("t-lost");
+    REQUIRE(fenced);
+    CHECK(fenced->actions.empty());
+    CHECK(fenced->chat.empty());
+    CHECK(fenced->seats[1].player_id.empty());
+    CHECK(fenced->status == "waiting");
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
 }
