@@ -40,7 +40,8 @@ const std::vector<Flag>& flags() {
   static const std::vector<Flag> all = {
       {"address", "listen address (0.0.0.0)", [](Config& c, const std::string& v) { c.address = v; }},
       {"port", "listen port, 0 for any (8080)", [](Config& c, const std::string& v) { c.port = to_int(v); }},
-      {"db", "SQLite database path (./casa.db)", [](Config& c, const std::string& v) { c.db = v; }},
+      {"db", "the database: a SQLite file path, or postgres://user@host:port/name for PostgreSQL "
+             "(./casa.db)", [](Config& c, const std::string& v) { c.db = v; }},
       {"web-dir", "built web client to serve at / (off: none; default: ../share/casa/web beside the binary, "
                   "else ./clients/web/dist)",
        [](Config& c, const std::string& v) { c.web_dir = v; }},
