@@ -444,6 +444,20 @@ bool Store::resolve_commit(std::int64_t xid) {
   }
 }
 
+void Store::settle_doubt() {
+  if (!in_doubt_) return;
+  // A COMMIT failed after writing its frames to the WAL: a restart could
+  // still find it there. This transaction writes at least one page (the
+  // header's user_version, which nothing else uses), so its frames start
+  // where the failed ones did and a recovery stops before them: once it
+  // commits, the failed transaction is gone for good, as this process
+  // already believes.
+  auto& q = writer_->prepare("PRAGMA user_version");
+  const std::int64_t version = q.step() ? q.int_at(0) : 0;
+  q.run();
+  writer_->exec("PRAGMA user_version = " + std::to_string((version + 1) & 0x7fffffff));
+}
+
 void Store::set_query_only(bool on) {
   // Outside any transaction: query_only cannot change inside one.
   std::lock_guard lock(mutex_);
