@@ -155,7 +155,7 @@ TEST_CASE("one lobby: a table run by node b is listed and played from node a; an
   WsClient ann(n[1].port), bob(n[0].port);  // ann on b, bob on a
   ann.hello("ann");
   bob.hello("bob");
-  const json created = create(ann, {{"game", "fake-trick"}, {"players", 2}, {"options", {{"hand", 3}}}});
+  const json created = create(ann, {{"game", "fake-trick"}, {"players", 2}, {"rated", false}, {"options", {{"hand", 3}}}});
   REQUIRE(created["type"] == "table_created");
   const std::string table = created["table"];
   CHECK(owner(n.db, table).first == "b");
@@ -176,7 +176,7 @@ TEST_CASE("one lobby: a table run by node b is listed and played from node a; an
   check_schemas(bob);
 
   // A private table made on node a, joined by its invite on node b.
-  const json secret = create(bob, {{"game", "fake-trick"}, {"players", 2}, {"private", true}, {"options", {{"hand", 3}}}});
+  const json secret = create(bob, {{"game", "fake-trick"}, {"players", 2}, {"rated", false}, {"private", true}, {"options", {{"hand", 3}}}});
   REQUIRE(secret["type"] == "table_created");
   CHECK(owner(n.db, secret["table"]).first == "a");
   const json by_invite = ann.call({{"type", "join"}, {"invite", secret["invite"]}});
@@ -199,7 +199,7 @@ TEST_CASE("kill -9 of the owner: another node takes the table over, clients resu
     WsClient ann(n[1].port);  // on b, which dies
     ann.hello("ann");
     token_ann = ann.token();
-    table = create(ann, {{"game", "fake-trick"}, {"players", 2}, {"options", {{"hand", 8}}}})["table"];
+    table = create(ann, {{"game", "fake-trick"}, {"players", 2}, {"rated", false}, {"options", {{"hand", 8}}}})["table"];
     REQUIRE(bob.call({{"type", "join"}, {"table", table}})["type"] == "joined");
     play_until({{&ann, 0}, {&bob, 1}}, table, acknowledged, [&] { return acknowledged.size() >= 6; }, 20s);
     REQUIRE(acknowledged.size() >= 6);
@@ -238,7 +238,7 @@ TEST_CASE("SIGSTOP past the lease: the paused owner lets the table go and its pl
   ann.hello("ann");
   bob.hello("bob");
   const std::string table =
-      create(ann, {{"game", "fake-trick"}, {"players", 2}, {"options", {{"hand", 8}}}})["table"];
+      create(ann, {{"game", "fake-trick"}, {"players", 2}, {"rated", false}, {"options", {{"hand", 8}}}})["table"];
   REQUIRE(bob.call({{"type", "join"}, {"table", table}})["type"] == "joined");
   play_until({{&ann, 0}, {&bob, 1}}, table, acknowledged, [&] { return acknowledged.size() >= 4; }, 20s);
   REQUIRE(owner(n.db, table).first == "b");
