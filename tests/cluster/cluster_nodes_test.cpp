@@ -199,7 +199,9 @@ TEST_CASE("kill -9 of the owner: another node takes the table over, clients resu
     WsClient ann(n[1].port);  // on b, which dies
     ann.hello("ann");
     token_ann = ann.token();
-    table = create(ann, {{"game", "fake-trick"}, {"players", 2}, {"rated", false}, {"options", {{"hand", 8}}}})["table"];
+    const json made = create(ann, {{"game", "fake-trick"}, {"players", 2}, {"rated", false}, {"options", {{"hand", 5}}}});
+    REQUIRE_MESSAGE(made["type"] == "table_created", made.dump());
+    table = made["table"];
     REQUIRE(bob.call({{"type", "join"}, {"table", table}})["type"] == "joined");
     play_until({{&ann, 0}, {&bob, 1}}, table, acknowledged, [&] { return acknowledged.size() >= 6; }, 20s);
     REQUIRE(acknowledged.size() >= 6);
@@ -237,8 +239,9 @@ TEST_CASE("SIGSTOP past the lease: the paused owner lets the table go and its pl
   WsClient ann(n[1].port), bob(n[0].port);  // ann on b (paused), bob on a
   ann.hello("ann");
   bob.hello("bob");
-  const std::string table =
-      create(ann, {{"game", "fake-trick"}, {"players", 2}, {"rated", false}, {"options", {{"hand", 8}}}})["table"];
+  const json made = create(ann, {{"game", "fake-trick"}, {"players", 2}, {"rated", false}, {"options", {{"hand", 5}}}});
+  REQUIRE_MESSAGE(made["type"] == "table_created", made.dump());
+  const std::string table = made["table"];
   REQUIRE(bob.call({{"type", "join"}, {"table", table}})["type"] == "joined");
   play_until({{&ann, 0}, {&bob, 1}}, table, acknowledged, [&] { return acknowledged.size() >= 4; }, 20s);
   REQUIRE(owner(n.db, table).first == "b");
