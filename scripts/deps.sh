@@ -9,21 +9,30 @@
 #                            and Node.js with npm when no node is installed
 #   scripts/deps.sh charts   also matplotlib, for scripts/arena_chart.py (BENCHMARKS.md)
 #   scripts/deps.sh bench    also valgrind (callgrind), strace and curl, for bench/counts.sh
+#   scripts/deps.sh postgres also the PostgreSQL server, for the server tests on PostgreSQL
+#                            (scripts/pg-test-cluster.sh)
+# Several modes may be given at once: scripts/deps.sh fuzz postgres.
 set -euo pipefail
 packages=(g++ cmake ninja-build ccache pkg-config libboost1.81-dev nlohmann-json3-dev
-  libspdlog-dev doctest-dev libsqlite3-dev libssl-dev libpq-dev openssl python3)
-if [ "${1:-}" = "fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
-if [ "${1:-}" = "image" ]; then
-  packages+=(podman runc crun fuse-overlayfs slirp4netns uidmap containernetworking-plugins
-    iptables mmdebstrap docker-compose python3-jsonschema python3-yaml curl)
-fi
-if [ "${1:-}" = "web" ]; then
-  packages+=(chromium fonts-dejavu-core)
-  # A node that is already there (for example a newer one) is kept.
-  command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
-fi
-if [ "${1:-}" = "charts" ]; then packages+=(python3-matplotlib); fi
-if [ "${1:-}" = "bench" ]; then packages+=(valgrind strace curl); fi
+  libspdlog-dev doctest-dev libsqlite3-dev libpq-dev libssl-dev openssl python3)
+for mode in "$@"; do
+  case "$mode" in
+    fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    image)
+      packages+=(podman runc crun fuse-overlayfs slirp4netns uidmap containernetworking-plugins
+        iptables mmdebstrap docker-compose python3-jsonschema python3-yaml curl)
+      ;;
+    web)
+      packages+=(chromium fonts-dejavu-core)
+      # A node that is already there (for example a newer one) is kept.
+      command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
+      ;;
+    charts) packages+=(python3-matplotlib) ;;
+    bench) packages+=(valgrind strace curl) ;;
+    postgres) packages+=(postgresql) ;;
+    *) echo "deps.sh: unknown mode $mode" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

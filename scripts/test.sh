@@ -20,7 +20,9 @@ phase() {
   echo "== $name: $took s"
 }
 fuzz_seconds="${CASA_FUZZ_SECONDS:-30}"
-if [ "$fuzz_seconds" -gt 0 ]; then phase "packages" scripts/deps.sh fuzz; else phase "packages" scripts/deps.sh; fi
+# postgres: the server suites run a second time on PostgreSQL (server_postgres,
+# server_ratings_postgres in ctest).
+if [ "$fuzz_seconds" -gt 0 ]; then phase "packages" scripts/deps.sh fuzz postgres; else phase "packages" scripts/deps.sh postgres; fi
 jobs=$(nproc)
 phase "configure" cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 phase "build" cmake --build build -j"$jobs"
