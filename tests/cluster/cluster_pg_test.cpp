@@ -1,5 +1,5 @@
-// Leases, fencing and the bus against a real PostgreSQL (tests/cluster/
-// pg_fixture.sh starts one; CASA_TEST_PG names its URI). docs/cluster.md.
+// Leases, fencing and the bus against a real PostgreSQL (scripts/pg-test-cluster.sh
+// starts one; CASA_TEST_PG names its URL). docs/cluster.md.
 #include <doctest/doctest.h>
 
 #include <boost/asio/io_context.hpp>
