@@ -63,6 +63,10 @@ struct Config {
   std::string metrics_token;
 
   std::string config_file;  // the file the settings were read from, if any
+  // Cluster mode (docs/cluster.md): several nodes on one PostgreSQL database.
+  // Empty: a single node. "auto": hostname-pid-xxxx.
+  std::string node_id;
+  int lease_seconds = 8;  // a table's lease; a dead node's tables move within it + 1 s
 
   bool testing = false;  // accept the engine's `deck` option and a `seed` on create_table
 };
@@ -76,5 +80,7 @@ std::vector<std::string> config_names();
 // Applies a TOML configuration file (every key a flag name). Returns an error
 // naming the file and line, or nullopt.
 std::optional<std::string> apply_config_file(const std::string& path, Config& config);
+// Whether `db` names a PostgreSQL database (postgres:// or postgresql://).
+bool is_postgres_uri(const std::string& db);
 
 }  // namespace casa::server

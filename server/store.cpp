@@ -506,7 +506,8 @@ void write_seat(Db& db, const std::string& table, int seat, const StoredSeat& wh
 
 void Store::save_table(const StoredTable& t, Done done) {
   write(
-      [t](Db& db) {
+      [this, t](Db& db) {
+        fence(db, t.id);
         db.prepare(
               "INSERT INTO tables (id, game, players, options, seed, private, invite, creator, "
               "move_timeout_seconds, status, created_at, grace_seconds, takeover, deal_salt, deal_commitment) "
@@ -541,7 +542,8 @@ void Store::save_table(const StoredTable& t, Done done) {
 
 void Store::save_seat(const std::string& table, int seat, const StoredSeat& who, Done done) {
   write(
-      [table, seat, who](Db& db) {
+      [this, table, seat, who](Db& db) {
+        fence(db, table);
         if (who.player_id.empty() && who.bot.empty()) {
           db.prepare("DELETE FROM seats WHERE table_id = ? AND seat = ?")
               .bind(1, table)
@@ -555,13 +557,18 @@ void Store::save_seat(const std::string& table, int seat, const StoredSeat& who,
 }
 
 void Store::delete_table(const std::string& table, Done done) {
-  write([table](Db& db) { db.prepare("DELETE FROM tables WHERE id = ?").bind(1, table).run(); },
+  write(
+      [this, table](Db& db) {
+        fence(db, table);
+        db.prepare("DELETE FROM tables WHERE id = ?").bind(1, table).run();
+      },
         std::move(done));
 }
 
 void Store::close_table(const std::string& table, Done done) {
   write(
-      [table](Db& db) {
+      [this, table](Db& db) {
+        fence(db, table);
         db.prepare("UPDATE tables SET status = 'closed', finished_at = ? WHERE id = ?")
             .bind(1, now_seconds())
             .bind(2, table)
@@ -574,7 +581,8 @@ void Store::append_action(const std::string& table, const StoredAction& a,
                           std::vector<StoredRound> rounds, std::optional<StoredResult> result,
                           Done done) {
   write(
-      [table, a, rounds = std::move(rounds), result = std::move(result)](Db& db) {
+      [this, table, a, rounds = std::move(rounds), result = std::move(result)](Db& db) {
+        fence(db, table);
         db.prepare("INSERT INTO actions (table_id, seq, seat, action, created_at, auto) VALUES (?, ?, ?, ?, ?, ?)")
             .bind(1, table)
             .bind(2, a.seq)
@@ -639,7 +647,8 @@ void Store::append_chat(const std::string& table, const StoredChat& c,
                         std::function<void(bool, std::int64_t)> done) {
   auto line = std::make_shared<std::int64_t>(0);
   write(
-      [table, c, line](Db& db) {
+      [this, table, c, line](Db& db) {
+        fence(db, table);
         auto& next = db.prepare("SELECT COALESCE(MAX(line), 0) + 1 FROM chat WHERE table_id = ?");
         next.bind(1, table);
         *line = next.step() ? next.int_at(0) : 1;

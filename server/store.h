@@ -306,6 +306,13 @@ class Store {
   // the store refused the write.
   int rebuild_ratings();
 
+  // Cluster mode (docs/cluster.md): `fence(db, table)` runs first in every job
+  // that writes a table's rows (the table, its seats, actions, chat, status) and
+  // throws when this node may no longer write that table, which refuses the job
+  // alone. Set once, before the first write.
+  using Fence = std::function<void(Db&, const std::string& table)>;
+  void set_fence(Fence fence) { fence_ = std::move(fence); }
+
   // False after a write failed, true again after one succeeds.
   bool healthy() const { return healthy_.load(); }
   // Makes the writer refuse every write (SQLite's query_only), as a read-only
@@ -330,6 +337,11 @@ class Store {
   // COMMIT lost its connection, committed.
   bool resolve_commit(std::int64_t xid);
   void fill_table(Db& db, StoredTable& t);
+
+  void fence(Db& db, const std::string& table) const {
+    if (fence_) fence_(db, table);
+  }
+  Fence fence_;
 
   std::unique_ptr<Db> writer_;
   bool postgres_ = false;

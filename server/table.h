@@ -103,6 +103,10 @@ class Table : public std::enable_shared_from_this<Table> {
   // table_closed with reason "admin" and `message`, which is stored with it.
   // Nothing happens to a table that is already over or closed.
   void admin_close(std::string message);
+  // Cluster mode: this node lost the table to another (docs/cluster.md). It
+  // stops playing at once, writes and tells nothing, and hands `done` the
+  // connections of its seated players and spectators (on the strand).
+  void abandon(std::function<void(std::vector<std::shared_ptr<Client>>)> done);
 
   // {table, game, players, private, status, seats, options, move_timeout_seconds,
   // disconnect_policy}.
@@ -226,6 +230,7 @@ class Table : public std::enable_shared_from_this<Table> {
   bool committing_ = false;
   // When the player's action being committed came in (zero for the server's own).
   std::chrono::steady_clock::time_point action_received_{};
+  bool abandoned_ = false;  // see abandon(): no more requests, bots or timers
   std::deque<std::function<void()>> deferred_;
   Rng bot_rng_;
   std::vector<Action> legal_buffer_;
