@@ -91,6 +91,10 @@ std::string reply(std::string_view type, json body, const std::optional<json>& i
 
 std::string message(std::string_view type, json body) { return reply(type, std::move(body), {}); }
 
+std::string reconnect(std::string_view reason, int after_ms) {
+  return message("reconnect", {{"reason", reason}, {"after_ms", after_ms}});
+}
+
 std::string request(const std::string& table, std::int64_t seq, Seat seat,
                     const std::vector<Value>& legal, const Value& view,
                     std::optional<std::int64_t> deadline_ms) {

@@ -47,6 +47,9 @@ std::string error(const Refusal& refusal, const std::optional<json>& id,
 std::string reply(std::string_view type, json body, const std::optional<json>& id);
 // A message that is not a reply.
 std::string message(std::string_view type, json body);
+// Tells a client to connect again after `after_ms` and resume (the server is
+// draining; docs/protocol.md, `reconnect`).
+std::string reconnect(std::string_view reason, int after_ms);
 
 std::string request(const std::string& table, std::int64_t seq, Seat seat,
                     const std::vector<Value>& legal, const Value& view,

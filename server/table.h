@@ -99,6 +99,12 @@ class Table : public std::enable_shared_from_this<Table> {
   void rematch(std::shared_ptr<Client> client, Reply id);
   // A seated player, or the creator, (re)connected or dropped.
   void player_connection(std::string player_id, bool connected);
+  // The node drains (docs/server.md, "Stopping"): no further action is
+  // committed here (a move that arrives is refused with `draining`, a bot or a
+  // timer simply does not move). `idle` runs on the strand once the commit in
+  // flight, if any, is done and told, so the log stops at an acknowledged
+  // action that the next owner of the table replays.
+  void freeze(std::function<void()> idle);
 
   // {table, game, players, private, status, seats, options, move_timeout_seconds,
   // disconnect_policy}.
@@ -195,6 +201,7 @@ class Table : public std::enable_shared_from_this<Table> {
   boost::asio::io_context& io_;
   boost::asio::strand<boost::asio::io_context::executor_type> strand_;
   boost::asio::steady_timer move_timer_;
+  bool frozen_ = false;  // freeze(): no more commits
   std::chrono::steady_clock::time_point move_deadline_{};
   std::uint64_t timer_generation_ = 0;
   std::vector<Seat> clock_seats_;  // whose move timer runs (empty: none)
