@@ -711,3 +711,20 @@ TEST_CASE("the table's move timer and disconnect policy are said once, with the 
   CHECK(out.find(said) == out.rfind(said));
   CHECK(out.find("Options: target 5\n") == out.rfind("Options: target 5\n"));
 }
+
+TEST_CASE("a drain: `draining` is not fatal and `reconnect` asks for a pause before coming back") {
+  Harness h(play_options());
+  h.feed(kWelcome);
+  h.feed(R"({"type":"table_created","table":"t1","invite":"XYZ","seat":0})");
+  CHECK_FALSE(h.client.take_reconnect_after_ms());
+  auto sent = h.feed(R"({"type":"error","code":"draining","message":"shutting down","table":"t1"})");
+  CHECK(sent.empty());
+  CHECK_FALSE(h.client.done());
+  sent = h.feed(R"({"type":"reconnect","reason":"draining","after_ms":350})");
+  CHECK(sent.empty());
+  CHECK_FALSE(h.client.done());
+  CHECK(h.client.take_reconnect_after_ms() == 350);
+  CHECK_FALSE(h.client.take_reconnect_after_ms());  // once
+  // The next connection resumes as any reconnect does.
+  CHECK(h.client.hello()["token"] == "abc");
+}
