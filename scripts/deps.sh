@@ -9,6 +9,9 @@
 #                            and Node.js with npm when no node is installed
 #   scripts/deps.sh charts   also matplotlib, for scripts/arena_chart.py (BENCHMARKS.md)
 #   scripts/deps.sh bench    also valgrind (callgrind), strace and curl, for bench/counts.sh
+#   scripts/deps.sh cluster  also PostgreSQL (server and pgbench), HAProxy, curl and
+#                            util-linux (setpriv, to run PostgreSQL as a non-root user)
+#                            for scripts/test-cluster.sh and bench/cluster.sh
 set -euo pipefail
 packages=(g++ cmake ninja-build ccache pkg-config libboost1.81-dev nlohmann-json3-dev
   libspdlog-dev doctest-dev libsqlite3-dev libssl-dev openssl python3)
@@ -24,6 +27,7 @@ if [ "${1:-}" = "web" ]; then
 fi
 if [ "${1:-}" = "charts" ]; then packages+=(python3-matplotlib); fi
 if [ "${1:-}" = "bench" ]; then packages+=(valgrind strace curl); fi
+if [ "${1:-}" = "cluster" ]; then packages+=(postgresql postgresql-contrib haproxy curl util-linux); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
