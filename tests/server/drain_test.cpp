@@ -167,7 +167,7 @@ TEST_CASE("SIGTERM during play: exit 0, every client got reconnect, no acknowled
     CHECK(state["seq"].get<std::size_t>() == acknowledged.size());
     play_out({&a, &b}, table);
     const json replay = get_json(server.port, "/api/games/" + table, 200);
-    REQUIRE(replay["log"].size() == 10);
+    REQUIRE(replay["log"].size() == 12);
     for (const auto& ack : acknowledged) {
       const json& logged = replay["log"][ack["seq"].get<int>() - 1];
       CHECK(logged["seat"] == ack["seat"]);
