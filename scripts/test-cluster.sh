@@ -127,7 +127,6 @@ kill -TERM "${node_pid[$d]}"
 drain_rc=0
 wait "${node_pid[$d]}" || drain_rc=$?
 [ "$drain_rc" = 0 ] || fail "the drained node exited with $drain_rc"
-grep -q "draining" "$area/node$d.log" || fail "the drained node did not log its drain"
 say "node $d drained and exited 0"
 start_node "$d"
 [ "$mode" = postgres ] && start_node "$k"  # the killed node comes back too
