@@ -14,7 +14,7 @@
 #                            for scripts/test-cluster.sh and bench/cluster.sh
 set -euo pipefail
 packages=(g++ cmake ninja-build ccache pkg-config libboost1.81-dev nlohmann-json3-dev
-  libspdlog-dev doctest-dev libsqlite3-dev libssl-dev openssl python3)
+  libspdlog-dev doctest-dev libsqlite3-dev libssl-dev libpq-dev openssl python3)
 if [ "${1:-}" = "fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 if [ "${1:-}" = "image" ]; then
   packages+=(podman runc crun fuse-overlayfs slirp4netns uidmap containernetworking-plugins

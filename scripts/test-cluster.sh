@@ -81,11 +81,14 @@ fi
 # ---- the nodes ----
 nodes=3
 [ "$mode" = sqlite ] && nodes=1
+lease=4  # seconds: the pause below lasts well past it
 ports=()
 node_pid=()
 start_node() {  # index
   local i=$1
-  "$server" --address 127.0.0.1 --port "${ports[$i]}" --db "$(db_for)" --web-dir off --log-level warn \
+  local cluster_flags=()
+  [ "$mode" = postgres ] && cluster_flags=(--node-id "node$i" --lease-seconds "$lease")
+  "$server" --address 127.0.0.1 --port "${ports[$i]}" --db "$(db_for)" "${cluster_flags[@]}" --web-dir off --log-level warn \
     --trusted-proxies 127.0.0.1 --rate-per-second 1000 --rate-burst 1000 --max-connections-per-address 100000 \
     --drain-seconds 10 --durability normal >>"$area/node$i.log" 2>&1 &
   node_pid[$i]=$!
@@ -132,7 +135,7 @@ start_node "$d"
 [ "$mode" = postgres ] && start_node "$k"  # the killed node comes back too
 sleep 6
 p=$(victim 2)
-say "SIGSTOP node $p for 15 s (past a 10 s lease)"
+say "SIGSTOP node $p for 15 s (past its $lease s lease)"
 kill -STOP "${node_pid[$p]}"
 sleep 15
 kill -CONT "${node_pid[$p]}"

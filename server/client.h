@@ -25,6 +25,8 @@ class Client {
   // Closes the connection after the queued frames. Any thread.
   virtual void close() = 0;
   virtual std::string address() const = 0;
+  // True for a connection held by another node of a cluster (docs/cluster.md).
+  virtual bool remote() const { return false; }
 
   std::string player_id;  // empty until welcomed
 };

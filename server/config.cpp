@@ -1,5 +1,6 @@
 #include "server/config.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <functional>
 #include <stdexcept>
@@ -39,7 +40,8 @@ const std::vector<Flag>& flags() {
   static const std::vector<Flag> all = {
       {"address", "listen address (0.0.0.0)", [](Config& c, const std::string& v) { c.address = v; }},
       {"port", "listen port, 0 for any (8080)", [](Config& c, const std::string& v) { c.port = to_int(v); }},
-      {"db", "SQLite database path (./casa.db)", [](Config& c, const std::string& v) { c.db = v; }},
+      {"db", "the database: a SQLite file path, or postgres://user@host:port/name for PostgreSQL "
+             "(./casa.db)", [](Config& c, const std::string& v) { c.db = v; }},
       {"web-dir", "built web client to serve at / (off: none; default: ../share/casa/web beside the binary, "
                   "else ./clients/web/dist)",
        [](Config& c, const std::string& v) { c.web_dir = v; }},
@@ -89,6 +91,11 @@ const std::vector<Flag>& flags() {
        [](Config& c, const std::string& v) { c.strong_ms = to_int(v); }},
       {"rebuild-ratings", "recompute every rating from the stored results, then exit (true|false)",
        [](Config& c, const std::string& v) { c.rebuild_ratings = v == "1" || v == "true" || v.empty(); }},
+      {"node-id", "this node's id in a cluster on PostgreSQL (letters, digits, - and _; auto: "
+                  "hostname-pid-xxxx); empty: a single node",
+       [](Config& c, const std::string& v) { c.node_id = v; }},
+      {"lease-seconds", "a table's lease in a cluster: a dead node's tables move to another within it (8)",
+       [](Config& c, const std::string& v) { c.lease_seconds = to_int(v); }},
       {"testing", "accept stacked decks and fixed seeds (true|false)",
        [](Config& c, const std::string& v) { c.testing = v == "1" || v == "true" || v.empty(); }},
   };
@@ -159,7 +166,20 @@ std::optional<std::string> parse_config(int argc, char** argv, Config& config, b
   if (config.drain_seconds < 0 || config.drain_seconds > 3600) return "--drain-seconds must be from 0 to 3600";
   if (config.bot_queue < 0) return "--bot-queue must be 0 or more";
   if (config.strong_ms < 1 || config.strong_ms > 60000) return "--strong-ms must be from 1 to 60000";
+  if (config.lease_seconds < 2 || config.lease_seconds > 3600) return "--lease-seconds must be from 2 to 3600";
+  if (!config.node_id.empty()) {
+    if (!is_postgres_uri(config.db)) return "--node-id needs a PostgreSQL --db (postgres://...)";
+    if (config.node_id != "auto") {
+      bool ok = config.node_id.size() <= 40;
+      for (char ch : config.node_id) ok = ok && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_');
+      if (!ok) return "--node-id: 1 to 40 letters, digits, - or _";
+    }
+  }
   return std::nullopt;
+}
+
+bool is_postgres_uri(const std::string& db) {
+  return db.rfind("postgres://", 0) == 0 || db.rfind("postgresql://", 0) == 0;
 }
 
 }  // namespace casa::server

@@ -57,6 +57,11 @@ struct Config {
   // (docs/ratings.md). Run it with the server stopped.
   bool rebuild_ratings = false;
 
+  // Cluster mode (docs/cluster.md): several nodes on one PostgreSQL database.
+  // Empty: a single node. "auto": hostname-pid-xxxx.
+  std::string node_id;
+  int lease_seconds = 8;  // a table's lease; a dead node's tables move within it + 1 s
+
   bool testing = false;  // accept the engine's `deck` option and a `seed` on create_table
 };
 
@@ -64,5 +69,7 @@ struct Config {
 // Sets `help` when --help was given.
 std::optional<std::string> parse_config(int argc, char** argv, Config& config, bool& help);
 std::string config_usage();
+// Whether `db` names a PostgreSQL database (postgres:// or postgresql://).
+bool is_postgres_uri(const std::string& db);
 
 }  // namespace casa::server

@@ -8,6 +8,7 @@
 #include "engine/bots.h"
 #include "protocol/deal_commitment.h"
 #include "protocol/protocol.h"
+#include "server/cluster.h"
 #include "server/ratings.h"
 #include "server/events.h"
 #include "server/table.h"
@@ -78,67 +79,84 @@ void Lobby::recover() {
     ++players;
   }
   std::size_t tables = 0, finished = 0;
+  if (cluster_) {
+    // Tables come with the leases this node claims (Cluster::takeover).
+    spdlog::info("recovered {} players; tables are claimed from the cluster", players);
+    return;
+  }
   const std::int64_t now = Store::now();
   for (const auto& stored : store_.load_live_tables(now - config_.finished_table_ttl_seconds)) {
-    TableSetup setup;
-    setup.id = stored.id;
-    setup.game = stored.game;
-    setup.players = stored.players;
-    setup.options = json::parse(stored.options, nullptr, false);
-    if (setup.options.is_discarded()) setup.options = json::object();
-    setup.seed = stored.seed;
-    setup.is_private = stored.is_private;
-    setup.invite = stored.invite;
-    setup.creator = stored.creator;
-    setup.move_timeout_seconds = stored.move_timeout_seconds;
-    setup.grace_seconds = stored.grace_seconds;
-    setup.takeover = stored.takeover;
-    setup.rated = stored.rated;
-    setup.deal_salt = stored.deal_salt;
-    setup.deal_commitment = stored.deal_commitment;
-    auto created = make_game(setup);
-    if (!created.game) {
-      spdlog::error("table {} cannot be rebuilt: {}", stored.id, created.error ? created.error->message : "?");
-      continue;
-    }
-    auto table = register_table(setup, std::move(created.game));
-    if (auto why = table->restore(stored)) {
-      spdlog::error("table {} does not replay: {}", stored.id, *why);
-      forget_table(stored.id);
-      continue;
-    }
-    if (stored.status == "over") {
-      // Ended less than the TTL ago: kept for the rest of it. Every seated
-      // player is owed its game_over (see Table::restore).
-      std::vector<std::string> owed;
-      {
-        std::lock_guard lock(mutex_);
-        for (const auto& seat : stored.seats) {
-          auto it = players_.find(seat.player_id);
-          if (it == players_.end()) continue;
-          it->second.tables.insert(stored.id);
-          owed.push_back(seat.player_id);
-        }
-      }
-      const auto left =
-          std::max<std::int64_t>(0, stored.finished_at + config_.finished_table_ttl_seconds - now);
-      forget_later(stored.id, std::chrono::seconds(left), std::move(owed));
-      ++finished;
-      continue;
-    }
-    std::lock_guard lock(mutex_);
-    for (const auto& seat : stored.seats) {
-      if (auto it = players_.find(seat.player_id); it != players_.end()) it->second.tables.insert(stored.id);
-    }
-    if (auto it = players_.find(setup.creator); it != players_.end()) {
-      ++it->second.open_created;
-      it->second.tables.insert(stored.id);
-    }
-    ++tables;
+    if (!adopt_table(stored)) continue;
+    ++(stored.status == "over" ? finished : tables);
   }
   spdlog::info("recovered {} players, {} unfinished tables and {} recently finished", players,
                tables, finished);
   events_->recover();
+}
+
+bool Lobby::adopt_table(const StoredTable& stored) {
+  const std::int64_t now = Store::now();
+  if (cluster_) {
+    // Players registered on other nodes since this one started.
+    for (const auto& seat : stored.seats) {
+      if (!seat.player_id.empty() && !known_player(seat.player_id)) load_player("id", seat.player_id);
+    }
+    if (!known_player(stored.creator)) load_player("id", stored.creator);
+  }
+  TableSetup setup;
+  setup.id = stored.id;
+  setup.game = stored.game;
+  setup.players = stored.players;
+  setup.options = json::parse(stored.options, nullptr, false);
+  if (setup.options.is_discarded()) setup.options = json::object();
+  setup.seed = stored.seed;
+  setup.is_private = stored.is_private;
+  setup.invite = stored.invite;
+  setup.creator = stored.creator;
+  setup.move_timeout_seconds = stored.move_timeout_seconds;
+  setup.grace_seconds = stored.grace_seconds;
+  setup.takeover = stored.takeover;
+  setup.rated = stored.rated;
+  setup.deal_salt = stored.deal_salt;
+  setup.deal_commitment = stored.deal_commitment;
+  auto created = make_game(setup);
+  if (!created.game) {
+    spdlog::error("table {} cannot be rebuilt: {}", stored.id, created.error ? created.error->message : "?");
+    return false;
+  }
+  auto table = register_table(setup, std::move(created.game), true);
+  if (auto why = table->restore(stored)) {
+    spdlog::error("table {} does not replay: {}", stored.id, *why);
+    forget_table(stored.id);
+    return false;
+  }
+  if (stored.status == "over") {
+    // Ended less than the TTL ago: kept for the rest of it. Every seated
+    // player is owed its game_over (see Table::restore).
+    std::vector<std::string> owed;
+    {
+      std::lock_guard lock(mutex_);
+      for (const auto& seat : stored.seats) {
+        auto it = players_.find(seat.player_id);
+        if (it == players_.end()) continue;
+        it->second.tables.insert(stored.id);
+        owed.push_back(seat.player_id);
+      }
+    }
+    const auto left =
+        std::max<std::int64_t>(0, stored.finished_at + config_.finished_table_ttl_seconds - now);
+    forget_later(stored.id, std::chrono::seconds(left), std::move(owed));
+    return true;
+  }
+  std::lock_guard lock(mutex_);
+  for (const auto& seat : stored.seats) {
+    if (auto it = players_.find(seat.player_id); it != players_.end()) it->second.tables.insert(stored.id);
+  }
+  if (auto it = players_.find(setup.creator); it != players_.end()) {
+    ++it->second.open_created;
+    it->second.tables.insert(stored.id);
+  }
+  return true;
 }
 
 // ---- dispatch --------------------------------------------------------------------
@@ -180,7 +198,9 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text,
     events_->create(client, body, id);
   } else {
     auto table = find_table(body);
-    if (!table) {
+    if (!table && cluster_ && cluster_->forward(client, body, text)) {
+      // Run by another node: its owner answers.
+    } else if (!table) {
       client->send(protocol::error({"no_such_table", "There is no such table."}, id));
     } else if (in.type == "join") {
       std::optional<int> seat;
@@ -219,7 +239,20 @@ void Lobby::drain(std::function<void()> idle) {
   // its connections before it reported, so `idle` comes after all of them.
   auto left = std::make_shared<std::atomic<std::size_t>>(tables.size() + 1);
   auto one_done = [this, left, idle = std::make_shared<std::function<void()>>(std::move(idle))] {
-    if (left->fetch_sub(1) == 1) asio::post(io_, [idle] { (*idle)(); });
+    if (left->fetch_sub(1) != 1) return;
+    asio::post(io_, [this, idle] {
+      // Cluster mode: every table stopped at an acknowledged action, so its
+      // lease goes now and another node claims it on its next round, before
+      // the clients told to reconnect come back there.
+      if (cluster_) {
+        try {
+          cluster_->release_all();
+        } catch (const std::exception& e) {
+          spdlog::warn("draining: leases not released ({}); they expire by themselves", e.what());
+        }
+      }
+      (*idle)();
+    });
   };
   for (auto& table : tables) table->freeze(one_done);
   one_done();
@@ -255,6 +288,15 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
   };
   if (auto token = body.find("token"); token != body.end()) {
     const std::string hash = sha256_hex(token->get<std::string>());
+    if (cluster_) {
+      bool known = false;
+      {
+        std::lock_guard lock(mutex_);
+        known = by_token_.count(hash) > 0;
+      }
+      // Registered on another node: tokens are valid on every node.
+      if (!known) load_player("token_hash", hash);
+    }
     std::shared_ptr<Client> previous;
     std::vector<std::shared_ptr<Table>> seated;
     std::string frame;
@@ -282,6 +324,7 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
     if (!client->player_id.empty()) {
       spdlog::info("player {} resumed from {}", client->player_id, client->address());
       for (auto& t : seated) t->player_connection(client->player_id, true);
+      if (cluster_) cluster_->resumed(client);
     }
     resume();
     return;
@@ -314,6 +357,7 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
 
 void Lobby::disconnected(const std::shared_ptr<Client>& client) {
   if (client->player_id.empty()) return;
+  if (cluster_) cluster_->disconnected(client);
   std::vector<std::shared_ptr<Table>> seated;
   {
     std::lock_guard lock(mutex_);
@@ -344,24 +388,93 @@ std::string Lobby::unique_invite() {
   }
 }
 
-std::shared_ptr<Table> Lobby::register_table(TableSetup setup, std::unique_ptr<Game> game) {
-  std::lock_guard lock(mutex_);
-  if (setup.id.empty()) setup.id = unique_table_id();
-  if (setup.invite.empty()) setup.invite = unique_invite();
-  auto table = std::make_shared<Table>(*this, io_, setup, std::move(game));
-  tables_[setup.id] = table;
-  by_invite_[setup.invite] = setup.id;
-  // Registered while drain() froze the others (a create_table read just before).
-  if (draining_) table->freeze([] {});
+std::shared_ptr<Table> Lobby::register_table(TableSetup setup, std::unique_ptr<Game> game, bool claimed) {
+  std::shared_ptr<Table> table;
+  {
+    std::lock_guard lock(mutex_);
+    if (setup.id.empty()) setup.id = unique_table_id();
+    if (setup.invite.empty()) setup.invite = unique_invite();
+    table = std::make_shared<Table>(*this, io_, setup, std::move(game));
+    tables_[setup.id] = table;
+    by_invite_[setup.invite] = setup.id;
+    // Registered while drain() froze the others (a create_table read just before).
+    if (draining_) table->freeze([] {});
+  }
+  // Cluster mode: a new table is this node's from its first write on. Without
+  // its lease the fence refuses its writes (and its creator hears so).
+  if (cluster_ && !claimed) cluster_->acquire(table->id());
   return table;
 }
 
-void Lobby::forget_table(const std::string& id) {
+void Lobby::forget_table(const std::string& id) { forget(id, true); }
+
+void Lobby::forget(const std::string& id, bool release_lease) {
+  {
+    std::lock_guard lock(mutex_);
+    auto it = tables_.find(id);
+    if (it == tables_.end()) return;
+    by_invite_.erase(it->second->setup().invite);
+    tables_.erase(it);
+  }
+  if (release_lease && cluster_) cluster_->forgotten(id);
+}
+
+void Lobby::drop_table(const std::string& id) {
+  forget(id, false);
+  std::lock_guard lock(mutex_);
+  for (auto& [pid, p] : players_) p.tables.erase(id);
+}
+
+std::shared_ptr<Table> Lobby::table(const std::string& id) {
   std::lock_guard lock(mutex_);
   auto it = tables_.find(id);
-  if (it == tables_.end()) return;
-  by_invite_.erase(it->second->setup().invite);
-  tables_.erase(it);
+  return it == tables_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<Client> Lobby::connection_of(const std::string& player_id) {
+  std::lock_guard lock(mutex_);
+  auto it = players_.find(player_id);
+  return it == players_.end() ? nullptr : it->second.connection.lock();
+}
+
+bool Lobby::load_player(const std::string& column, const std::string& value) {
+  std::optional<StoredPlayer> found;
+  // `column` is one of two fixed names, never client text.
+  const std::string sql = "SELECT id, name, token_hash FROM players WHERE " +
+                          std::string(column == "id" ? "id" : "token_hash") + " = ?";
+  store_.read([&](Db& db) {
+    auto& q = db.prepare(sql);
+    q.bind_text(1, value);
+    if (q.step()) found = StoredPlayer{q.text_at(0), q.text_at(1), q.text_at(2)};
+    q.run();
+  });
+  if (!found) return false;
+  std::lock_guard lock(mutex_);
+  if (players_.count(found->id)) return true;
+  by_token_[found->token_hash] = found->id;
+  players_[found->id] = Player{found->id, found->name, found->token_hash, {}, {}, std::chrono::steady_clock::now(), 0};
+  return true;
+}
+
+bool Lobby::attach_remote(const std::shared_ptr<Client>& client) {
+  const std::string& pid = client->player_id;
+  if (!known_player(pid) && !load_player("id", pid)) return false;
+  std::vector<std::shared_ptr<Table>> seated;
+  {
+    std::lock_guard lock(mutex_);
+    Player& p = players_[pid];
+    const auto current = p.connection.lock();
+    if (current == client) return true;
+    // A live connection here, or a newer one elsewhere that already spoke, stays.
+    if (current && !current->remote()) return true;
+    p.connection = client;
+    if (current) return true;  // was connected through another node: still connected
+    for (const auto& t : p.tables) {
+      if (auto tt = tables_.find(t); tt != tables_.end()) seated.push_back(tt->second);
+    }
+  }
+  for (auto& t : seated) t->player_connection(pid, true);
+  return true;
 }
 
 void Lobby::create_table(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id) {
@@ -515,6 +628,10 @@ void Lobby::list_tables(const std::shared_ptr<Client>& client, const json& body,
     if (!t->listed() || (!game.empty() && t->setup().game != game)) continue;
     list.push_back(t->summary());
     if (list.size() >= 200) break;
+  }
+  if (cluster_ && list.size() < 200) {
+    // One lobby: the open tables of the other nodes too.
+    for (auto& summary : cluster_->remote_listing(game, 200 - list.size())) list.push_back(std::move(summary));
   }
   client->send(protocol::reply("tables", {{"tables", std::move(list)}}, id));
 }

@@ -31,6 +31,7 @@
 
 namespace casa::server {
 
+class Cluster;
 class Events;
 class Table;
 struct TableSetup;
@@ -100,6 +101,21 @@ class Lobby {
   // Runs `f(ok)` on the io_context after a store write.
   Store::Done on_io(std::function<void(bool)> f);
 
+  // ---- cluster mode (docs/cluster.md; server/cluster.h) ----
+  // Before recover(): tables are then claimed by the cluster, not all loaded.
+  void set_cluster(Cluster* cluster) { cluster_ = cluster; }
+  Cluster* cluster() { return cluster_; }
+  // Registers and replays a stored table (the restart code path). False when
+  // it does not replay.
+  bool adopt_table(const StoredTable& stored);
+  std::shared_ptr<Table> table(const std::string& id);
+  // Forgets a table another node now runs (its lease stays theirs).
+  void drop_table(const std::string& id);
+  // A connection held by another node for one of its players: it becomes the
+  // player's connection here unless one is live. False for an unknown player.
+  bool attach_remote(const std::shared_ptr<Client>& client);
+  std::shared_ptr<Client> connection_of(const std::string& player_id);
+
   // ---- for HTTP ----
   // A finished game's replay; status 200, 403 (not over) or 404.
   nlohmann::json replay(const std::string& table, int& status);
@@ -130,7 +146,8 @@ class Lobby {
   std::shared_ptr<Table> find_table(const nlohmann::json& body);
   void forget_later(const std::string& table, std::chrono::seconds after,
                     std::vector<std::string> owed);
-  std::shared_ptr<Table> register_table(TableSetup setup, std::unique_ptr<Game> game);
+  // `claimed`: its lease is already this node's (a takeover).
+  std::shared_ptr<Table> register_table(TableSetup setup, std::unique_ptr<Game> game, bool claimed = false);
   std::string unique_table_id();
   std::string unique_invite();
 
@@ -147,6 +164,11 @@ class Lobby {
   std::map<std::string, std::shared_ptr<Table>> tables_;  // by id
   std::map<std::string, std::string> by_invite_;       // invite -> id
   std::unique_ptr<Events> events_;
+  Cluster* cluster_ = nullptr;
+  // Cluster mode: a player registered on another node, from the store (by id
+  // or by token hash); false when unknown there too.
+  bool load_player(const std::string& column, const std::string& value);
+  void forget(const std::string& id, bool release_lease);
   // Last: destroyed first, so no search is running when the rest goes.
   std::unique_ptr<BotPool> bot_pool_;
 };

@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "casa-server: the database refused the rebuild\n");
         return 1;
       }
-      std::printf("ratings rebuilt from %d rated games in %s\n", rated, config.db.c_str());
+      std::printf("ratings rebuilt from %d rated games in %s\n", rated,
+                  casa::server::Db::redacted(config.db).c_str());
       return 0;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "casa-server: %s\n", e.what());
@@ -39,8 +40,8 @@ int main(int argc, char** argv) {
   try {
     casa::server::Server server(config);
     server.start();
-    spdlog::info("casa-server listening on port {} (database {}, durability {})", server.port(), config.db,
-                 config.durability);
+    spdlog::info("casa-server listening on port {} (database {}, durability {})", server.port(),
+                 casa::server::Db::redacted(config.db), config.durability);
     server.wait();
     spdlog::info("casa-server stopped");
   } catch (const std::exception& e) {

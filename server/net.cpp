@@ -22,6 +22,7 @@
 
 #include "engine/game.h"
 #include "protocol/protocol.h"
+#include "server/cluster.h"
 #include "server/coalescing_stream.h"
 #include "server/http.h"
 #include "server/server.h"
@@ -579,6 +580,7 @@ struct Server::Impl {
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
   std::unique_ptr<Store> store;
   std::unique_ptr<Lobby> lobby;
+  std::unique_ptr<Cluster> cluster;  // cluster mode only
   std::unique_ptr<ssl::context> tls;
   std::optional<tcp::acceptor> acceptor;
   Shared shared;
@@ -634,6 +636,7 @@ Server::~Server() {
   stop();
   for (auto& t : impl_->threads) t.join();
   impl_->threads.clear();
+  impl_->cluster.reset();
   // The store first: its thread may still post completions to the io_context.
   impl_->store.reset();
   impl_->lobby.reset();
@@ -644,6 +647,10 @@ void Server::start() {
   m.store = std::make_unique<Store>(
       m.config.db, m.config.durability == "normal" ? Durability::normal : Durability::full);
   m.lobby = std::make_unique<Lobby>(m.io, *m.store, m.config, m.factory, m.games);
+  if (!m.config.node_id.empty()) {
+    m.cluster = std::make_unique<Cluster>(m.io, *m.store, *m.lobby, m.config);
+    m.lobby->set_cluster(m.cluster.get());
+  }
   m.limiter = std::make_unique<AddressLimiter>(m.config.max_connections_per_address);
   m.shared = Shared{m.config, m.lobby.get(), m.store.get(), m.limiter.get(), {}, &m.sessions, &m.draining};
   start_http(m.shared, m.games);
@@ -656,6 +663,7 @@ void Server::start() {
     m.tls->use_private_key_file(m.config.tls_key, ssl::context::pem);
   }
   m.lobby->recover();
+  if (m.cluster) m.cluster->start();
   const auto address = asio::ip::make_address(m.config.address);
   m.acceptor.emplace(m.io);
   tcp::endpoint endpoint(address, static_cast<unsigned short>(m.config.port));
@@ -742,5 +750,6 @@ void Server::drain() {
 
 Store& Server::store() { return *impl_->store; }
 Lobby& Server::lobby() { return *impl_->lobby; }
+Cluster* Server::cluster() { return impl_->cluster.get(); }
 
 }  // namespace casa::server

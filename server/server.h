@@ -12,6 +12,8 @@
 
 namespace casa::server {
 
+class Cluster;
+
 class Server {
  public:
   // `factory` and `games` default to the engine's registry; tests add games.
@@ -35,6 +37,8 @@ class Server {
 
   Store& store();
   Lobby& lobby();
+  // Null unless in cluster mode (--node-id with a PostgreSQL --db).
+  Cluster* cluster();
 
  private:
   struct Impl;

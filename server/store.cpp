@@ -6,6 +6,7 @@
 #include <chrono>
 #include <ctime>
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 #include <stdexcept>
 
 namespace casa::server {
@@ -17,10 +18,16 @@ struct Migration {
   const char* sql;
 };
 const std::vector<Migration>& embedded_migrations();
+const std::vector<Migration>& embedded_postgres_migrations();
 
 namespace {
 
 std::int64_t now_seconds() { return static_cast<std::int64_t>(std::time(nullptr)); }
+
+// How often a store in doubt retries, with nothing queued, the commit that
+// settles the doubt (SQLite), or asks a PostgreSQL server that came back how a
+// COMMIT in doubt ended.
+constexpr auto kDoubtRetry = std::chrono::milliseconds(200);
 
 [[noreturn]] void fail(sqlite3* db, const std::string& what) {
   throw std::runtime_error(what + ": " + (db ? sqlite3_errmsg(db) : "no database"));
@@ -30,30 +37,16 @@ std::int64_t now_seconds() { return static_cast<std::int64_t>(std::time(nullptr)
 
 // ---- Db ---------------------------------------------------------------------
 
-Db::Db(const std::string& path, bool read_only) {
-  const int flags = read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-  if (sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
-    const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw std::runtime_error("cannot open database " + path + ": " + msg);
-  }
-  sqlite3_busy_timeout(db_, 5000);
+bool Db::is_postgres_url(const std::string& where) {
+  return where.rfind("postgres://", 0) == 0 || where.rfind("postgresql://", 0) == 0;
 }
 
-Db::~Db() {
-  cache_.clear();
-  sqlite3_close(db_);
-}
+Db::Db(const std::string& where, bool read_only)
+    : backend_(is_postgres_url(where) ? open_postgres(where, read_only) : open_sqlite(where, read_only)) {}
 
-void Db::exec(const std::string& sql) {
-  char* err = nullptr;
-  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string msg = err ? err : "unknown error";
-    sqlite3_free(err);
-    throw std::runtime_error("sql failed: " + msg);
-  }
-}
+Db::~Db() = default;
+
+void Db::exec(const std::string& sql) { backend_->exec(sql); }
 
 Db::Stmt& Db::prepare(const char* sql) {
   // The statements of the commit path and of the jobs are string literals:
@@ -68,11 +61,7 @@ Db::Stmt& Db::prepare(const char* sql) {
 
 Db::Stmt& Db::prepare(const std::string& sql) {
   if (auto* entry = cache_by_text(sql)) return ready(*entry);
-  sqlite3_stmt* s = nullptr;
-  if (sqlite3_prepare_v3(db_, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &s, nullptr) != SQLITE_OK) {
-    fail(db_, "prepare " + sql);
-  }
-  cache_.push_back({sql, nullptr, std::unique_ptr<Stmt>(new Stmt(db_, s))});
+  cache_.push_back({sql, nullptr, backend_->compile(sql)});
   return *cache_.back().stmt;
 }
 
@@ -84,100 +73,180 @@ Db::Cached* Db::cache_by_text(const std::string& sql) {
 }
 
 Db::Stmt& Db::ready(Cached& entry) {
-  // A statement run to its end must still be reset before it takes bindings;
-  // only one with parameters needs them cleared.
-  sqlite3_stmt* s = entry.stmt->s_;
-  sqlite3_reset(s);
-  if (sqlite3_bind_parameter_count(s) > 0) sqlite3_clear_bindings(s);
+  entry.stmt->reset();
   return *entry.stmt;
 }
 
-Db::Stmt::~Stmt() { sqlite3_finalize(s_); }
+namespace {
 
-Db::Stmt& Db::Stmt::bind(int index, std::int64_t v) {
-  sqlite3_bind_int64(s_, index, v);
-  return *this;
-}
-
-Db::Stmt& Db::Stmt::bind(int index, const std::string& v) {
-  if (v.empty()) {
-    sqlite3_bind_null(s_, index);
-  } else {
-    sqlite3_bind_text(s_, index, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+class SqliteDb final : public Db::Backend {
+ public:
+  SqliteDb(const std::string& path, bool read_only) {
+    const int flags =
+        read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    if (sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+      const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+      sqlite3_close(db_);
+      db_ = nullptr;
+      throw std::runtime_error("cannot open database " + path + ": " + msg);
+    }
+    sqlite3_busy_timeout(db_, 5000);
   }
-  return *this;
-}
+  ~SqliteDb() override { sqlite3_close(db_); }
 
-Db::Stmt& Db::Stmt::bind_real(int index, double v) {
-  sqlite3_bind_double(s_, index, v);
-  return *this;
-}
-
-Db::Stmt& Db::Stmt::bind_text(int index, const std::string& v) {
-  sqlite3_bind_text(s_, index, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-  return *this;
-}
-
-bool Db::Stmt::step() {
-  const int rc = sqlite3_step(s_);
-  if (rc == SQLITE_ROW) return true;
-  if (rc == SQLITE_DONE) return false;
-  const std::string msg = sqlite3_errmsg(db_);
-  sqlite3_reset(s_);
-  throw std::runtime_error("sql step failed: " + msg);
-}
-
-void Db::Stmt::run() {
-  while (step()) {
+  void exec(const std::string& sql) override {
+    char* err = nullptr;
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+      std::string msg = err ? err : "unknown error";
+      sqlite3_free(err);
+      throw std::runtime_error("sql failed: " + msg);
+    }
   }
-  sqlite3_reset(s_);
+
+  sqlite3* handle() override { return db_; }
+
+ private:
+  using Stmt = Db::Stmt;
+  class SqliteStmt final : public Stmt {
+   public:
+    SqliteStmt(sqlite3* db, sqlite3_stmt* s) : db_(db), s_(s) {}
+    ~SqliteStmt() override { sqlite3_finalize(s_); }
+
+    Stmt& bind(int index, std::int64_t v) override {
+      sqlite3_bind_int64(s_, index, v);
+      return *this;
+    }
+    Stmt& bind(int index, const std::string& v) override {
+      if (v.empty()) {
+        sqlite3_bind_null(s_, index);
+      } else {
+        sqlite3_bind_text(s_, index, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+      }
+      return *this;
+    }
+    Stmt& bind_text(int index, const std::string& v) override {
+      sqlite3_bind_text(s_, index, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+      return *this;
+    }
+    Stmt& bind_real(int index, double v) override {
+      sqlite3_bind_double(s_, index, v);
+      return *this;
+    }
+    bool step() override {
+      const int rc = sqlite3_step(s_);
+      if (rc == SQLITE_ROW) return true;
+      if (rc == SQLITE_DONE) return false;
+      const std::string msg = sqlite3_errmsg(db_);
+      sqlite3_reset(s_);
+      throw std::runtime_error("sql step failed: " + msg);
+    }
+    void run() override {
+      while (step()) {
+      }
+      sqlite3_reset(s_);
+    }
+    std::int64_t int_at(int col) const override { return sqlite3_column_int64(s_, col); }
+    std::string text_at(int col) const override {
+      const auto* p = sqlite3_column_text(s_, col);
+      return p ? std::string(reinterpret_cast<const char*>(p)) : std::string();
+    }
+    double real_at(int col) const override { return sqlite3_column_double(s_, col); }
+    bool null_at(int col) const override { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
+
+    void reset() override {
+      // A statement run to its end must still be reset before it takes
+      // bindings; only one with parameters needs them cleared.
+      sqlite3_reset(s_);
+      if (sqlite3_bind_parameter_count(s_) > 0) sqlite3_clear_bindings(s_);
+    }
+
+   private:
+    sqlite3* db_;
+    sqlite3_stmt* s_;
+  };
+
+ public:
+  std::unique_ptr<Stmt> compile(const std::string& sql) override {
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v3(db_, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &s, nullptr) !=
+        SQLITE_OK) {
+      fail(db_, "prepare " + sql);
+    }
+    return std::make_unique<SqliteStmt>(db_, s);
+  }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Db::Backend> open_sqlite(const std::string& path, bool read_only) {
+  return std::make_unique<SqliteDb>(path, read_only);
 }
-
-std::int64_t Db::Stmt::int_at(int col) const { return sqlite3_column_int64(s_, col); }
-
-std::string Db::Stmt::text_at(int col) const {
-  const auto* p = sqlite3_column_text(s_, col);
-  return p ? std::string(reinterpret_cast<const char*>(p)) : std::string();
-}
-
-double Db::Stmt::real_at(int col) const { return sqlite3_column_double(s_, col); }
-
-bool Db::Stmt::null_at(int col) const { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
 
 // ---- Store ------------------------------------------------------------------
 
 Store::Store(const std::string& path, Durability durability) {
-  writer_ = std::make_unique<Db>(path, false);
-  writer_->exec("PRAGMA journal_mode=WAL");
-  // FULL: COMMIT fsyncs the WAL before it returns (one fsync per group commit).
-  // NORMAL: the WAL is fsync'd only at checkpoints.
-  writer_->exec(durability == Durability::full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
-  writer_->exec("PRAGMA foreign_keys=ON");
-  writer_->exec(
-      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT "
-      "NULL, applied_at INTEGER NOT NULL)");
-  for (const auto& m : embedded_migrations()) {
-    auto& q = writer_->prepare("SELECT 1 FROM schema_migrations WHERE version = ?");
-    q.bind(1, std::int64_t{m.version});
-    const bool applied = q.step();
-    q.run();
-    if (applied) continue;
-    writer_->exec("BEGIN");
-    try {
-      writer_->exec(m.sql);
-      writer_->prepare("INSERT INTO schema_migrations VALUES (?, ?, ?)")
-          .bind(1, std::int64_t{m.version})
-          .bind(2, std::string(m.name))
-          .bind(3, now_seconds())
-          .run();
-      writer_->exec("COMMIT");
-    } catch (...) {
-      writer_->exec("ROLLBACK");
-      throw;
+  writer_ = Db::open(path, false);
+  postgres_ = writer_->postgres();
+  if (postgres_) {
+    // PostgreSQL: every session runs with synchronous_commit = on (store_pg.cpp),
+    // so COMMIT returns once its record is flushed. That promise is only as good
+    // as the server's fsync, which must stay on (docs/server.md).
+    auto& fsync = writer_->prepare("SELECT current_setting('fsync')");
+    if (fsync.step() && fsync.text_at(0) != "on") {
+      spdlog::warn("store: the PostgreSQL server runs with fsync = {}: a commit may be lost "
+                   "when its machine loses power",
+                   fsync.text_at(0));
     }
+    fsync.run();
+  } else {
+    writer_->exec("PRAGMA journal_mode=WAL");
+    // FULL: COMMIT fsyncs the WAL before it returns (one fsync per group commit).
+    // NORMAL: the WAL is fsync'd only at checkpoints.
+    writer_->exec(durability == Durability::full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
+    writer_->exec("PRAGMA foreign_keys=ON");
   }
-  reader_ = std::make_unique<Db>(path, true);
+  migrate();
+  reader_ = Db::open(path, true);
   thread_ = std::thread([this] { run(); });
+}
+
+void Store::migrate() {
+  // Nodes sharing one PostgreSQL database may start together: one migrates at
+  // a time (a session-level advisory lock, released at the end).
+  if (postgres_) writer_->exec("SELECT pg_advisory_lock(7405321)");
+  try {
+    writer_->exec(postgres_ ? "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY "
+                              "KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
+                            : "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY "
+                              "KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)");
+    for (const auto& m : postgres_ ? embedded_postgres_migrations() : embedded_migrations()) {
+      auto& q = writer_->prepare("SELECT 1 FROM schema_migrations WHERE version = ?");
+      q.bind(1, std::int64_t{m.version});
+      const bool applied = q.step();
+      q.run();
+      if (applied) continue;
+      writer_->exec("BEGIN");
+      try {
+        writer_->exec(m.sql);
+        writer_->prepare("INSERT INTO schema_migrations VALUES (?, ?, ?)")
+            .bind(1, std::int64_t{m.version})
+            .bind(2, std::string(m.name))
+            .bind(3, now_seconds())
+            .run();
+        writer_->exec("COMMIT");
+      } catch (...) {
+        writer_->exec("ROLLBACK");
+        throw;
+      }
+    }
+  } catch (...) {
+    if (postgres_ && !writer_->broken()) writer_->exec("SELECT pg_advisory_unlock(7405321)");
+    throw;
+  }
+  if (postgres_) writer_->exec("SELECT pg_advisory_unlock(7405321)");
 }
 
 Store::~Store() {
@@ -197,11 +266,6 @@ void Store::write(Job job, Done done) {
   wake_.notify_one();
 }
 
-namespace {
-// How often a store in doubt retries, with nothing queued, the commit that
-// settles the doubt.
-constexpr auto kDoubtRetry = std::chrono::milliseconds(200);
-}  // namespace
 
 void Store::run() {
   std::deque<std::pair<Job, Done>> batch;
@@ -217,7 +281,11 @@ void Store::run() {
         wake_.wait(lock, ready);
       }
       if (query_only_change_ >= 0) {
-        writer_->exec(query_only_change_ ? "PRAGMA query_only = 1" : "PRAGMA query_only = 0");
+        // PostgreSQL: each transaction starts read-only instead (begin()).
+        if (!postgres_) {
+          writer_->exec(query_only_change_ ? "PRAGMA query_only = 1" : "PRAGMA query_only = 0");
+        }
+        query_only_ = query_only_change_ == 1;
         query_only_change_ = -1;
       }
       if (queue_.empty() && stopping_) {
@@ -244,10 +312,12 @@ void Store::run() {
 
 bool Store::commit_batch(std::deque<std::pair<Job, Done>>& batch, std::vector<bool>& ok) {
   ok.assign(batch.size(), false);
+  // PostgreSQL: a connection lost before connects again here, outside any
+  // transaction; while the server cannot be reached, every job is refused.
+  if (postgres_ && !writer_->recover()) return false;
   bool committing = false;
   try {
-    writer_->prepare("BEGIN IMMEDIATE").run();
-    settle_doubt();
+    begin();
     // The common case: every job succeeds, and no savepoint is needed. When
     // one fails, the whole transaction is rolled back and run again with a
     // savepoint per job, so the failure spoils only its own job (a job only
@@ -268,8 +338,7 @@ bool Store::commit_batch(std::deque<std::pair<Job, Done>>& batch, std::vector<bo
       } catch (const std::exception&) {
         // SQLite already rolled back (an I/O error or a full disk does).
       }
-      writer_->prepare("BEGIN IMMEDIATE").run();
-      settle_doubt();
+      begin();
       for (std::size_t i = 0; i < batch.size(); ++i) {
         writer_->prepare("SAVEPOINT job").run();
         try {
@@ -291,14 +360,87 @@ bool Store::commit_batch(std::deque<std::pair<Job, Done>>& batch, std::vector<bo
     in_doubt_ = false;
     return true;
   } catch (const std::exception&) {
-    // A failed COMMIT may have reached the WAL (its fsync failed, say): the
-    // outcome stays in doubt until a later commit lands.
-    if (committing) in_doubt_ = true;
+    if (postgres_) {
+      // The connection was lost while COMMIT was on its way: it may have
+      // committed or not. The answer is the transaction id's status once the
+      // server is back; until then nobody is told (see resolve_commit).
+      if (committing && writer_->broken() && xid_ > 0) {
+        const bool committed = resolve_commit(xid_);
+        if (committed) ++commits_;
+        return committed;
+      }
+    } else if (committing) {
+      // A failed COMMIT may have reached the WAL (its fsync failed, say): the
+      // outcome stays in doubt until a later commit lands.
+      in_doubt_ = true;
+    }
     try {
-      writer_->prepare("ROLLBACK").run();
+      if (!writer_->broken()) writer_->prepare("ROLLBACK").run();
     } catch (const std::exception&) {
     }
     return false;
+  }
+}
+
+void Store::begin() {
+  if (!postgres_) {
+    writer_->prepare("BEGIN IMMEDIATE").run();
+    settle_doubt();
+    return;
+  }
+  writer_->prepare("BEGIN").run();
+  // A read-only transaction refuses every write, as SQLite's query_only does.
+  if (query_only_) writer_->prepare("SET TRANSACTION READ ONLY").run();
+  // The transaction's id, asked for again if its COMMIT is in doubt.
+  auto& x = writer_->prepare("SELECT txid_current()");
+  xid_ = x.step() ? x.int_at(0) : 0;
+  x.run();
+}
+
+bool Store::resolve_commit(std::int64_t xid) {
+  // Every job queued meanwhile is refused at once (done(false): the server
+  // answers storage_unavailable); the jobs of the batch in doubt wait for the
+  // answer, so nobody is ever told that a committed action failed, or the
+  // reverse. The server is asked every kDoubtRetry until it answers.
+  in_doubt_ = true;
+  healthy_ = false;
+  for (;;) {
+    std::deque<std::pair<Job, Done>> refused;
+    bool stop = false;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait_for(lock, kDoubtRetry, [&] { return stopping_ || !queue_.empty(); });
+      refused.swap(queue_);
+      stop = stopping_;
+    }
+    for (auto& job : refused) {
+      if (job.second) job.second(false);
+    }
+    if (writer_->recover()) {
+      try {
+        auto& q = writer_->prepare("SELECT txid_status(?)");
+        q.bind(1, xid);
+        const std::string status = q.step() ? q.text_at(0) : std::string();
+        q.run();
+        if (status != "in progress") {
+          in_doubt_ = false;
+          return status == "committed";
+        }
+      } catch (const std::exception&) {
+        // An id the server never logged ("in the future" after a crash) was
+        // never committed; a lost connection asks again.
+        if (!writer_->broken()) {
+          in_doubt_ = false;
+          return false;
+        }
+      }
+    }
+    if (stop) {
+      // Closing with the outcome unknown: the database holds the truth, and
+      // the next start reads it.
+      in_doubt_ = false;
+      return false;
+    }
   }
 }
 
@@ -338,7 +480,9 @@ void Store::save_player(const StoredPlayer& p, Done done) {
 
 namespace {
 void write_seat(Db& db, const std::string& table, int seat, const StoredSeat& who) {
-  db.prepare("INSERT OR REPLACE INTO seats (table_id, seat, player_id, bot, left_game) VALUES (?, ?, ?, ?, ?)")
+  db.prepare("INSERT INTO seats (table_id, seat, player_id, bot, left_game) VALUES (?, ?, ?, ?, ?) "
+             "ON CONFLICT (table_id, seat) DO UPDATE SET player_id = excluded.player_id, "
+             "bot = excluded.bot, left_game = excluded.left_game")
       .bind(1, table)
       .bind(2, std::int64_t{seat})
       .bind(3, who.player_id)
@@ -350,7 +494,8 @@ void write_seat(Db& db, const std::string& table, int seat, const StoredSeat& wh
 
 void Store::save_table(const StoredTable& t, Done done) {
   write(
-      [t](Db& db) {
+      [this, t](Db& db) {
+        fence(db, t.id);
         db.prepare(
               "INSERT INTO tables (id, game, players, options, seed, private, invite, creator, "
               "move_timeout_seconds, status, created_at, grace_seconds, takeover, deal_salt, deal_commitment) "
@@ -385,7 +530,8 @@ void Store::save_table(const StoredTable& t, Done done) {
 
 void Store::save_seat(const std::string& table, int seat, const StoredSeat& who, Done done) {
   write(
-      [table, seat, who](Db& db) {
+      [this, table, seat, who](Db& db) {
+        fence(db, table);
         if (who.player_id.empty() && who.bot.empty()) {
           db.prepare("DELETE FROM seats WHERE table_id = ? AND seat = ?")
               .bind(1, table)
@@ -399,13 +545,18 @@ void Store::save_seat(const std::string& table, int seat, const StoredSeat& who,
 }
 
 void Store::delete_table(const std::string& table, Done done) {
-  write([table](Db& db) { db.prepare("DELETE FROM tables WHERE id = ?").bind(1, table).run(); },
+  write(
+      [this, table](Db& db) {
+        fence(db, table);
+        db.prepare("DELETE FROM tables WHERE id = ?").bind(1, table).run();
+      },
         std::move(done));
 }
 
 void Store::close_table(const std::string& table, Done done) {
   write(
-      [table](Db& db) {
+      [this, table](Db& db) {
+        fence(db, table);
         db.prepare("UPDATE tables SET status = 'closed', finished_at = ? WHERE id = ?")
             .bind(1, now_seconds())
             .bind(2, table)
@@ -418,7 +569,8 @@ void Store::append_action(const std::string& table, const StoredAction& a,
                           std::vector<StoredRound> rounds, std::optional<StoredResult> result,
                           Done done) {
   write(
-      [table, a, rounds = std::move(rounds), result = std::move(result)](Db& db) {
+      [this, table, a, rounds = std::move(rounds), result = std::move(result)](Db& db) {
+        fence(db, table);
         db.prepare("INSERT INTO actions (table_id, seq, seat, action, created_at, auto) VALUES (?, ?, ?, ?, ?, ?)")
             .bind(1, table)
             .bind(2, a.seq)
@@ -453,8 +605,10 @@ void Store::append_action(const std::string& table, const StoredAction& a,
           bool won = false;
           for (int w : result->winners) won = won || w == static_cast<int>(s);
           db.prepare(
-                "INSERT OR REPLACE INTO results (table_id, seat, player_id, bot, score, winner) "
-                "VALUES (?, ?, ?, ?, ?, ?)")
+                "INSERT INTO results (table_id, seat, player_id, bot, score, winner) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET "
+                "player_id = excluded.player_id, bot = excluded.bot, score = excluded.score, "
+                "winner = excluded.winner")
               .bind(1, table)
               .bind(2, static_cast<std::int64_t>(s))
               .bind(3, result->seats[s].player_id)
@@ -469,7 +623,9 @@ void Store::append_action(const std::string& table, const StoredAction& a,
               .bind(2, table)
               .run();
         }
-        db.prepare("INSERT OR IGNORE INTO finished_games (table_id) VALUES (?)").bind(1, table).run();
+        db.prepare("INSERT INTO finished_games (table_id) VALUES (?) ON CONFLICT DO NOTHING")
+            .bind(1, table)
+            .run();
         rate_finished_game(db, table);
       },
       std::move(done));
@@ -479,7 +635,8 @@ void Store::append_chat(const std::string& table, const StoredChat& c,
                         std::function<void(bool, std::int64_t)> done) {
   auto line = std::make_shared<std::int64_t>(0);
   write(
-      [table, c, line](Db& db) {
+      [this, table, c, line](Db& db) {
+        fence(db, table);
         auto& next = db.prepare("SELECT COALESCE(MAX(line), 0) + 1 FROM chat WHERE table_id = ?");
         next.bind(1, table);
         *line = next.step() ? next.int_at(0) : 1;
@@ -505,6 +662,7 @@ std::int64_t Store::now() { return now_seconds(); }
 
 std::vector<StoredPlayer> Store::load_players() {
   std::lock_guard lock(read_mutex_);
+  reader_->recover();
   std::vector<StoredPlayer> out;
   auto& q = reader_->prepare("SELECT id, name, token_hash FROM players");
   while (q.step()) out.push_back({q.text_at(0), q.text_at(1), q.text_at(2)});
@@ -569,6 +727,7 @@ StoredTable table_from_row(const Db::Stmt& q) {
 
 std::vector<StoredTable> Store::load_live_tables(std::int64_t finished_since) {
   std::lock_guard lock(read_mutex_);
+  reader_->recover();
   std::vector<StoredTable> out;
   auto& q = reader_->prepare(std::string(kTableColumns) +
                              "WHERE status NOT IN ('over', 'closed') OR (status = 'over' AND "
@@ -581,6 +740,7 @@ std::vector<StoredTable> Store::load_live_tables(std::int64_t finished_since) {
 
 std::optional<StoredTable> Store::load_table(const std::string& id) {
   std::lock_guard lock(read_mutex_);
+  reader_->recover();
   auto& q = reader_->prepare(std::string(kTableColumns) + "WHERE id = ?");
   q.bind(1, id);
   if (!q.step()) return std::nullopt;
@@ -595,17 +755,19 @@ std::optional<StoredTable> Store::load_table(const std::string& id) {
 
 void Store::read(const std::function<void(Db&)>& query) {
   std::lock_guard lock(read_mutex_);
+  reader_->recover();
   query(*reader_);
 }
 
 std::vector<Store::Standing> Store::leaderboard(const std::string& game, int limit) {
   std::lock_guard lock(read_mutex_);
+  reader_->recover();
   auto& q = reader_->prepare(
       std::string("SELECT r.player_id, ") + kPlayerDisplayName +
       ", COUNT(*) AS games, SUM(r.winner) AS wins FROM results r "
       "JOIN players p ON p.id = r.player_id JOIN tables t ON t.id = r.table_id "
       "WHERE r.player_id IS NOT NULL AND (?1 IS NULL OR t.game = ?1) "
-      "GROUP BY r.player_id ORDER BY wins DESC, games ASC, p.name ASC LIMIT ?2");
+      "GROUP BY r.player_id, p.id ORDER BY wins DESC, games ASC, p.name ASC LIMIT ?2");
   q.bind(1, game).bind(2, std::int64_t{limit});
   std::vector<Standing> out;
   while (q.step()) {

@@ -38,15 +38,25 @@
 #include <vector>
 
 struct sqlite3;
-struct sqlite3_stmt;
 
 namespace casa::server {
 
-// One SQLite connection with a cache of prepared statements. Errors throw
-// std::runtime_error (carrying the SQLite message).
+// One database connection with a cache of prepared statements: SQLite (a file
+// path) or PostgreSQL (a postgres:// or postgresql:// URL, server/store_pg.cpp).
+// The same SQL runs on both: `?` and `?N` placeholders, ON CONFLICT upserts,
+// no dialect-only functions. Errors throw std::runtime_error (carrying the
+// database's message).
 class Db {
  public:
-  Db(const std::string& path, bool read_only);
+  // Opens `where`: a PostgreSQL URL, else a SQLite file path.
+  Db(const std::string& where, bool read_only);
+  static std::unique_ptr<Db> open(const std::string& where, bool read_only) {
+    return std::make_unique<Db>(where, read_only);
+  }
+  static bool is_postgres_url(const std::string& where);
+  // `where` fit for a log line: a URL's password replaced by ***.
+  static std::string redacted(const std::string& where);
+
   ~Db();
   Db(const Db&) = delete;
   Db& operator=(const Db&) = delete;
@@ -55,23 +65,22 @@ class Db {
 
   class Stmt {
    public:
-    Stmt& bind(int index, std::int64_t v);
-    Stmt& bind(int index, const std::string& v);  // empty string binds NULL
-    Stmt& bind_text(int index, const std::string& v);  // always text
-    Stmt& bind_real(int index, double v);  // stored as the exact 8-byte double
-    bool step();  // true while a row is ready
-    void run();   // steps to the end
-    std::int64_t int_at(int col) const;
-    std::string text_at(int col) const;  // "" for NULL
-    double real_at(int col) const;
-    bool null_at(int col) const;
-    ~Stmt();
+    virtual ~Stmt() = default;
+    virtual Stmt& bind(int index, std::int64_t v) = 0;
+    virtual Stmt& bind(int index, const std::string& v) = 0;  // empty string binds NULL
+    virtual Stmt& bind_text(int index, const std::string& v) = 0;  // always text
+    virtual Stmt& bind_real(int index, double v) = 0;  // stored as the exact 8-byte double
+    virtual bool step() = 0;  // true while a row is ready
+    virtual void run() = 0;   // steps to the end
+    virtual std::int64_t int_at(int col) const = 0;  // booleans read as 0 / 1
+    virtual std::string text_at(int col) const = 0;  // "" for NULL
+    virtual double real_at(int col) const = 0;
+    virtual bool null_at(int col) const = 0;
+    // Ready for new bindings (all NULL); Db::prepare calls it.
+    virtual void reset() = 0;
 
-   private:
-    friend class Db;
-    Stmt(sqlite3* db, sqlite3_stmt* s) : db_(db), s_(s) {}
-    sqlite3* db_;
-    sqlite3_stmt* s_;
+   protected:
+    Stmt() = default;
   };
   // A prepared statement, reset and ready to bind. Cached by SQL text.
   Stmt& prepare(const std::string& sql);
@@ -79,7 +88,29 @@ class Db {
   // changes), found again by its address: no string built or compared.
   Stmt& prepare(const char* sql);
 
-  sqlite3* handle() { return db_; }
+  // True for PostgreSQL: the few places that differ (opening, the migrations'
+  // dialect, transactions) ask.
+  bool postgres() const { return backend_->postgres(); }
+  // The SQLite handle, null on PostgreSQL.
+  sqlite3* handle() { return backend_->handle(); }
+  // True once the connection to the database server was lost (PostgreSQL).
+  bool broken() const { return backend_->broken(); }
+  // Outside a transaction: connects again when broken(). False while the
+  // database server cannot be reached. Statements prepared before stay valid.
+  bool recover() { return backend_->recover(); }
+
+  // One kind of connection (server/store.cpp: SQLite; server/store_pg.cpp:
+  // PostgreSQL).
+  class Backend {
+   public:
+    virtual ~Backend() = default;
+    virtual void exec(const std::string& sql) = 0;
+    virtual std::unique_ptr<Stmt> compile(const std::string& sql) = 0;
+    virtual bool postgres() const { return false; }
+    virtual sqlite3* handle() { return nullptr; }
+    virtual bool broken() const { return false; }
+    virtual bool recover() { return true; }
+  };
 
  private:
   struct Cached {
@@ -90,9 +121,13 @@ class Db {
   Cached* cache_by_text(const std::string& sql);
   Stmt& ready(Cached& entry);
 
-  sqlite3* db_ = nullptr;
-  std::vector<Cached> cache_;
+  std::unique_ptr<Backend> backend_;
+  std::vector<Cached> cache_;  // after backend_: its statements go first
 };
+
+// The connections behind Db for a file path and for a URL (server/store_pg.cpp).
+std::unique_ptr<Db::Backend> open_sqlite(const std::string& path, bool read_only);
+std::unique_ptr<Db::Backend> open_postgres(const std::string& url, bool read_only);
 
 struct StoredSeat {
   std::string player_id;  // empty unless a human sits
@@ -270,6 +305,13 @@ class Store {
   // the store refused the write.
   int rebuild_ratings();
 
+  // Cluster mode (docs/cluster.md): `fence(db, table)` runs first in every job
+  // that writes a table's rows (the table, its seats, actions, chat, status) and
+  // throws when this node may no longer write that table, which refuses the job
+  // alone. Set once, before the first write.
+  using Fence = std::function<void(Db&, const std::string& table)>;
+  void set_fence(Fence fence) { fence_ = std::move(fence); }
+
   // False after a write failed, true again after one succeeds.
   bool healthy() const { return healthy_.load(); }
   // Makes the writer refuse every write (SQLite's query_only), as a read-only
@@ -286,9 +328,22 @@ class Store {
   void run();
   bool commit_batch(std::deque<std::pair<Job, Done>>& batch, std::vector<bool>& ok);
   void settle_doubt();  // inside a transaction: see in_doubt()
+  void migrate();
+  void begin();  // BEGIN, and what each backend does first in a transaction
+  // PostgreSQL: waits until the server tells whether transaction `xid`, whose
+  // COMMIT lost its connection, committed.
+  bool resolve_commit(std::int64_t xid);
   void fill_table(Db& db, StoredTable& t);
 
+  void fence(Db& db, const std::string& table) const {
+    if (fence_) fence_(db, table);
+  }
+  Fence fence_;
+
   std::unique_ptr<Db> writer_;
+  bool postgres_ = false;
+  bool query_only_ = false;  // the writer refuses writes (set_query_only)
+  std::int64_t xid_ = 0;     // PostgreSQL: the id of the open transaction
   std::unique_ptr<Db> reader_;
   std::mutex read_mutex_;
 

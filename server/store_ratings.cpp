@@ -130,8 +130,9 @@ void rate_finished_game(Db& db, const std::string& table) {
         .bind_real(5, after[s].volatility)
         .run();
     db.prepare(
-          "INSERT OR REPLACE INTO rating_changes (table_id, player, before, after, deviation) "
-          "VALUES (?, ?, ?, ?, ?)")
+          "INSERT INTO rating_changes (table_id, player, before, after, deviation) "
+          "VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, player) DO UPDATE SET "
+          "before = excluded.before, after = excluded.after, deviation = excluded.deviation")
         .bind(1, table)
         .bind(2, ids[s])
         .bind_real(3, before[s].rating)
@@ -162,6 +163,7 @@ int Store::rebuild_ratings() {
 
 std::vector<StoredRating> Store::rating_board(const std::string& game, int limit) {
   std::lock_guard lock(read_mutex_);
+  reader_->recover();
   auto& q =
       reader_->prepare(std::string("SELECT r.player, ") + kPlayerDisplayName +
                        ", r.game, r.rating, r.deviation, r.volatility, r.games FROM ratings r "
@@ -178,11 +180,12 @@ std::vector<StoredRating> Store::rating_board(const std::string& game, int limit
 
 std::vector<SoloRecord> Store::solo_board(const std::string& game, int limit) {
   std::lock_guard lock(read_mutex_);
+  reader_->recover();
   auto& q = reader_->prepare(
       std::string("SELECT r.player_id, ") + kPlayerDisplayName +
       ", COUNT(*) AS games, SUM(r.winner) AS wins, MAX(r.score) AS best FROM results r "
       "JOIN tables t ON t.id = r.table_id JOIN players p ON p.id = r.player_id "
-      "WHERE t.game = ?1 AND t.players = 1 GROUP BY r.player_id "
+      "WHERE t.game = ?1 AND t.players = 1 GROUP BY r.player_id, p.id "
       "ORDER BY wins DESC, best DESC, games ASC, r.player_id ASC LIMIT ?2");
   q.bind(1, game).bind(2, std::int64_t{limit});
   std::vector<SoloRecord> out;
@@ -195,6 +198,7 @@ std::vector<SoloRecord> Store::solo_board(const std::string& game, int limit) {
 
 std::optional<PlayerProfile> Store::player_profile(const std::string& id, int recent) {
   std::lock_guard lock(read_mutex_);
+  reader_->recover();
   PlayerProfile profile;
   profile.id = id;
   const bool bot = id.rfind("bot:", 0) == 0;

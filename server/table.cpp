@@ -531,6 +531,26 @@ void Table::check_dead() {
   });
 }
 
+void Table::abandon(std::function<void(std::vector<std::shared_ptr<Client>>)> done) {
+  on_strand([this, done = std::move(done)] {
+    // Closed in memory only: the new owner runs the table from the stored log.
+    abandoned_ = true;
+    status_ = Status::closed;
+    stop_play();
+    deferred_.clear();
+    std::vector<std::shared_ptr<Client>> clients;
+    for (const auto& s : seats_) {
+      if (s.player_id.empty()) continue;
+      if (auto c = lobby_.connection_of(s.player_id)) clients.push_back(std::move(c));
+    }
+    for (auto& [pid, weak] : spectators_) {
+      if (auto c = weak.lock()) clients.push_back(std::move(c));
+    }
+    spectators_.clear();
+    done(std::move(clients));
+  });
+}
+
 void Table::stop_play() {
   ++timer_generation_;
   move_timer_.cancel();
@@ -563,6 +583,7 @@ void Table::close(const std::string& reason, const std::string& message) {
 // whose choices are the same stays valid, so simultaneous deciders are not
 // disturbed by each other's moves), then lets bots and the move timer act.
 void Table::issue_requests() {
+  if (abandoned_) return;
   arm_timer();  // first: requests carry the deadline
   const SeatMask to_act = game_->to_act();
   for (Seat s = 0; s < setup_.players; ++s) {
@@ -585,6 +606,7 @@ void Table::issue_requests() {
 }
 
 void Table::schedule_bots() {
+  if (abandoned_) return;
   const SeatMask to_act = game_->to_act();
   for (Seat s = 0; s < setup_.players; ++s) {
     if (!(to_act & seat_bit(s)) || bot_for(s).empty()) continue;

@@ -105,6 +105,10 @@ class Table : public std::enable_shared_from_this<Table> {
   // flight, if any, is done and told, so the log stops at an acknowledged
   // action that the next owner of the table replays.
   void freeze(std::function<void()> idle);
+  // Cluster mode: this node lost the table to another (docs/cluster.md). It
+  // stops playing at once, writes and tells nothing, and hands `done` the
+  // connections of its seated players and spectators (on the strand).
+  void abandon(std::function<void(std::vector<std::shared_ptr<Client>>)> done);
 
   // {table, game, players, private, status, seats, options, move_timeout_seconds,
   // disconnect_policy}.
@@ -220,6 +224,7 @@ class Table : public std::enable_shared_from_this<Table> {
   std::vector<std::vector<int>> teams_;
   std::vector<std::pair<std::string, std::weak_ptr<Client>>> spectators_;
   bool committing_ = false;
+  bool abandoned_ = false;  // see abandon(): no more requests, bots or timers
   std::deque<std::function<void()>> deferred_;
   Rng bot_rng_;
   std::vector<Action> legal_buffer_;

@@ -1,0 +1,601 @@
+#include "server/cluster.h"
+
+#include <boost/asio/post.hpp>
+
+#include <algorithm>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+#include "server/lobby.h"
+#include "server/store.h"
+#include "server/table.h"
+
+namespace casa::server {
+
+namespace asio = boost::asio;
+using nlohmann::json;
+
+namespace {
+// How often a node looks for expired leases to claim: the takeover of a dead
+// node's tables comes at most this long after its leases expire.
+constexpr auto kClaimPeriod = std::chrono::seconds(1);
+// How many expired leases one round claims (the rest wait for the next round,
+// or for another node).
+constexpr int kClaimBatch = 16;
+// A message forwarded more often than this (an owner that moved while it
+// travelled) is dropped; its client recovers with the resync a takeover sends.
+constexpr int kMaxHops = 3;
+// How long a cached owner is believed before the lease row is read again.
+constexpr auto kOwnerCacheTtl = std::chrono::seconds(1);
+
+// The hop count of the bus message being handled on this thread.
+thread_local int current_hops = 0;
+
+std::string resync_text(const std::string& table) {
+  return json{{"type", "resync"}, {"table", table}}.dump();
+}
+}  // namespace
+
+// ---- RemoteClient ----------------------------------------------------------------
+
+RemoteClient::RemoteClient(Bus& bus, std::string node, std::uint64_t conn, std::string player)
+    : bus_(bus), node_(std::move(node)), conn_(conn) {
+  player_id = std::move(player);
+}
+
+void RemoteClient::send(Frame frame) {
+  bus_.send(node_, json{{"k", "out"}, {"conn", conn_}, {"frame", *frame}}.dump());
+}
+
+void RemoteClient::close() { bus_.send(node_, json{{"k", "close"}, {"conn", conn_}}.dump()); }
+
+std::string RemoteClient::address() const { return "node " + node_ + " #" + std::to_string(conn_); }
+
+// ---- Cluster ---------------------------------------------------------------------
+
+Cluster::Cluster(asio::io_context& io, Store& store, Lobby& lobby, const Config& config)
+    : io_(io),
+      store_(store),
+      lobby_(lobby),
+      conninfo_(config.db),
+      node_(config.node_id == "auto" ? auto_node_id() : config.node_id),
+      lease_seconds_(config.lease_seconds) {
+  // Before the first write: every table write is fenced from now on.
+  store_.set_fence([this](Db& db, const std::string& table) { fence(db, table); });
+}
+
+Cluster::~Cluster() { stop(); }
+
+void Cluster::start() {
+  leases_ = std::make_unique<Leases>(conninfo_, node_, lease_seconds_);
+  // A former run of this node id held these; their tables are claimed again
+  // (by any node) under new epochs, and loaded from the store.
+  leases_->release_all();
+  bus_ = std::make_unique<Bus>(
+      io_, conninfo_, node_, [this](std::string payload) { on_message(std::move(payload)); },
+      [this] {
+        // Messages may have been missed: every connection waiting on a table
+        // run elsewhere is resynced there.
+        std::vector<std::string> tables;
+        {
+          std::lock_guard lock(mutex_);
+          for (const auto& [t, who] : interest_) tables.push_back(t);
+          owners_.clear();
+        }
+        for (const auto& t : tables) resync_interested(t);
+      });
+  bus_->start();
+  spdlog::info("cluster node {}: leases of {} s", node_, lease_seconds_);
+  lease_round(true);
+  thread_ = std::thread([this] { lease_loop(); });
+}
+
+void Cluster::stop() {
+  {
+    std::lock_guard lock(stop_mutex_);
+    if (stopping_) return;
+    stopping_ = true;
+  }
+  stop_cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  if (bus_) bus_->stop();
+}
+
+// ---- leases ----------------------------------------------------------------------
+
+void Cluster::lease_loop() {
+  const auto renew_every = std::chrono::milliseconds(lease_seconds_ * 1000 / 3);
+  auto next_renew = std::chrono::steady_clock::now() + renew_every;
+  for (;;) {
+    {
+      std::unique_lock lock(stop_mutex_);
+      if (stop_cv_.wait_for(lock, kClaimPeriod, [this] { return stopping_; })) return;
+    }
+    const bool renew = std::chrono::steady_clock::now() >= next_renew;
+    if (renew) next_renew = std::chrono::steady_clock::now() + renew_every;
+    lease_round(renew);
+  }
+}
+
+void Cluster::lease_round(bool renew) {
+  std::vector<Lease> claimed;
+  std::vector<std::pair<std::string, std::int64_t>> lost;
+  std::vector<std::shared_ptr<RemoteClient>> orphans;
+  try {
+    std::lock_guard lease_lock(lease_mutex_);
+    if (renew) {
+      const auto still = leases_->renew();
+      auto live = leases_->live_nodes();
+      std::lock_guard lock(mutex_);
+      for (const auto& [table, epoch] : held_) {
+        bool kept = false;
+        for (const auto& l : still) kept = kept || (l.table == table && l.epoch == epoch);
+        if (!kept) lost.emplace_back(table, epoch);
+      }
+      live_ = std::move(live);
+      // Connections of nodes that stopped beating are gone.
+      for (auto it = remotes_.begin(); it != remotes_.end();) {
+        if (std::find(live_.begin(), live_.end(), it->first.node) == live_.end()) {
+          orphans.push_back(it->second);
+          it = remotes_.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    }
+    if (!draining_) claimed = leases_->claim_expired(kClaimBatch);
+  } catch (const std::exception& e) {
+    spdlog::warn("cluster node {}: lease round failed: {}", node_, e.what());
+    return;
+  }
+  for (auto& [table, epoch] : lost) {
+    spdlog::warn("cluster node {}: lost the lease of table {} (epoch {})", node_, table, epoch);
+    asio::post(io_, [this, table = table, epoch = epoch] { drop(table, epoch); });
+  }
+  for (auto& proxy : orphans) {
+    asio::post(io_, [this, proxy] { lobby_.disconnected(proxy); });
+  }
+  if (!claimed.empty()) takeover(claimed);
+}
+
+void Cluster::takeover(const std::vector<Lease>& claimed) {
+  const std::int64_t now = Store::now();
+  for (const auto& lease : claimed) {
+    std::optional<StoredTable> stored;
+    try {
+      stored = store_.load_table(lease.table);
+    } catch (const std::exception& e) {
+      spdlog::error("cluster node {}: cannot load table {}: {}", node_, lease.table, e.what());
+    }
+    const bool finished_long_ago =
+        stored && stored->status == "over" && stored->finished_at + lobby_.config().finished_table_ttl_seconds < now;
+    if (!stored || stored->status == "closed" || finished_long_ago) {
+      // Nothing left to run: the lease goes.
+      try {
+        std::lock_guard lease_lock(lease_mutex_);
+        leases_->remove(lease.table, lease.epoch);
+      } catch (const std::exception&) {
+      }
+      continue;
+    }
+    {
+      std::lock_guard lock(mutex_);
+      held_[lease.table] = lease.epoch;
+      owners_[lease.table] = {node_, std::chrono::steady_clock::now()};
+    }
+    spdlog::info("cluster node {}: took over table {} (epoch {}, {} actions)", node_, lease.table, lease.epoch,
+                 stored->actions.size());
+    asio::post(io_, [this, stored = std::move(*stored), epoch = lease.epoch] {
+      {
+        std::lock_guard lock(mutex_);
+        auto it = held_.find(stored.id);
+        if (it == held_.end() || it->second != epoch) return;  // lost again meanwhile
+      }
+      auto adopt = [this, stored, epoch] {
+        if (!lobby_.adopt_table(stored)) return;
+        std::vector<std::string> nodes;
+        {
+          std::lock_guard lock(mutex_);
+          nodes = live_;
+        }
+        const std::string note = json{{"k", "moved"}, {"table", stored.id}, {"node", node_}}.dump();
+        for (const auto& n : nodes) {
+          if (n != node_) bus_->send(n, note);
+        }
+        moved(stored.id, node_);
+      };
+      // A copy still in memory (this node claimed its own expired lease back)
+      // is stale: it goes first, and its clients are resynced by the new one.
+      if (lobby_.table(stored.id)) {
+        abandon_local(stored.id, adopt);
+      } else {
+        adopt();
+      }
+    });
+  }
+}
+
+void Cluster::drop(const std::string& table, std::int64_t epoch) {
+  {
+    std::lock_guard lock(mutex_);
+    auto it = held_.find(table);
+    if (it == held_.end() || it->second != epoch) return;
+    held_.erase(it);
+    owners_.erase(table);
+  }
+  abandon_local(table, [this, table] { resync_interested(table); });
+}
+
+void Cluster::abandon_local(const std::string& id, std::function<void()> then) {
+  auto table = lobby_.table(id);
+  if (!table) {
+    if (then) then();
+    return;
+  }
+  lobby_.drop_table(id);
+  table->abandon([this, id, then = std::move(then)](std::vector<std::shared_ptr<Client>> clients) {
+    {
+      std::lock_guard lock(mutex_);
+      for (const auto& c : clients) interest_[id].insert(who_of_locked(c));
+    }
+    asio::post(io_, then);
+  });
+}
+
+void Cluster::moved(const std::string& table, const std::string& owner) {
+  bool stale = false;
+  {
+    std::lock_guard lock(mutex_);
+    owners_[table] = {owner, std::chrono::steady_clock::now()};
+    if (owner != node_) {
+      // A newer epoch runs elsewhere: this node's copy (if any) is stale.
+      stale = held_.erase(table) > 0;
+    }
+  }
+  if (stale) {
+    spdlog::warn("cluster node {}: table {} moved to {}", node_, table, owner);
+    abandon_local(table, [this, table] { resync_interested(table); });
+  } else {
+    resync_interested(table);
+  }
+}
+
+void Cluster::resync_interested(const std::string& table) {
+  const auto owner = owner_of(table, true);
+  if (!owner || !owner->live) return;  // a takeover will tell
+  if (owner->node == node_ && !lobby_.table(table)) return;  // loading here: adopt() tells
+  std::vector<Who> who;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = interest_.find(table);
+    if (it == interest_.end()) return;
+    who.assign(it->second.begin(), it->second.end());
+  }
+  for (const auto& w : who) send_in(owner->node, w, resync_text(table), 0);
+}
+
+std::optional<Cluster::Owner> Cluster::owner_of(const std::string& table, bool fresh) {
+  {
+    std::lock_guard lock(mutex_);
+    if (held_.count(table)) return Owner{node_, true};
+    auto it = owners_.find(table);
+    if (!fresh && it != owners_.end() && std::chrono::steady_clock::now() - it->second.second < kOwnerCacheTtl) {
+      return Owner{it->second.first, true};
+    }
+  }
+  std::optional<Leases::Owner> row;
+  try {
+    std::lock_guard lease_lock(lease_mutex_);
+    row = leases_->owner(table);
+  } catch (const std::exception& e) {
+    spdlog::warn("cluster node {}: owner of {} unknown: {}", node_, table, e.what());
+    return std::nullopt;
+  }
+  if (!row) return std::nullopt;
+  if (row->live) {
+    std::lock_guard lock(mutex_);
+    owners_[table] = {row->node, std::chrono::steady_clock::now()};
+  }
+  return Owner{row->node, row->live};
+}
+
+bool Cluster::acquire(const std::string& table) {
+  try {
+    std::lock_guard lease_lock(lease_mutex_);
+    const auto epoch = leases_->acquire(table);
+    if (!epoch) return false;
+    std::lock_guard lock(mutex_);
+    held_[table] = *epoch;
+    owners_[table] = {node_, std::chrono::steady_clock::now()};
+    return true;
+  } catch (const std::exception& e) {
+    spdlog::error("cluster node {}: no lease for new table {}: {}", node_, table, e.what());
+    return false;
+  }
+}
+
+void Cluster::forgotten(const std::string& table) {
+  std::int64_t epoch = 0;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = held_.find(table);
+    if (it == held_.end()) return;
+    epoch = it->second;
+    held_.erase(it);
+    interest_.erase(table);
+  }
+  try {
+    std::lock_guard lease_lock(lease_mutex_);
+    leases_->remove(table, epoch);
+  } catch (const std::exception& e) {
+    // Expires by itself; whoever claims it finds a finished table and lets it go.
+    spdlog::warn("cluster node {}: lease of {} not removed: {}", node_, table, e.what());
+  }
+}
+
+void Cluster::release_all() {
+  std::lock_guard lease_lock(lease_mutex_);
+  draining_ = true;
+  leases_->release_all();
+  std::lock_guard lock(mutex_);
+  held_.clear();
+}
+
+void Cluster::fence(Db& db, const std::string& table) {
+  std::int64_t epoch = 0;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = held_.find(table);
+    if (it == held_.end()) throw std::runtime_error("table " + table + " is not run by node " + node_);
+    epoch = it->second;
+  }
+  try {
+    fence_lease(db, table, node_, epoch);
+  } catch (const std::exception&) {
+    asio::post(io_, [this, table, epoch] { drop(table, epoch); });
+    throw;
+  }
+}
+
+std::optional<std::int64_t> Cluster::epoch_of(const std::string& table) {
+  std::lock_guard lock(mutex_);
+  auto it = held_.find(table);
+  if (it == held_.end()) return std::nullopt;
+  return it->second;
+}
+
+// ---- forwarding ------------------------------------------------------------------
+
+Cluster::Who Cluster::who_of_locked(const std::shared_ptr<Client>& client) {
+  if (auto* remote = dynamic_cast<RemoteClient*>(client.get())) {
+    return {remote->node(), remote->conn(), remote->player_id};
+  }
+  auto [it, inserted] = local_ids_.emplace(client.get(), next_conn_);
+  if (inserted) locals_[next_conn_++] = client;
+  return {node_, it->second, client->player_id};
+}
+
+std::optional<std::string> Cluster::table_by_invite(const std::string& invite) {
+  std::optional<std::string> id;
+  store_.read([&](Db& db) {
+    auto& q = db.prepare("SELECT id FROM tables WHERE invite = ? AND status IN ('waiting', 'playing')");
+    q.bind_text(1, invite);
+    if (q.step()) id = q.text_at(0);
+    q.run();
+  });
+  return id;
+}
+
+bool Cluster::forward(const std::shared_ptr<Client>& client, const json& body, std::string_view text) {
+  std::string table;
+  if (auto t = body.find("table"); t != body.end() && t->is_string()) {
+    table = t->get<std::string>();
+  } else if (auto inv = body.find("invite"); inv != body.end() && inv->is_string()) {
+    auto id = table_by_invite(inv->get<std::string>());
+    if (!id) return false;
+    table = *id;
+  }
+  if (table.empty()) return false;
+  const auto owner = owner_of(table, false);
+  if (!owner) return false;  // no node has ever run such a table
+  Who who;
+  {
+    std::lock_guard lock(mutex_);
+    who = who_of_locked(client);
+    // Resynced wherever the table goes next.
+    interest_[table].insert(who);
+  }
+  if (!owner->live || (owner->node == node_ && !lobby_.table(table))) {
+    // Its node is dead or it is being loaded here: the takeover resyncs this
+    // connection at the new owner, and the message itself is dropped.
+    return true;
+  }
+  send_in(owner->node, who, std::string(text), current_hops + 1);
+  return true;
+}
+
+void Cluster::send_in(const std::string& owner, const Who& who, const std::string& text, int hops) {
+  if (hops > kMaxHops) {
+    spdlog::warn("cluster node {}: message of {} dropped after {} hops", node_, who.player, hops);
+    return;
+  }
+  if (owner == node_) {
+    asio::post(io_, [this, who, text, hops] { handle_in(who, text, hops); });
+    return;
+  }
+  bus_->send(owner, json{{"k", "in"}, {"node", who.node}, {"conn", who.conn}, {"player", who.player},
+                         {"text", text}, {"hops", hops}}
+                        .dump());
+}
+
+void Cluster::handle_in(const Who& who, const std::string& text, int hops) {
+  std::shared_ptr<Client> client;
+  if (who.node == node_) {
+    std::lock_guard lock(mutex_);
+    auto it = locals_.find(who.conn);
+    if (it != locals_.end()) client = it->second.lock();
+  } else {
+    std::shared_ptr<RemoteClient> proxy;
+    {
+      std::lock_guard lock(mutex_);
+      auto& slot = remotes_[who];
+      if (!slot) slot = std::make_shared<RemoteClient>(*bus_, who.node, who.conn, who.player);
+      proxy = slot;
+    }
+    if (!lobby_.attach_remote(proxy)) return;  // no such player
+    client = proxy;
+  }
+  if (!client) return;
+  current_hops = hops;
+  lobby_.handle(client, text, [] {});
+  current_hops = 0;
+}
+
+void Cluster::resumed(const std::shared_ptr<Client>& client) {
+  std::vector<std::string> tables;
+  store_.read([&](Db& db) {
+    auto& q = db.prepare(
+        "SELECT s.table_id FROM seats s JOIN tables t ON t.id = s.table_id "
+        "WHERE s.player_id = ? AND t.status IN ('waiting', 'playing')");
+    q.bind_text(1, client->player_id);
+    while (q.step()) tables.push_back(q.text_at(0));
+    q.run();
+  });
+  for (const auto& t : tables) {
+    if (lobby_.table(t)) continue;  // run here: the lobby resumed it already
+    forward(client, json{{"table", t}}, resync_text(t));
+  }
+}
+
+void Cluster::disconnected(const std::shared_ptr<Client>& client) {
+  if (dynamic_cast<RemoteClient*>(client.get())) return;
+  std::uint64_t conn = 0;
+  std::vector<std::string> nodes;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = local_ids_.find(client.get());
+    if (it == local_ids_.end()) return;  // never forwarded anything
+    conn = it->second;
+    local_ids_.erase(it);
+    locals_.erase(conn);
+    for (auto& [t, who] : interest_) who.erase(Who{node_, conn, {}});
+    nodes = live_;
+  }
+  const std::string gone = json{{"k", "gone"}, {"node", node_}, {"conn", conn}}.dump();
+  for (const auto& n : nodes) {
+    if (n != node_) bus_->send(n, gone);
+  }
+}
+
+void Cluster::on_message(std::string payload) {
+  const json m = json::parse(payload, nullptr, false);
+  if (!m.is_object()) return;
+  const std::string k = m.value("k", "");
+  if (k == "in") {
+    handle_in({m.value("node", ""), m.value("conn", std::uint64_t{0}), m.value("player", "")},
+              m.value("text", ""), m.value("hops", 0));
+  } else if (k == "out" || k == "close") {
+    std::shared_ptr<Client> client;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = locals_.find(m.value("conn", std::uint64_t{0}));
+      if (it != locals_.end()) client = it->second.lock();
+    }
+    if (!client) return;
+    if (k == "out") {
+      client->send(make_frame(m.value("frame", "")));
+    } else {
+      client->close();
+    }
+  } else if (k == "gone") {
+    std::shared_ptr<RemoteClient> proxy;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = remotes_.find(Who{m.value("node", ""), m.value("conn", std::uint64_t{0}), {}});
+      if (it == remotes_.end()) return;
+      proxy = it->second;
+      remotes_.erase(it);
+    }
+    lobby_.disconnected(proxy);
+  } else if (k == "moved") {
+    moved(m.value("table", ""), m.value("node", ""));
+  }
+}
+
+// ---- the lobby across nodes -------------------------------------------------------
+
+json Cluster::remote_listing(const std::string& game, std::size_t limit) {
+  struct Row {
+    std::string id, game, options, takeover;
+    int players = 0, move_timeout = 0, grace = 0;
+    std::vector<StoredSeat> seats;
+  };
+  std::vector<Row> rows;
+  store_.read([&](Db& db) {
+    auto& q = db.prepare(
+        "SELECT id, game, players, options, move_timeout_seconds, grace_seconds, takeover FROM tables "
+        "WHERE status = 'waiting' AND private = 0 AND (? = '' OR game = ?) ORDER BY created_at DESC");
+    q.bind_text(1, game).bind_text(2, game);
+    while (q.step()) {
+      Row r;
+      r.id = q.text_at(0);
+      r.game = q.text_at(1);
+      r.players = static_cast<int>(q.int_at(2));
+      r.options = q.text_at(3);
+      r.move_timeout = static_cast<int>(q.int_at(4));
+      r.grace = static_cast<int>(q.int_at(5));
+      r.takeover = q.text_at(6);
+      rows.push_back(std::move(r));
+    }
+    q.run();
+    for (auto& r : rows) {
+      r.seats.assign(static_cast<std::size_t>(std::max(0, r.players)), {});
+      auto& s = db.prepare("SELECT seat, player_id, bot FROM seats WHERE table_id = ?");
+      s.bind_text(1, r.id);
+      while (s.step()) {
+        const auto i = s.int_at(0);
+        if (i >= 0 && i < r.players) r.seats[static_cast<std::size_t>(i)] = {s.text_at(1), s.text_at(2), false};
+      }
+      s.run();
+    }
+  });
+  json out = json::array();
+  for (const auto& r : rows) {
+    if (out.size() >= limit) break;
+    if (lobby_.table(r.id)) continue;  // run here: listed by the lobby itself
+    bool open = false;
+    json seats = json::array();
+    for (std::size_t s = 0; s < r.seats.size(); ++s) {
+      json info = {{"seat", s}};
+      if (!r.seats[s].player_id.empty()) {
+        info["kind"] = "player";
+        info["player_id"] = r.seats[s].player_id;
+        info["name"] = lobby_.name_of(r.seats[s].player_id);
+      } else if (!r.seats[s].bot.empty()) {
+        info["kind"] = "bot";
+        info["bot"] = r.seats[s].bot;
+        info["name"] = r.seats[s].bot;
+      } else {
+        info["kind"] = "empty";
+        open = true;
+      }
+      seats.push_back(std::move(info));
+    }
+    if (!open) continue;
+    json options = json::parse(r.options, nullptr, false);
+    if (options.is_discarded()) options = json::object();
+    out.push_back({{"table", r.id},
+                   {"game", r.game},
+                   {"players", r.players},
+                   {"private", false},
+                   {"status", "waiting"},
+                   {"seats", std::move(seats)},
+                   {"options", std::move(options)},
+                   {"move_timeout_seconds", r.move_timeout},
+                   {"disconnect_policy", {{"grace_seconds", r.grace}, {"takeover", r.takeover}}}});
+  }
+  return out;
+}
+
+}  // namespace casa::server

@@ -1,0 +1,162 @@
+// Cluster mode (docs/cluster.md): several casa-server nodes on one PostgreSQL
+// database act as one server. This node runs the tables whose leases it holds;
+// a table message for a table run elsewhere is forwarded to its owner over the
+// bus, and the owner's frames for that connection come back the same way
+// (RemoteClient). Every write of a table is fenced by this node's lease epoch.
+//
+// Threads: bus messages and drops run on the io_context; lease renewals and
+// claims run on the cluster's own thread (they block on the database), which
+// posts their outcome to the io_context. The maps below have one mutex.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <tuple>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "server/client.h"
+#include "server/cluster_bus.h"
+#include "server/cluster_lease.h"
+#include "server/config.h"
+
+namespace casa::server {
+
+class Db;
+class Lobby;
+class Store;
+
+// On the table's owner: a connection held by another node.
+class RemoteClient : public Client {
+ public:
+  RemoteClient(Bus& bus, std::string node, std::uint64_t conn, std::string player);
+  void send(Frame frame) override;
+  void close() override;
+  std::string address() const override;
+  bool remote() const override { return true; }
+  const std::string& node() const { return node_; }
+  std::uint64_t conn() const { return conn_; }
+
+ private:
+  Bus& bus_;
+  std::string node_;
+  std::uint64_t conn_;
+};
+
+class Cluster {
+ public:
+  Cluster(boost::asio::io_context& io, Store& store, Lobby& lobby, const Config& config);
+  ~Cluster();
+
+  // Gives up the leases a former run of this node id held, listens, and starts
+  // renewing and claiming. Throws when the database cannot be reached.
+  void start();
+  void stop();
+  const std::string& node() const { return node_; }
+  int lease_seconds() const { return lease_seconds_; }
+
+  // ---- for the lobby ----
+  // A new table: takes its lease. False when the lease cannot be had (its
+  // writes are then refused by the fence).
+  bool acquire(const std::string& table);
+  // The table left this node's memory (finished and forgotten, or deleted): its
+  // lease goes, so that no node claims and loads it again.
+  void forgotten(const std::string& table);
+  // A table message (`text`, whose body is `body`) for a table not in this
+  // node's memory: forwarded to its owner, or held until a takeover names one.
+  // False when no node runs such a table.
+  bool forward(const std::shared_ptr<Client>& client, const nlohmann::json& body, std::string_view text);
+  // A player resumed here: their unfinished tables run elsewhere send them
+  // their table_state (as a resync would).
+  void resumed(const std::shared_ptr<Client>& client);
+  void disconnected(const std::shared_ptr<Client>& client);
+  // Open public tables run by other nodes, as list_tables summaries (from the store).
+  nlohmann::json remote_listing(const std::string& game, std::size_t limit);
+  // Gives every lease of this node up at once (a draining node, once its last
+  // commit is done): other nodes claim its tables on their next round.
+  void release_all();
+
+  // The store's fence (Store::set_fence): throws unless this node still holds
+  // `table` under the epoch it runs it with.
+  void fence(Db& db, const std::string& table);
+  // The epoch this node runs `table` under, if it runs it (tests).
+  std::optional<std::int64_t> epoch_of(const std::string& table);
+
+ private:
+  struct Who {  // a connection somewhere in the cluster
+    std::string node;
+    std::uint64_t conn = 0;
+    std::string player;
+    bool operator<(const Who& o) const { return std::tie(node, conn) < std::tie(o.node, o.conn); }
+  };
+  struct Owner {
+    std::string node;
+    bool live = false;  // its lease is unexpired
+  };
+  using Clock = std::chrono::steady_clock;
+
+  void on_message(std::string payload);
+  void handle_in(const Who& who, const std::string& text, int hops);
+  void lease_loop();
+  void lease_round(bool renew);
+  // Loads and serves tables whose leases this node just claimed.
+  void takeover(const std::vector<Lease>& claimed);
+  // This node lost `table` under `epoch`: it stops running it, and its
+  // connections there are resynced at the new owner.
+  void drop(const std::string& table, std::int64_t epoch);
+  // Stops the table in memory and notes its connections as interested in it;
+  // then `then` on the io_context.
+  void abandon_local(const std::string& table, std::function<void()> then);
+  // `table` now runs on `owner`.
+  void moved(const std::string& table, const std::string& owner);
+  // Every connection interested in `table` gets its table_state from the owner.
+  void resync_interested(const std::string& table);
+  void send_in(const std::string& owner, const Who& who, const std::string& text, int hops);
+  Who who_of_locked(const std::shared_ptr<Client>& client);  // under mutex_
+  std::optional<Owner> owner_of(const std::string& table, bool fresh);
+  std::optional<std::string> table_by_invite(const std::string& invite);
+
+  boost::asio::io_context& io_;
+  Store& store_;
+  Lobby& lobby_;
+  std::string conninfo_;
+  std::string node_;
+  int lease_seconds_;
+  std::unique_ptr<Leases> leases_;  // used under lease_mutex_
+  std::mutex lease_mutex_;
+  bool draining_ = false;  // under lease_mutex_: no more claims
+  std::unique_ptr<Bus> bus_;
+
+  std::mutex mutex_;
+  std::map<std::string, std::int64_t> held_;  // tables run here -> epoch
+  std::map<std::string, std::pair<std::string, Clock::time_point>> owners_;  // cache: table -> owner
+  // Connections that sent something about a table run elsewhere (or lost by
+  // this node): resynced at its new owner after a takeover.
+  std::map<std::string, std::set<Who>> interest_;
+  std::map<std::uint64_t, std::weak_ptr<Client>> locals_;  // this node's connections by number
+  std::map<const Client*, std::uint64_t> local_ids_;
+  std::uint64_t next_conn_ = 1;
+  std::map<Who, std::shared_ptr<RemoteClient>> remotes_;  // other nodes' connections
+  std::vector<std::string> live_;                         // from the last renewal
+
+  std::thread thread_;
+  std::mutex stop_mutex_;
+  std::condition_variable stop_cv_;
+  bool stopping_ = false;
+};
+
+}  // namespace casa::server

@@ -1,0 +1,156 @@
+#include "server/cluster_bus.h"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <chrono>
+
+namespace casa::server {
+
+namespace {
+constexpr const char* kRelayPrefix = "relay:";
+}
+
+Bus::Bus(boost::asio::io_context& io, std::string conninfo, std::string node_id, Handler on_message,
+         std::function<void()> on_reconnect)
+    : io_(io),
+      conninfo_(std::move(conninfo)),
+      node_(std::move(node_id)),
+      on_message_(std::move(on_message)),
+      on_reconnect_(std::move(on_reconnect)),
+      retry_(io) {}
+
+Bus::~Bus() { stop(); }
+
+void Bus::start() {
+  connect_listener();
+  sender_ = std::thread([this] { sender_loop(); });
+}
+
+void Bus::stop() {
+  if (stopped_.exchange(true)) return;
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (sender_.joinable()) sender_.join();
+  retry_.cancel();
+  if (socket_) {
+    boost::system::error_code ignored;
+    socket_->cancel(ignored);
+    socket_->close(ignored);
+  }
+}
+
+void Bus::connect_listener() {
+  listener_ = std::make_unique<PgConn>(conninfo_);
+  listener_->exec("LISTEN " + pg_quote_ident(channel(node_)));
+  // The descriptor gets its own copy of the socket: closing it must not close
+  // libpq's.
+  socket_ = std::make_unique<boost::asio::posix::stream_descriptor>(io_, ::dup(listener_->socket()));
+  watch();
+}
+
+void Bus::watch() {
+  socket_->async_wait(boost::asio::posix::stream_descriptor::wait_read, [this](boost::system::error_code ec) {
+    if (stopped_) return;
+    if (ec) {
+      reconnect_later();
+      return;
+    }
+    readable();
+  });
+}
+
+void Bus::readable() {
+  if (!listener_->consume()) {
+    spdlog::warn("cluster bus: lost the connection to the database; listening again shortly");
+    reconnect_later();
+    return;
+  }
+  while (auto n = listener_->next_notification()) {
+    std::string payload = std::move(n->second);
+    if (payload.rfind(kRelayPrefix, 0) == 0) {
+      try {
+        const auto rows = listener_->exec("DELETE FROM cluster_relay WHERE id = $1 RETURNING payload",
+                                          {payload.substr(std::char_traits<char>::length(kRelayPrefix))});
+        if (rows.empty() || !rows[0].at(0)) continue;
+        payload = *rows[0][0];
+        ++relayed_;
+      } catch (const std::exception& e) {
+        spdlog::warn("cluster bus: relayed message lost: {}", e.what());
+        continue;
+      }
+    }
+    try {
+      on_message_(std::move(payload));
+    } catch (const std::exception& e) {
+      spdlog::warn("cluster bus: message dropped: {}", e.what());
+    }
+  }
+  watch();
+}
+
+void Bus::reconnect_later() {
+  if (stopped_) return;
+  if (socket_) {
+    boost::system::error_code ignored;
+    socket_->close(ignored);
+  }
+  retry_.expires_after(std::chrono::seconds(1));
+  retry_.async_wait([this](boost::system::error_code ec) {
+    if (ec || stopped_) return;
+    try {
+      connect_listener();
+      if (on_reconnect_) on_reconnect_();
+    } catch (const std::exception& e) {
+      spdlog::warn("cluster bus: {}", e.what());
+      reconnect_later();
+    }
+  });
+}
+
+void Bus::send(const std::string& to, std::string payload) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    outbox_.emplace_back(to, std::move(payload));
+  }
+  wake_.notify_one();
+}
+
+void Bus::sender_loop() {
+  std::unique_ptr<PgConn> conn;
+  for (;;) {
+    std::deque<std::pair<std::string, std::string>> batch;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || !outbox_.empty(); });
+      if (stopping_ && outbox_.empty()) return;
+      batch.swap(outbox_);
+    }
+    for (auto& [to, payload] : batch) {
+      // One attempt, and one more on a fresh connection: a message that still
+      // fails is dropped (at most once), and logged.
+      for (int attempt = 0; attempt < 2; ++attempt) {
+        try {
+          if (!conn || !conn->ok()) conn = std::make_unique<PgConn>(conninfo_);
+          if (payload.size() > kMaxNotifyBytes) {
+            const auto rows = conn->exec("INSERT INTO cluster_relay (payload) VALUES ($1) RETURNING id", {payload});
+            conn->exec("SELECT pg_notify($1, $2)", {channel(to), kRelayPrefix + rows.at(0).at(0).value_or("")});
+            ++relayed_;
+          } else {
+            conn->exec("SELECT pg_notify($1, $2)", {channel(to), payload});
+          }
+          break;
+        } catch (const std::exception& e) {
+          conn.reset();
+          if (attempt == 1) spdlog::warn("cluster bus: message to {} lost: {}", to, e.what());
+        }
+      }
+    }
+  }
+}
+
+}  // namespace casa::server

@@ -1,0 +1,78 @@
+// The cluster bus (docs/cluster.md): messages between nodes over PostgreSQL
+// LISTEN/NOTIFY. Each node LISTENs on its own channel, casa_<node id>, on a
+// dedicated connection whose socket the io_context watches; sends go out in
+// order from one sender thread on a second connection. A payload too big for one
+// notification is stored in cluster_relay and only its id is notified; the
+// receiver reads and deletes it.
+//
+// Delivery is at most once, in order per sender and receiver, and only while the
+// receiver listens: what a node misses while its connection is down is lost (its
+// clients recover with resync). `on_reconnect` says when that happened.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "server/cluster_pg.h"
+
+namespace casa::server {
+
+class Bus {
+ public:
+  using Handler = std::function<void(std::string payload)>;
+  // Payloads longer than this go through cluster_relay (NOTIFY takes < 8000 bytes).
+  static constexpr std::size_t kMaxNotifyBytes = 7000;
+
+  Bus(boost::asio::io_context& io, std::string conninfo, std::string node_id, Handler on_message,
+      std::function<void()> on_reconnect = {});
+  ~Bus();
+
+  // LISTENs and starts watching. Throws when the database cannot be reached.
+  void start();
+  void stop();
+
+  // Queues `payload` for node `to`. Any thread.
+  void send(const std::string& to, std::string payload);
+
+  static std::string channel(const std::string& node) { return "casa_" + node; }
+  const std::string& node() const { return node_; }
+  // Messages received and sent through the relay (tests, figures).
+  std::uint64_t relayed() const { return relayed_.load(); }
+
+ private:
+  void connect_listener();
+  void watch();
+  void readable();
+  void reconnect_later();
+  void sender_loop();
+
+  boost::asio::io_context& io_;
+  std::string conninfo_;
+  std::string node_;
+  Handler on_message_;
+  std::function<void()> on_reconnect_;
+
+  std::unique_ptr<PgConn> listener_;
+  std::unique_ptr<boost::asio::posix::stream_descriptor> socket_;
+  boost::asio::steady_timer retry_;
+  std::atomic<bool> stopped_{false};
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::pair<std::string, std::string>> outbox_;
+  bool stopping_ = false;
+  std::thread sender_;
+  std::atomic<std::uint64_t> relayed_{0};
+};
+
+}  // namespace casa::server

@@ -1,0 +1,274 @@
+// Several casa_test_server processes on one PostgreSQL database (docs/cluster.md):
+// one lobby, tables played from any node, a dead owner taken over, a paused
+// owner fenced off. CASA_TEST_PG names the fixture's database; each test case
+// makes a database of its own in it.
+#include <doctest/doctest.h>
+
+#include <csignal>
+#include <cstdio>
+#include <map>
+#include <random>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include "server/cluster_lease.h"
+#include "server/cluster_pg.h"
+#include "tests/server/support.h"
+
+using namespace casa::testing;
+using casa::server::PgConn;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int kLease = 2;  // seconds: short, so that the takeovers of these tests are quick
+
+// A fresh database beside the fixture's; its URI.
+std::string fresh_database() {
+  const char* base = std::getenv("CASA_TEST_PG");
+  REQUIRE_MESSAGE(base != nullptr, "CASA_TEST_PG must name the test database");
+  static std::random_device rd;
+  const std::string name = "casa_nodes_" + std::to_string(rd() % 1000000000u);
+  PgConn admin(base);
+  admin.exec("CREATE DATABASE " + name);
+  std::string uri = base;
+  return uri.substr(0, uri.rfind('/') + 1) + name;
+}
+
+struct Node {
+  std::string id;
+  pid_t pid = -1;
+  unsigned short port = 0;
+  FILE* out = nullptr;
+};
+
+Node spawn_node(const std::string& db, const std::string& id) {
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    const std::string lease = std::to_string(kLease);
+    execl(CASA_TEST_SERVER_PATH, CASA_TEST_SERVER_PATH, "--port", "0", "--address", "127.0.0.1", "--db",
+          db.c_str(), "--node-id", id.c_str(), "--lease-seconds", lease.c_str(), "--log-level", "error",
+          "--rate-per-second", "100000", "--rate-burst", "100000", "--testing", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(fds[1]);
+  FILE* out = fdopen(fds[0], "r");
+  unsigned port = 0;
+  REQUIRE(std::fscanf(out, "listening %u", &port) == 1);
+  return {id, pid, static_cast<unsigned short>(port), out};
+}
+
+void kill_node(Node& n, int sig = SIGKILL) {
+  if (n.pid < 0) return;
+  kill(n.pid, SIGCONT);  // a paused node must be able to die
+  kill(n.pid, sig);
+  int status = 0;
+  waitpid(n.pid, &status, 0);
+  std::fclose(n.out);
+  n.pid = -1;
+}
+
+struct Nodes {
+  std::string db;
+  std::vector<Node> nodes;
+  explicit Nodes(int n) : db(fresh_database()) {
+    for (int i = 0; i < n; ++i) nodes.push_back(spawn_node(db, std::string(1, static_cast<char>('a' + i))));
+  }
+  ~Nodes() {
+    for (auto& n : nodes) kill_node(n);
+  }
+  Node& operator[](std::size_t i) { return nodes[i]; }
+};
+
+// The node whose lease holds `table`, and its epoch.
+std::pair<std::string, std::int64_t> owner(const std::string& db, const std::string& table) {
+  PgConn c(db);
+  const auto rows = c.exec("SELECT node_id, epoch FROM table_leases WHERE table_id = $1", {table});
+  REQUIRE(rows.size() == 1);
+  return {rows[0][0].value_or(""), std::stoll(rows[0][1].value_or("0"))};
+}
+
+// Answers requests (first legal action) and records every `accepted`, until
+// `stop` says so or the time runs out.
+struct Player {
+  WsClient* client;
+  int seat;
+};
+void play_until(std::vector<Player> players, const std::string& table, std::vector<json>& acknowledged,
+                const std::function<bool()>& stop, std::chrono::seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  std::map<WsClient*, json> sent;  // the action awaiting its accepted
+  while (!stop() && std::chrono::steady_clock::now() < deadline) {
+    for (auto& p : players) {
+      auto m = p.client->recv(5ms);
+      if (!m) continue;
+      const std::string type = (*m)["type"];
+      if (type == "request" && (*m)["table"] == table) {
+        json action = (*m)["legal"][0];
+        p.client->send({{"type", "action"}, {"table", table}, {"seq", (*m)["seq"]}, {"action", action}, {"id", 1}});
+        sent[p.client] = {{"seat", p.seat}, {"action", action}};
+      } else if (type == "accepted" && sent.count(p.client)) {
+        json ack = sent[p.client];
+        ack["seq"] = (*m)["seq"];
+        acknowledged.push_back(ack);
+        sent.erase(p.client);
+      } else if (type == "game_over") {
+        p.client->log.push_back(*m);
+      }
+    }
+  }
+}
+
+bool over_for(const WsClient& c, const std::string& table) {
+  for (const auto& m : c.log) {
+    if (m["type"] == "game_over" && m["table"] == table) return true;
+  }
+  return false;
+}
+
+// Every acknowledged action is in the stored log, at its seq, in order.
+void check_acknowledged(const json& replay, const std::vector<json>& acknowledged) {
+  for (const auto& ack : acknowledged) {
+    const auto seq = ack["seq"].get<std::size_t>();
+    REQUIRE(seq >= 1);
+    REQUIRE(seq <= replay["log"].size());
+    const json& logged = replay["log"][seq - 1];
+    CHECK(logged["seat"] == ack["seat"]);
+    CHECK(logged["action"] == ack["action"]);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("one lobby: a table run by node b is listed and played from node a; an invite made on a is joined on b") {
+  Nodes n(2);
+  WsClient ann(n[1].port), bob(n[0].port);  // ann on b, bob on a
+  ann.hello("ann");
+  bob.hello("bob");
+  const json created = create(ann, {{"game", "fake-trick"}, {"players", 2}, {"options", {{"hand", 3}}}});
+  REQUIRE(created["type"] == "table_created");
+  const std::string table = created["table"];
+  CHECK(owner(n.db, table).first == "b");
+
+  // The lobby of node a lists the table node b runs.
+  const json list = bob.call({{"type", "list_tables"}});
+  bool listed = false;
+  for (const auto& t : list["tables"]) listed = listed || t["table"] == table;
+  CHECK(listed);
+
+  // bob plays it from node a: every frame he gets crossed the bus.
+  const json joined = bob.call({{"type", "join"}, {"table", table}});
+  REQUIRE(joined["type"] == "joined");
+  play_out({&ann, &bob}, table);
+  const json replay = get_json(n[0].port, "/api/games/" + table, 200);
+  CHECK(check_no_leak(bob, 1, replay) > 0);
+  check_no_leak(ann, 0, replay);
+  check_schemas(bob);
+
+  // A private table made on node a, joined by its invite on node b.
+  const json secret = create(bob, {{"game", "fake-trick"}, {"players", 2}, {"private", true}, {"options", {{"hand", 3}}}});
+  REQUIRE(secret["type"] == "table_created");
+  CHECK(owner(n.db, secret["table"]).first == "a");
+  const json by_invite = ann.call({{"type", "join"}, {"invite", secret["invite"]}});
+  CHECK(by_invite["type"] == "joined");
+  CHECK(by_invite["table"] == secret["table"]);
+
+  // A resume token from node b works on node a.
+  WsClient again(n[0].port);
+  CHECK(again.hello("", ann.token())["resumed"] == true);
+  CHECK(again.player_id == ann.player_id);
+}
+
+TEST_CASE("kill -9 of the owner: another node takes the table over, clients resume, nothing acknowledged is lost") {
+  Nodes n(3);
+  std::string table, token_ann;
+  std::vector<json> acknowledged;
+  WsClient bob(n[0].port);  // on a, which lives
+  bob.hello("bob");
+  {
+    WsClient ann(n[1].port);  // on b, which dies
+    ann.hello("ann");
+    token_ann = ann.token();
+    table = create(ann, {{"game", "fake-trick"}, {"players", 2}, {"options", {{"hand", 8}}}})["table"];
+    REQUIRE(bob.call({{"type", "join"}, {"table", table}})["type"] == "joined");
+    play_until({{&ann, 0}, {&bob, 1}}, table, acknowledged, [&] { return acknowledged.size() >= 6; }, 20s);
+    REQUIRE(acknowledged.size() >= 6);
+    REQUIRE(owner(n.db, table).first == "b");
+    kill_node(n[1]);
+  }
+  const auto killed = std::chrono::steady_clock::now();
+  // ann reconnects to node c, as a proxy would send her, and resumes.
+  WsClient ann(n[2].port);
+  CHECK(ann.hello("", token_ann)["resumed"] == true);
+  // Both get the table's state from its new owner once it is taken over.
+  const auto state = ann.find([&](const json& m) { return m["type"] == "table_state" && m["table"] == table; },
+                              std::chrono::seconds(4 * kLease + 5));
+  REQUIRE(state);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - killed).count();
+  std::printf("cluster takeover after kill -9: table_state after %.1f s (lease %d s)\n", took, kLease);
+  CHECK((*state)["seq"].get<std::size_t>() >= acknowledged.size());
+  const auto [node, epoch] = owner(n.db, table);
+  CHECK(node != "b");
+  CHECK(epoch >= 2);
+
+  play_until({{&ann, 0}, {&bob, 1}}, table, acknowledged, [&] { return over_for(ann, table) && over_for(bob, table); },
+             30s);
+  REQUIRE(over_for(ann, table));
+  REQUIRE(over_for(bob, table));
+  const json replay = get_json(n[0].port, "/api/games/" + table, 200);
+  check_acknowledged(replay, acknowledged);
+  check_no_leak(bob, 1, replay);
+  check_no_leak(ann, 0, replay);
+}
+
+TEST_CASE("SIGSTOP past the lease: the paused owner lets the table go and its player plays on at the new owner") {
+  Nodes n(2);
+  std::vector<json> acknowledged;
+  WsClient ann(n[1].port), bob(n[0].port);  // ann on b (paused), bob on a
+  ann.hello("ann");
+  bob.hello("bob");
+  const std::string table =
+      create(ann, {{"game", "fake-trick"}, {"players", 2}, {"options", {{"hand", 8}}}})["table"];
+  REQUIRE(bob.call({{"type", "join"}, {"table", table}})["type"] == "joined");
+  play_until({{&ann, 0}, {&bob, 1}}, table, acknowledged, [&] { return acknowledged.size() >= 4; }, 20s);
+  REQUIRE(owner(n.db, table).first == "b");
+
+  kill(n[1].pid, SIGSTOP);
+  // Node a takes the table over and resyncs bob there.
+  const auto state = bob.find([&](const json& m) { return m["type"] == "table_state" && m["table"] == table; },
+                              std::chrono::seconds(4 * kLease + 5));
+  REQUIRE(state);
+  const auto [node, epoch] = owner(n.db, table);
+  REQUIRE(node == "a");
+  CHECK(epoch >= 2);
+
+  // b wakes up under its old epoch, with ann's chat line and her move (for the
+  // request b sent before the pause) arriving at once.
+  kill(n[1].pid, SIGCONT);
+  ann.send({{"type", "chat"}, {"table", table}, {"text", "woke up"}});
+  // ann is resynced at a, the owner now, and the game goes on there.
+  const auto again = ann.find([&](const json& m) { return m["type"] == "table_state" && m["table"] == table; },
+                              std::chrono::seconds(3 * kLease + 5));
+  REQUIRE(again);
+  CHECK(owner(n.db, table) == std::make_pair(std::string("a"), epoch));  // b never took it back
+
+  play_until({{&ann, 0}, {&bob, 1}}, table, acknowledged, [&] { return over_for(ann, table) && over_for(bob, table); },
+             40s);
+  REQUIRE(over_for(ann, table));
+  REQUIRE(over_for(bob, table));
+  const json replay = get_json(n[0].port, "/api/games/" + table, 200);
+  check_acknowledged(replay, acknowledged);
+  check_no_leak(ann, 0, replay);
+  check_no_leak(bob, 1, replay);
+  CHECK(owner(n.db, table).second == epoch);
+}
