@@ -122,7 +122,7 @@ void rate_finished_game(Db& db, const std::string& table) {
           "INSERT INTO ratings (player, game, rating, deviation, volatility, games) VALUES (?1, "
           "?2, ?3, ?4, ?5, 1) "
           "ON CONFLICT (player, game) DO UPDATE SET rating = ?3, deviation = ?4, volatility = ?5, "
-          "games = games + 1")
+          "games = ratings.games + 1")
         .bind(1, ids[s])
         .bind(2, game)
         .bind_real(3, after[s].rating)
