@@ -75,6 +75,8 @@ if docker compose version >/dev/null 2>&1; then
   docker compose -f docker/compose.yaml config -q && echo "  ok   compose.yaml" || bad "compose.yaml"
   docker compose -f docker/compose.yaml -f docker/compose.tls.yaml config -q \
     && echo "  ok   compose.yaml + compose.tls.yaml" || bad "compose.tls.yaml"
+  CASA_PG_PASSWORD=check docker compose -f docker/compose.cluster.yaml config -q \
+    && echo "  ok   compose.cluster.yaml" || bad "compose.cluster.yaml"
 else
   echo "  skipped: the docker compose plugin is not installed"
 fi

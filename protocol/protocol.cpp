@@ -151,6 +151,10 @@ std::string accepted(const std::string& table, std::int64_t seq, const std::opti
   return out;
 }
 
+std::string reconnect(std::string_view reason, int after_ms) {
+  return message("reconnect", {{"reason", reason}, {"after_ms", after_ms}});
+}
+
 std::string request(const std::string& table, std::int64_t seq, Seat seat,
                     const std::vector<Value>& legal, const Value& view,
                     std::optional<std::int64_t> deadline_ms) {

@@ -51,6 +51,9 @@ void set_error_hook(ErrorHook hook);
 std::string reply(std::string_view type, json body, const std::optional<json>& id);
 // A message that is not a reply.
 std::string message(std::string_view type, json body);
+// Tells a client to connect again after `after_ms` and resume (the server is
+// draining; docs/protocol.md, `reconnect`).
+std::string reconnect(std::string_view reason, int after_ms);
 
 // {"type":"accepted","table","seq"[,"id"]}: the answer to an action.
 std::string accepted(const std::string& table, std::int64_t seq, const std::optional<json>& id);

@@ -16,7 +16,8 @@
 #   scripts/deps.sh postgres also the PostgreSQL server, for the server tests on PostgreSQL
 #                            (scripts/pg-test-cluster.sh)
 #   scripts/deps.sh cluster  also PostgreSQL (server and pgbench), HAProxy, curl and
-#                            util-linux, for scripts/test-cluster.sh and bench/cluster.sh
+#                            util-linux (setpriv, to run PostgreSQL as a non-root user)
+#                            for scripts/test-cluster.sh and bench/cluster.sh
 # Several modes may be given at once: scripts/deps.sh fuzz postgres.
 set -euo pipefail
 wasm_packages=(cmake ninja-build ccache nlohmann-json3-dev clang-14 lld-14 llvm-14 wasi-libc

@@ -13,7 +13,8 @@
 #     the client saw acknowledged is in the replay;
 #  5. upgrade: an image rebuilt after a small source change replaces the container
 #     on the same volume; the finished games' replays are served unchanged;
-#  6. validates docker/compose.yaml (+ the TLS overlay) against the Compose schema.
+#  6. validates docker/compose.yaml (+ the TLS overlay) and docker/compose.cluster.yaml
+#     against the Compose schema, and docker/haproxy.cfg with `haproxy -c` when installed.
 # Prints the figures (times, sizes) and its elapsed time; exits non-zero on failure.
 #   scripts/test-image.sh            (uses build/clients/cli/casa, built if missing)
 # CASA_IMAGE_BASE_REBUILD=1 makes the base images again even if podman has them.
@@ -303,7 +304,13 @@ rm -rf "$ctx"
 
 # ---- 6. compose files ----
 say "6. docker/compose.yaml against the Compose schema"
-docker/check-compose.py docker/compose.yaml docker/compose.tls.yaml | sed 's/^/  ok   /' || bad "a compose file is invalid"
+docker/check-compose.py docker/compose.yaml docker/compose.tls.yaml docker/compose.cluster.yaml | sed 's/^/  ok   /' \
+  || bad "a compose file is invalid"
+if command -v haproxy >/dev/null; then
+  # The node names resolve only inside compose: loopback stand-ins for the check.
+  CASA_NODE1=127.0.0.1:1 CASA_NODE2=127.0.0.1:2 CASA_NODE3=127.0.0.1:3 haproxy -c -q -f docker/haproxy.cfg \
+    && ok "docker/haproxy.cfg (haproxy -c)" || bad "docker/haproxy.cfg is invalid"
+fi
 sed 's/^\(    \)restart:/\1restrat:/' docker/compose.yaml >"$area/compose-typo.yaml"
 if docker/check-compose.py "$area/compose-typo.yaml" >/dev/null; then
   bad "the compose check accepts a misspelt key"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds everything that is stale and runs every test: the full suite in a
 # release-with-debug-info build (with the large random-game property runs, a few
-# minutes), the browser client in Chromium, then the engine tests again under
+# minutes), the browser client in Chromium, the cluster proof (PostgreSQL, HAProxy,
+# three nodes, scripts/test-cluster.sh), then the engine tests again under
 # AddressSanitizer and UndefinedBehaviorSanitizer, each libFuzzer target for a
 # bounded time (CASA_FUZZ_SECONDS each, default 30; 0 skips them) after replaying
 # every kept reproducer, and last the Docker image with podman
@@ -30,6 +31,7 @@ phase "build" cmake --build build -j"$jobs"
 # network suites are marked RUN_SERIAL and still run alone.
 phase "ctest" ctest --test-dir build --output-on-failure --timeout 600 -j"$jobs"
 phase "web client" scripts/test-web.sh
+phase "cluster" scripts/test-cluster.sh  # PostgreSQL, HAProxy, three nodes: kill -9, drain, pause
 phase "sanitizer configure" cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASA_SANITIZE=ON \
   -DCASA_ENGINE_ONLY=ON >/dev/null
 phase "sanitizer build" cmake --build build-sanitize -j"$jobs" --target casa_engine_tests

@@ -71,6 +71,8 @@ const std::vector<Flag>& flags() {
        [](Config& c, const std::string& v) { c.idle_timeout_seconds = to_int(v); }},
       {"handshake-timeout-seconds", "time allowed for the upgrade and hello (10)",
        [](Config& c, const std::string& v) { c.handshake_timeout_seconds = to_int(v); }},
+      {"drain-seconds", "on SIGTERM, the longest wait for clients to go before exiting (10)",
+       [](Config& c, const std::string& v) { c.drain_seconds = to_int(v); }},
       {"max-connections-per-address", "open connections per client address (64)",
        [](Config& c, const std::string& v) { c.max_connections_per_address = to_int(v); }},
       {"max-tables-per-player", "unfinished tables one player may create (8)",
@@ -267,6 +269,7 @@ std::optional<std::string> parse_config(int argc, char** argv, Config& config, b
   if (config.tls_cert.empty() != config.tls_key.empty()) return "--tls-cert and --tls-key go together";
   if (config.threads < 1) config.threads = 1;
   if (config.bot_threads < 0 || config.bot_threads > 256) return "--bot-threads must be from 0 to 256";
+  if (config.drain_seconds < 0 || config.drain_seconds > 3600) return "--drain-seconds must be from 0 to 3600";
   if (config.bot_queue < 0) return "--bot-queue must be 0 or more";
   if (config.strong_ms < 1 || config.strong_ms > 60000) return "--strong-ms must be from 1 to 60000";
   if (config.lease_seconds < 2 || config.lease_seconds > 3600) return "--lease-seconds must be from 2 to 3600";

@@ -32,6 +32,10 @@ struct Config {
   std::size_t max_write_queue = 1024;  // queued outgoing messages per connection
   int idle_timeout_seconds = 300;
   int handshake_timeout_seconds = 10;
+  // SIGTERM (or SIGINT) drains: /healthz answers 503, new WebSocket sessions are
+  // refused, the commits in flight finish, every client is told to reconnect,
+  // and the process exits 0 once its sockets are closed, or after this bound.
+  int drain_seconds = 10;
   int max_connections_per_address = 64;
   int max_tables_per_player = 8;
   int finished_table_ttl_seconds = 600;  // finished tables kept in memory for rematch

@@ -616,7 +616,11 @@ HttpResponse answer_http_unguarded(const HttpContext& ctx, const HttpRequest& re
     return json_response(req, static_cast<http::status>(status), body.dump());
   };
   if (target == "/healthz") {
-    return respond(200, {{"status", "ok"}, {"storage", ctx.store->healthy() ? "ok" : "unavailable"}});
+    // 503 while draining: a load balancer's health check stops sending new
+    // clients here (docker/haproxy.cfg).
+    const bool draining = ctx.draining && ctx.draining->load();
+    return respond(draining ? 503 : 200, {{"status", draining ? "draining" : "ok"},
+                                          {"storage", ctx.store->healthy() ? "ok" : "unavailable"}});
   }
   if (target == "/api/games" || target == "/api/games/") return json_response(req, http::status::ok, ctx.catalogue);
   // A finished game's replay: /api/tables/{table}/replay, and the older

@@ -5,6 +5,7 @@
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
+#include <atomic>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -70,6 +71,7 @@ struct HttpContext {
   Store* store = nullptr;
   std::shared_ptr<const WebFiles> web;  // null: no web client installed
   std::string catalogue;                // game_catalogue(), serialised once
+  const std::atomic<bool>* draining = nullptr;  // set: /healthz answers 503 while true
 };
 
 using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>;

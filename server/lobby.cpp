@@ -171,6 +171,13 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text,
   }
   const json& body = in.body;
   const auto& id = in.id;
+  if (draining_) {
+    // The connection is about to be told to reconnect; the node it reaches
+    // next answers this message.
+    client->send(protocol::error({"draining", "The server is shutting down; reconnect and send it again."}, id));
+    resume();
+    return;
+  }
   if (client->player_id.empty()) {
     if (in.type != "hello") {
       client->send(protocol::error({"hello_required", "Say hello first."}, id));
@@ -220,6 +227,36 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text,
     }
   }
   resume();
+}
+
+void Lobby::drain(std::function<void()> idle) {
+  draining_ = true;
+  std::vector<std::shared_ptr<Table>> tables;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, table] : tables_) tables.push_back(table);
+  }
+  // The last table to go idle posts `idle`: each table's frames were queued on
+  // its connections before it reported, so `idle` comes after all of them.
+  auto left = std::make_shared<std::atomic<std::size_t>>(tables.size() + 1);
+  auto one_done = [this, left, idle = std::make_shared<std::function<void()>>(std::move(idle))] {
+    if (left->fetch_sub(1) != 1) return;
+    asio::post(io_, [this, idle] {
+      // Cluster mode: every table stopped at an acknowledged action, so its
+      // lease goes now and another node claims it on its next round, before
+      // the clients told to reconnect come back there.
+      if (cluster_) {
+        try {
+          cluster_->release_all();
+        } catch (const std::exception& e) {
+          spdlog::warn("draining: leases not released ({}); they expire by themselves", e.what());
+        }
+      }
+      (*idle)();
+    });
+  };
+  for (auto& table : tables) table->freeze(one_done);
+  one_done();
 }
 
 std::shared_ptr<Table> Lobby::find_table(const json& body) {
@@ -380,6 +417,8 @@ std::shared_ptr<Table> Lobby::register_table(TableSetup setup, std::unique_ptr<G
     table = std::make_shared<Table>(*this, io_, setup, std::move(game));
     tables_[setup.id] = table;
     by_invite_[setup.invite] = setup.id;
+    // Registered while drain() froze the others (a create_table read just before).
+    if (draining_) table->freeze([] {});
   }
   // Cluster mode: a new table is this node's from its first write on. Without
   // its lease the fence refuses its writes (and its creator hears so).

@@ -6,6 +6,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <optional>
 
@@ -53,6 +54,14 @@ class Lobby {
   // connection may read its next frame.
   void handle(const std::shared_ptr<Client>& client, std::string_view text, std::function<void()> resume);
   void disconnected(const std::shared_ptr<Client>& client);
+
+  // The node drains: from now on every message is answered with the error
+  // `draining`, and every table is frozen (Table::freeze). `idle` runs on the
+  // io_context once no table has a commit in flight any more and what those
+  // commits acknowledged has been handed to the connections. (With several
+  // nodes, this is where the tables' leases are handed over.)
+  void drain(std::function<void()> idle);
+  bool draining() const { return draining_.load(); }
 
   // ---- for tables ----
   void send_to_player(const std::string& player_id, const Frame& frame);
@@ -167,6 +176,7 @@ class Lobby {
   GameFactory factory_;
   std::vector<std::string> games_;
 
+  std::atomic<bool> draining_{false};
   std::mutex mutex_;
   std::map<std::string, Player> players_;              // by id
   std::map<std::string, std::string> by_token_;        // token hash -> id

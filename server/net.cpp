@@ -129,12 +129,43 @@ std::string forwarded_client(const http::request<http::string_body>& req, const 
   return client.empty() ? peer : client;
 }
 
+// The open WebSocket sessions, so that a drain can tell each to reconnect.
+class OpenSessions {
+ public:
+  void add(const std::shared_ptr<Client>& client) {
+    std::lock_guard lock(mutex_);
+    open_[client.get()] = client;
+  }
+  void remove(const Client* client) {
+    std::lock_guard lock(mutex_);
+    open_.erase(client);
+  }
+  std::vector<std::shared_ptr<Client>> all() {
+    std::vector<std::shared_ptr<Client>> out;
+    std::lock_guard lock(mutex_);
+    for (const auto& [key, weak] : open_) {
+      if (auto c = weak.lock()) out.push_back(std::move(c));
+    }
+    return out;
+  }
+  std::size_t size() {
+    std::lock_guard lock(mutex_);
+    return open_.size();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<const Client*, std::weak_ptr<Client>> open_;
+};
+
 struct Shared {
   Config config;
   Lobby* lobby = nullptr;
   Store* store = nullptr;
   AddressLimiter* limiter = nullptr;
   HttpContext http;  // what plain HTTP requests need (server/http.cpp)
+  OpenSessions* sessions = nullptr;
+  const std::atomic<bool>* draining = nullptr;  // Server::drain() began
 };
 
 // ---- WebSocket session ---------------------------------------------------------
@@ -189,6 +220,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
 
   void close() override {
     asio::post(ws_.get_executor(), [self = this->shared_from_this()] {
+      if (self->shared_.draining->load()) self->close_reason_ = websocket::close_reason(websocket::close_code::going_away);
       self->close_after_writes_ = true;
       if (!self->writing_) self->start_close();
     });
@@ -208,6 +240,13 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
   void on_accept(beast::error_code ec) {
     if (ec) return;
     spdlog::info("connection from {}", address_);
+    shared_.sessions->add(this->shared_from_this());
+    if (shared_.draining->load()) {
+      // Upgraded just as the drain began, too late to be told to reconnect.
+      enqueue(protocol::reconnect("draining", 0));
+      close_with(websocket::close_code::going_away, "draining");
+      return;
+    }
     hello_timer_.expires_after(std::chrono::seconds(shared_.config.handshake_timeout_seconds));
     hello_timer_.async_wait([self = this->shared_from_this()](beast::error_code e) {
       if (!e && self->player_id.empty()) {
@@ -381,6 +420,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     if (finished_) return;
     finished_ = true;
     closed_ = true;
+    shared_.sessions->remove(this);
     spdlog::info("connection from {} closed{}{}", address_, player_id.empty() ? "" : " (player ",
                  player_id.empty() ? "" : player_id + ")");
     shared_.lobby->disconnected(this->shared_from_this());
@@ -466,6 +506,17 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
         write(std::move(res), false);
         return;
       }
+      if (shared_.draining->load()) {
+        // Another node (or this one, restarted) takes the client: HAProxy
+        // retries a 503 elsewhere (docker/haproxy.cfg, retry-on).
+        http::response<http::string_body> res{http::status::service_unavailable, req.version()};
+        res.set(http::field::retry_after, "1");
+        res.set(http::field::content_type, "application/json");
+        res.body() = R"({"error":"draining"})";
+        res.prepare_payload();
+        write(std::move(res), false);
+        return;
+      }
       if (!slot_) {
         const std::string client = forwarded_client(req, peer_, shared_.config.trusted_proxies);
         slot_ = shared_.limiter->acquire(client);
@@ -545,6 +596,11 @@ struct Server::Impl {
   std::condition_variable stopped_cv;
   bool stopped = false;
   unsigned short port = 0;
+  OpenSessions sessions;
+  std::atomic<bool> draining{false};
+  std::atomic<bool> tables_idle{false};  // the drain's tables have no commit in flight
+  std::optional<asio::steady_timer> drain_timer;
+  std::chrono::steady_clock::time_point drain_deadline{};
 
   void accept() {
     acceptor->async_accept(asio::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
@@ -604,8 +660,9 @@ void Server::start() {
     m.lobby->set_cluster(m.cluster.get());
   }
   m.limiter = std::make_unique<AddressLimiter>(m.config.max_connections_per_address);
-  m.shared = Shared{m.config, m.lobby.get(), m.store.get(), m.limiter.get(), {}};
+  m.shared = Shared{m.config, m.lobby.get(), m.store.get(), m.limiter.get(), {}, &m.sessions, &m.draining};
   start_http(m.shared, m.games);
+  m.shared.http.draining = &m.draining;
   if (!m.config.tls_cert.empty()) {
     m.tls = std::make_unique<ssl::context>(ssl::context::tls_server);
     m.tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
@@ -632,9 +689,18 @@ unsigned short Server::port() const { return impl_->port; }
 
 void Server::wait() {
   asio::signal_set signals(impl_->io, SIGINT, SIGTERM);
-  signals.async_wait([this](beast::error_code ec, int) {
-    if (!ec) stop();
-  });
+  // The first signal drains; a second one stops at once.
+  std::function<void(beast::error_code, int)> on_signal = [&](beast::error_code ec, int) {
+    if (ec) return;
+    if (draining()) {
+      spdlog::warn("second signal: stopping without waiting for the drain");
+      stop();
+      return;
+    }
+    drain();
+    signals.async_wait(on_signal);
+  };
+  signals.async_wait(on_signal);
   std::unique_lock lock(impl_->stop_mutex);
   impl_->stopped_cv.wait(lock, [&] { return impl_->stopped; });
   signals.cancel();
@@ -651,7 +717,45 @@ void Server::stop() {
   impl_->stopped_cv.notify_all();
 }
 
-// The plain HTTP side: the catalogue, serialised once, and the web client's files.
+bool Server::draining() const { return impl_->draining.load(); }
+
+void Server::drain() {
+  auto& m = *impl_;
+  if (m.draining.exchange(true)) return;
+  spdlog::info("draining: {} connections, at most {} s", m.sessions.size(), m.config.drain_seconds);
+  m.drain_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(m.config.drain_seconds);
+  m.lobby->drain([&m] {
+    // Every table stopped with its last commit told: now each client hears,
+    // after those frames, that it should come back (to another node, or to
+    // this one restarted). The delays spread their return over a second.
+    auto clients = m.sessions.all();
+    const int n = static_cast<int>(clients.size());
+    for (int i = 0; i < n; ++i) {
+      clients[static_cast<std::size_t>(i)]->send(protocol::reconnect("draining", i * 1000 / n));
+      clients[static_cast<std::size_t>(i)]->close();
+    }
+    m.tables_idle = true;
+    spdlog::info("draining: tables stopped, {} clients told to reconnect", n);
+  });
+  // Polls rather than counts: a session may close on its own at any moment.
+  m.drain_timer.emplace(m.io);
+  auto check = std::make_shared<std::function<void()>>();
+  *check = [this, &m, weak = std::weak_ptr<std::function<void()>>(check)] {
+    const bool done = m.tables_idle && m.sessions.size() == 0;
+    if (done || std::chrono::steady_clock::now() >= m.drain_deadline) {
+      if (!done) spdlog::warn("draining: {} connections still open after {} s; stopping", m.sessions.size(),
+                              m.config.drain_seconds);
+      stop();
+      return;
+    }
+    m.drain_timer->expires_after(std::chrono::milliseconds(20));
+    m.drain_timer->async_wait([this, check = weak.lock()](beast::error_code ec) {
+      if (!ec && check) (*check)();
+    });
+  };
+  asio::post(m.io, [check] { (*check)(); });
+}
+
 Store& Server::store() { return *impl_->store; }
 Lobby& Server::lobby() { return *impl_->lobby; }
 Cluster* Server::cluster() { return impl_->cluster.get(); }

@@ -27,6 +27,13 @@ class Server {
   // Blocks until stop() (or a signal, when installed by main).
   void wait();
   void stop();
+  // Stops gracefully (docs/server.md, "Stopping"): /healthz turns 503, new
+  // WebSocket sessions are refused, the tables finish the commits in flight and
+  // stop, every client gets `reconnect` after what was acknowledged to it, and
+  // then stop() once every connection closed or --drain-seconds passed. Any
+  // thread; a second call does nothing.
+  void drain();
+  bool draining() const;
 
   Store& store();
   Lobby& lobby();

@@ -726,8 +726,30 @@ void Table::act(std::shared_ptr<Client> client, std::int64_t seq, json action_js
   });
 }
 
+void Table::freeze(std::function<void()> idle) {
+  on_strand([this, idle = std::move(idle)]() mutable {
+    frozen_ = true;
+    move_timer_.cancel();
+    // Not when_idle: its bounded queue may be full, and `idle` must run.
+    if (committing_) {
+      deferred_.push_back(std::move(idle));
+    } else {
+      idle();
+    }
+  });
+}
+
 void Table::submit(Seat seat, const Action& action, std::shared_ptr<Client> actor, Reply id,
                    const std::string& auto_by) {
+  if (frozen_) {
+    // Nothing applied, nothing stored: the player resends it to the node that
+    // runs the table next (after `reconnect` and a resume).
+    if (actor) {
+      actor->send(protocol::error({"draining", "The server is shutting down; reconnect and send it again."},
+                                  id, setup_.id));
+    }
+    return;
+  }
   std::vector<Event> events;
   if (auto err = game_->apply(seat, action, &events)) {
     if (actor) {

@@ -103,6 +103,12 @@ class Table : public std::enable_shared_from_this<Table> {
   // table_closed with reason "admin" and `message`, which is stored with it.
   // Nothing happens to a table that is already over or closed.
   void admin_close(std::string message);
+  // The node drains (docs/server.md, "Stopping"): no further action is
+  // committed here (a move that arrives is refused with `draining`, a bot or a
+  // timer simply does not move). `idle` runs on the strand once the commit in
+  // flight, if any, is done and told, so the log stops at an acknowledged
+  // action that the next owner of the table replays.
+  void freeze(std::function<void()> idle);
   // Cluster mode: this node lost the table to another (docs/cluster.md). It
   // stops playing at once, writes and tells nothing, and hands `done` the
   // connections of its seated players and spectators (on the strand).
@@ -210,6 +216,7 @@ class Table : public std::enable_shared_from_this<Table> {
   boost::asio::io_context& io_;
   boost::asio::strand<boost::asio::io_context::executor_type> strand_;
   boost::asio::steady_timer move_timer_;
+  bool frozen_ = false;  // freeze(): no more commits
   std::chrono::steady_clock::time_point move_deadline_{};
   std::uint64_t timer_generation_ = 0;
   std::vector<Seat> clock_seats_;  // whose move timer runs (empty: none)

@@ -84,6 +84,13 @@ void Client::on_message(const Json& m) {
   if (type == "clock") return on_clock(m);
   if (type == "table_closed") return on_table_closed(m);
   if (type == "left") return on_left(m);
+  if (type == "reconnect") {
+    // The server is going away (a restart, or this node of several stops): the
+    // socket closes next; connect again after the pause it asks for and resume.
+    reconnect_after_ms_ = std::max(0, m.value("after_ms", 0));
+    log_ << "The server is restarting; reconnecting.\n";
+    return;
+  }
   if (type == "table_created") {
     const std::string table = text(m, "table");
     tables_[table].game = options_.game;
@@ -801,6 +808,9 @@ void Client::on_error(const Json& m) {
       }
   }
   if (code == "already_seated" && joining_rematch_) return;
+  // Refused unread as the server drains: the `reconnect` that follows brings us
+  // back, and the resumed table sends its request again.
+  if (code == "draining") return;
   if (is_move_error(code) && !followed_.empty()) {
     const std::string table = m.contains("table") ? text(m, "table") : current_table();
     log_ << tag(table) << "Move refused (" << code << "): " << message << "\n";

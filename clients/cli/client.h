@@ -97,8 +97,16 @@ class Client {
 
   bool done() const { return exit_code_.has_value(); }
   int exit_code() const { return exit_code_.value_or(kExitOk); }
+  // After the server's `reconnect` (it drains): how long to wait before
+  // connecting again, once; nullopt when the server said nothing.
+  std::optional<int> take_reconnect_after_ms() {
+    auto out = reconnect_after_ms_;
+    reconnect_after_ms_.reset();
+    return out;
+  }
 
  private:
+  std::optional<int> reconnect_after_ms_;
   struct PendingRequest {
     std::int64_t seq = 0;
     Json legal;

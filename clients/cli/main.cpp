@@ -600,6 +600,13 @@ int main(int argc, char** argv) {
       std::cerr << "casa: cannot reach " << args.url << ": " << e.code().message() << "\n";
     }
     if (client.done()) break;
+    if (const auto after = client.take_reconnect_after_ms(); after && ever_welcomed) {
+      // A drain, not a failure: come back when asked, with the full budget of
+      // attempts for the restart (or the other node) to take us.
+      failures = 0;
+      std::this_thread::sleep_for(std::chrono::milliseconds(*after));
+      continue;
+    }
     if (!ever_welcomed) std::_Exit(casa::cli::kExitConnection);
     if (++failures > kReconnectAttempts) {
       std::cerr << "casa: giving up after " << kReconnectAttempts << " reconnection attempts\n";

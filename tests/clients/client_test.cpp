@@ -742,4 +742,19 @@ TEST_CASE("the client asks for view patches and applies them to the view it hold
   const auto answer = h.client.take_outgoing();
   REQUIRE(answer.size() == 1);
   CHECK(answer[0]["seq"] == 7);
+TEST_CASE("a drain: `draining` is not fatal and `reconnect` asks for a pause before coming back") {
+  Harness h(play_options());
+  h.feed(kWelcome);
+  h.feed(R"({"type":"table_created","table":"t1","invite":"XYZ","seat":0})");
+  CHECK_FALSE(h.client.take_reconnect_after_ms());
+  auto sent = h.feed(R"({"type":"error","code":"draining","message":"shutting down","table":"t1"})");
+  CHECK(sent.empty());
+  CHECK_FALSE(h.client.done());
+  sent = h.feed(R"({"type":"reconnect","reason":"draining","after_ms":350})");
+  CHECK(sent.empty());
+  CHECK_FALSE(h.client.done());
+  CHECK(h.client.take_reconnect_after_ms() == 350);
+  CHECK_FALSE(h.client.take_reconnect_after_ms());  // once
+  // The next connection resumes as any reconnect does.
+  CHECK(h.client.hello()["token"] == "abc");
 }

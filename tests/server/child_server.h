@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <string>
@@ -41,6 +42,27 @@ inline ChildServer spawn_server(const std::string& db) {
   const int got = std::fscanf(out, "listening %u", &port);
   REQUIRE(got == 1);
   return {pid, static_cast<unsigned short>(port), out};
+}
+
+// Waits up to `limit` for the process to exit by itself (after a SIGTERM the
+// caller sent). Returns its exit code, or -1 if it did not exit in time (it is
+// then killed) or died of a signal.
+inline int wait_exit(const ChildServer& c, std::chrono::seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  int status = 0;
+  for (;;) {
+    const pid_t done = waitpid(c.pid, &status, WNOHANG);
+    if (done == c.pid) break;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      kill(c.pid, SIGKILL);
+      waitpid(c.pid, &status, 0);
+      std::fclose(c.out);
+      return -1;
+    }
+    usleep(10 * 1000);
+  }
+  std::fclose(c.out);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 inline void kill9(const ChildServer& c) {

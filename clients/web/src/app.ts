@@ -231,7 +231,7 @@ export class App {
     t.request = null; // no double click: the next request comes from the server
     this.changed();
     this.conn.request({ type: "action", table, seq, action }).catch((e) => {
-      this.fail(e);
+      if (e?.code !== "draining") this.fail(e);
       this.conn.send({ type: "resync", table });
     });
   }

@@ -24,6 +24,8 @@ export class Connection {
   private nextId = 1;
   private pending = new Map<number, Pending>();
   private backoff = 250;
+  /** Set by the server's `reconnect` (it drains): the wait before the next connect. */
+  private reconnectAfter: number | null = null;
   private closedByPage = false;
   private welcomed = false;
   private queue: Json[] = [];
@@ -70,8 +72,15 @@ export class Connection {
       this.pending.clear();
       this.onStatus("closed");
       if (!this.closedByPage) {
-        const wait = this.backoff;
-        this.backoff = Math.min(this.backoff * 2, 5000);
+        let wait = this.backoff;
+        if (this.reconnectAfter !== null) {
+          // Asked to come back (the server restarts, or this node of several
+          // stops): not a failure, so the backoff does not grow.
+          wait = this.reconnectAfter;
+          this.reconnectAfter = null;
+        } else {
+          this.backoff = Math.min(this.backoff * 2, 5000);
+        }
         setTimeout(() => this.connect(), wait);
       }
     };
@@ -99,6 +108,10 @@ export class Connection {
       this.queue = [];
       for (const q of queued) this.ws?.send(JSON.stringify(q));
       return;
+    }
+    if (m.type === "reconnect") {
+      // The socket closes next; connect again after after_ms and resume.
+      this.reconnectAfter = Math.max(0, Number(m.after_ms) || 0);
     }
     if (m.type === "error" && m.code === "replaced") {
       // The same player opened the page elsewhere: that page plays now, this one stops.

@@ -205,7 +205,8 @@ export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
       return true;
     }
     case "error":
-      if (m.code === "stale_seq" || m.code === "replaced") return false;
+      // draining: the server restarts; the resume brings the request again.
+      if (m.code === "stale_seq" || m.code === "replaced" || m.code === "draining") return false;
       s.errors.push({ code: m.code, message: m.message, table: m.table });
       if (s.errors.length > 3) s.errors.shift();
       return true;

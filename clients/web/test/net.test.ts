@@ -106,4 +106,27 @@ describe("Connection", () => {
     FakeSocket.all[1].open();
     expect(FakeSocket.all[1].sent[0].token).toBeUndefined();
   });
+  it("on `reconnect` waits after_ms instead of the backoff, and resumes with the token", () => {
+    const c = new Connection("ws://x/ws");
+    c.connect();
+    const ws = FakeSocket.all[0];
+    ws.open();
+    ws.serve({ type: "welcome", id: 0, token: "t0k", player_id: "p1", name: "ann", resumed: false });
+    // The server drains: told to come back after 40 ms, then closed.
+    ws.serve({ type: "reconnect", reason: "draining", after_ms: 40 });
+    ws.close();
+    vi.advanceTimersByTime(39);
+    expect(FakeSocket.all.length).toBe(1);
+    vi.advanceTimersByTime(1);
+    const again = FakeSocket.all[1];
+    expect(again).toBeDefined();
+    again.open();
+    expect(again.sent[0]).toMatchObject({ type: "hello", token: "t0k" });
+    // Once only: a later plain drop waits the backoff (250 ms) again.
+    again.close();
+    vi.advanceTimersByTime(40);
+    expect(FakeSocket.all.length).toBe(2);
+    vi.advanceTimersByTime(210);
+    expect(FakeSocket.all.length).toBe(3);
+  });
 });
