@@ -451,12 +451,6 @@ std::shared_ptr<Table> Lobby::table(const std::string& id) {
   return it == tables_.end() ? nullptr : it->second;
 }
 
-std::shared_ptr<Client> Lobby::connection_of(const std::string& player_id) {
-  std::lock_guard lock(mutex_);
-  auto it = players_.find(player_id);
-  return it == players_.end() ? nullptr : it->second.connection.lock();
-}
-
 bool Lobby::load_player(const std::string& column, const std::string& value) {
   std::optional<StoredPlayer> found;
   // `column` is one of two fixed names, never client text.

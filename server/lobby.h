@@ -116,7 +116,6 @@ class Lobby {
   // A connection held by another node for one of its players: it becomes the
   // player's connection here unless one is live. False for an unknown player.
   bool attach_remote(const std::shared_ptr<Client>& client);
-  std::shared_ptr<Client> connection_of(const std::string& player_id);
 
   // ---- for HTTP ----
   // A finished game's replay; status 200, 403 (not over) or 404.

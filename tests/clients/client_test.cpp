@@ -742,6 +742,8 @@ TEST_CASE("the client asks for view patches and applies them to the view it hold
   const auto answer = h.client.take_outgoing();
   REQUIRE(answer.size() == 1);
   CHECK(answer[0]["seq"] == 7);
+}
+
 TEST_CASE("a drain: `draining` is not fatal and `reconnect` asks for a pause before coming back") {
   Harness h(play_options());
   h.feed(kWelcome);
