@@ -150,7 +150,9 @@ TEST_CASE("deals: the commitment goes to every seat and spectator; seed and salt
 }
 
 TEST_CASE("deals: every table draws its own salt, also a rematch and tables sharing a seed") {
-  TestServer ts;
+  // Two whole games from the same two connections in a second or two: a long
+  // random game would otherwise run into the per-connection rate limit.
+  TestServer ts([](casa::server::Config& c) { c.rate_burst = 1000; });
   WsClient a(ts.port()), b(ts.port());
   a.hello("ann");
   b.hello("bob");
