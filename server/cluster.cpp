@@ -477,8 +477,10 @@ void Cluster::resumed(const std::shared_ptr<Client>& client) {
   store_.read([&](Db& db) {
     auto& q = db.prepare(
         "SELECT s.table_id FROM seats s JOIN tables t ON t.id = s.table_id "
-        "WHERE s.player_id = ? AND t.status IN ('waiting', 'playing')");
-    q.bind_text(1, client->player_id);
+        "WHERE s.player_id = ? AND (t.status IN ('waiting', 'playing') OR (t.status = 'over' AND t.finished_at > ?))");
+    // A game that ended while the player was away, within the time an ended
+    // table is kept: its owner answers with the final table_state and game_over.
+    q.bind_text(1, client->player_id).bind(2, Store::now() - lobby_.config().finished_table_ttl_seconds);
     while (q.step()) tables.push_back(q.text_at(0));
     q.run();
   });
