@@ -6,13 +6,16 @@
 # paused past its lease (SIGSTOP, then SIGCONT). Then: every game finished,
 # every move a client saw acknowledged is in the stored log at its seq, no seat
 # or spectator received a hidden card (casa_cluster_play checks these three),
-# and no table's log holds a write of an epoch older than one before it (the
-# paused node wrote nothing once its lease was gone).
+# and every stored log replays. A write of the paused node after its lease went
+# would mostly break one of these, but not always (say, the last move of a game
+# stored by it after the new owner had loaded the table): the stored rows carry
+# no epoch or node, so which node wrote a row cannot be checked here. The script
+# prints how many writes the paused node's fence refused once it ran again.
 #
 # A casa-server built without PostgreSQL (--db takes only a SQLite path) runs
 # the same faults against ONE node on SQLite behind the same HAProxy, each
-# fault followed by a restart of that node; the lease check is then skipped
-# (there is no lease). The mode is printed.
+# fault followed by a restart of that node; there is no lease to fence then.
+# The mode is printed.
 #
 #   scripts/test-cluster.sh            (builds what it needs in build/)
 # CASA_CLUSTER_GAMES (default 200), CASA_CLUSTER_PARALLEL (default 16).
@@ -138,6 +141,7 @@ p=$(victim 2)
 say "SIGSTOP node $p for 15 s (past its $lease s lease)"
 kill -STOP "${node_pid[$p]}"
 sleep 15
+paused_log_lines=$(wc -l <"$area/node$p.log")
 kill -CONT "${node_pid[$p]}"
 say "SIGCONT node $p"
 
@@ -147,18 +151,14 @@ cat "$area/result.json"
 head -20 "$area/driver.err" >&2 || true
 [ "$driver_rc" = 0 ] || fail "the games did not all pass their checks (driver exit $driver_rc)"
 
-# ---- the fencing: no write of an older epoch after a newer one ----
+# ---- the fencing ----
+# The stored actions carry no epoch or node, so which node wrote a row cannot be
+# read back from the database (see the top): shown here is how many writes the
+# paused node's fence refused once it ran again.
 if [ "$mode" = postgres ]; then
-  psql_q() { psql -h 127.0.0.1 -p "$pg_port" -U casa -d casa -Atqc "$1"; }
-  if [ "$(psql_q "SELECT count(*) FROM information_schema.columns WHERE table_name='actions' AND column_name='epoch'")" = 1 ]; then
-    stale=$(psql_q "SELECT count(*) FROM (SELECT epoch < max(epoch) OVER (PARTITION BY table_id ORDER BY seq
-      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS older FROM actions) x WHERE older")
-    [ "$stale" = 0 ] || fail "$stale actions were written under an epoch older than one before them"
-    say "fencing: every table's log was written under non-decreasing epochs"
-  else
-    say "fencing check skipped: the actions table has no epoch column"
-  fi
+  fenced=$(tail -n +"$((paused_log_lines + 1))" "$area/node$p.log" | grep -c 'a write was refused' || true)
+  say "fencing: the paused node refused $fenced writes after SIGCONT"
 else
-  say "fencing check skipped: one node on SQLite has no lease"
+  say "fencing: one node on SQLite has no lease"
 fi
 say "every check passed ($mode)"

@@ -127,12 +127,30 @@ void Cluster::lease_round(bool renew) {
     if (renew) {
       const auto still = leases_->renew();
       auto live = leases_->live_nodes();
-      std::lock_guard lock(mutex_);
-      for (const auto& [table, epoch] : held_) {
-        bool kept = false;
-        for (const auto& l : still) kept = kept || (l.table == table && l.epoch == epoch);
-        if (!kept) lost.emplace_back(table, epoch);
+      std::vector<Lease> unrun;
+      {
+        std::lock_guard lock(mutex_);
+        for (const auto& [table, epoch] : held_) {
+          bool kept = false;
+          for (const auto& l : still) kept = kept || (l.table == table && l.epoch == epoch);
+          if (!kept) lost.emplace_back(table, epoch);
+        }
+        // A lease this node still holds for a table it no longer runs (it let
+        // the table go after a refused write whose cause was not the lease: a
+        // deadlock, a dropped connection): renewing it would keep every other
+        // node away and leave the table's clients unanswered. It expires now,
+        // so a node claims it (this one too), loads the table and resyncs them.
+        for (const auto& l : still) {
+          auto it = held_.find(l.table);
+          if (it == held_.end() || it->second != l.epoch) unrun.push_back(l);
+        }
       }
+      for (const auto& l : unrun) {
+        spdlog::warn("cluster node {}: table {} (epoch {}) is not run here; its lease is given up", node_, l.table,
+                     l.epoch);
+        leases_->release(l.table, l.epoch);
+      }
+      std::lock_guard lock(mutex_);
       live_ = std::move(live);
       // Connections of nodes that stopped beating are gone.
       for (auto it = remotes_.begin(); it != remotes_.end();) {
@@ -253,6 +271,8 @@ void Cluster::moved(const std::string& table, const std::string& owner) {
       stale = held_.erase(table) > 0;
     }
   }
+  // A copy in memory whose lease this node had already let go is stale too.
+  if (owner != node_ && lobby_.table(table)) stale = true;
   if (stale) {
     spdlog::warn("cluster node {}: table {} moved to {}", node_, table, owner);
     abandon_local(table, [this, table] { resync_interested(table); });
@@ -457,8 +477,10 @@ void Cluster::resumed(const std::shared_ptr<Client>& client) {
   store_.read([&](Db& db) {
     auto& q = db.prepare(
         "SELECT s.table_id FROM seats s JOIN tables t ON t.id = s.table_id "
-        "WHERE s.player_id = ? AND t.status IN ('waiting', 'playing')");
-    q.bind_text(1, client->player_id);
+        "WHERE s.player_id = ? AND (t.status IN ('waiting', 'playing') OR (t.status = 'over' AND t.finished_at > ?))");
+    // A game that ended while the player was away, within the time an ended
+    // table is kept: its owner answers with the final table_state and game_over.
+    q.bind_text(1, client->player_id).bind(2, Store::now() - lobby_.config().finished_table_ttl_seconds);
     while (q.step()) tables.push_back(q.text_at(0));
     q.run();
   });
