@@ -16,6 +16,7 @@
 
 #include "server/cluster_lease.h"
 #include "server/cluster_pg.h"
+#include "tests/server/child_server.h"
 #include "tests/server/support.h"
 
 using namespace casa::testing;
@@ -39,33 +40,13 @@ std::string fresh_database() {
   return uri.substr(0, uri.rfind('/') + 1) + name;
 }
 
-struct Node {
+struct Node : ChildServer {
   std::string id;
-  pid_t pid = -1;
-  unsigned short port = 0;
-  FILE* out = nullptr;
 };
 
 Node spawn_node(const std::string& db, const std::string& id) {
-  int fds[2];
-  REQUIRE(pipe(fds) == 0);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    dup2(fds[1], STDOUT_FILENO);
-    close(fds[0]);
-    close(fds[1]);
-    const std::string lease = std::to_string(kLease);
-    execl(CASA_TEST_SERVER_PATH, CASA_TEST_SERVER_PATH, "--port", "0", "--address", "127.0.0.1", "--db",
-          db.c_str(), "--node-id", id.c_str(), "--lease-seconds", lease.c_str(), "--log-level", "error",
-          "--rate-per-second", "100000", "--rate-burst", "100000", "--testing", static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  close(fds[1]);
-  FILE* out = fdopen(fds[0], "r");
-  unsigned port = 0;
-  REQUIRE(std::fscanf(out, "listening %u", &port) == 1);
-  return {id, pid, static_cast<unsigned short>(port), out};
+  Node n{spawn_server(db, {"--node-id", id, "--lease-seconds", std::to_string(kLease)}), id};
+  return n;
 }
 
 void kill_node(Node& n, int sig = SIGKILL) {

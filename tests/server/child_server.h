@@ -11,6 +11,7 @@
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 namespace casa::testing {
 
@@ -22,7 +23,15 @@ struct ChildServer {
 
 // Starts casa_test_server on `db` and reads the port it prints. The message
 // budget is lifted so that clients playing at full speed are never limited.
-inline ChildServer spawn_server(const std::string& db) {
+// `extra` flags go after the others (a cluster node's --node-id, say).
+inline ChildServer spawn_server(const std::string& db, const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> args = {CASA_TEST_SERVER_PATH, "--port", "0", "--address", "127.0.0.1", "--db", db,
+                                   "--log-level", "error", "--rate-per-second", "100000", "--rate-burst", "100000",
+                                   "--testing"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
   int fds[2];
   REQUIRE(pipe(fds) == 0);
   const pid_t pid = fork();
@@ -31,9 +40,7 @@ inline ChildServer spawn_server(const std::string& db) {
     dup2(fds[1], STDOUT_FILENO);
     close(fds[0]);
     close(fds[1]);
-    execl(CASA_TEST_SERVER_PATH, CASA_TEST_SERVER_PATH, "--port", "0", "--address", "127.0.0.1", "--db",
-          db.c_str(), "--log-level", "error", "--rate-per-second", "100000", "--rate-burst", "100000",
-          "--testing", static_cast<char*>(nullptr));
+    execv(CASA_TEST_SERVER_PATH, argv.data());
     _exit(127);
   }
   close(fds[1]);
