@@ -108,24 +108,16 @@ TEST_CASE("SIGTERM during play: exit 0, every client got reconnect, no acknowled
     table = a.call({{"type", "create_table"}, {"game", "fake-trick"}, {"players", 2}, {"options", {{"hand", 5}}}})["table"];
     b.call({{"type", "join"}, {"table", table}});
     WsClient* seats[2] = {&a, &b};
-    int played = 0;
+    play_acknowledged({&a, &b}, table, 4, acknowledged);
+    // The fifth is in flight when the signal comes.
     json last_request;
     int last_seat = -1;
-    while (played < 5) {
-      for (int s = 0; s < 2 && played < 5; ++s) {
+    while (last_seat < 0) {
+      for (int s = 0; s < 2 && last_seat < 0; ++s) {
         auto m = seats[s]->recv(std::chrono::milliseconds(5));
         if (!m || (*m)["type"] != "request") continue;
-        const json action = (*m)["legal"][0];
-        if (played == 4) {  // the fifth is in flight when the signal comes
-          last_request = *m;
-          last_seat = s;
-          ++played;
-          break;
-        }
-        const json r = seats[s]->call({{"type", "action"}, {"table", table}, {"seq", (*m)["seq"]}, {"action", action}});
-        REQUIRE(r["type"] == "accepted");
-        acknowledged.push_back({{"seq", r["seq"]}, {"seat", s}, {"action", action}});
-        ++played;
+        last_request = *m;
+        last_seat = s;
       }
     }
     REQUIRE(last_seat >= 0);
@@ -168,11 +160,7 @@ TEST_CASE("SIGTERM during play: exit 0, every client got reconnect, no acknowled
     play_out({&a, &b}, table);
     const json replay = get_json(server.port, "/api/games/" + table, 200);
     REQUIRE(replay["log"].size() == 12);
-    for (const auto& ack : acknowledged) {
-      const json& logged = replay["log"][ack["seq"].get<int>() - 1];
-      CHECK(logged["seat"] == ack["seat"]);
-      CHECK(logged["action"] == ack["action"]);
-    }
+    check_logged(replay, acknowledged);
   }
   kill9(server);
   std::error_code ec;

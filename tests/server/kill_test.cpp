@@ -23,19 +23,7 @@ TEST_CASE("kill -9 mid-game: restart on the same database, resume with tokens, n
     table = a.call({{"type", "create_table"}, {"game", "fake-trick"}, {"players", 2}, {"options", {{"hand", 5}}}})["table"];
     b.call({{"type", "join"}, {"table", table}});
     // Play six actions, each acknowledged, then die without warning.
-    WsClient* seats[2] = {&a, &b};
-    int played = 0;
-    while (played < 6) {
-      for (int s = 0; s < 2 && played < 6; ++s) {
-        auto m = seats[s]->recv(std::chrono::milliseconds(5));
-        if (!m || (*m)["type"] != "request") continue;
-        const json action = (*m)["legal"][0];
-        const json r = seats[s]->call({{"type", "action"}, {"table", table}, {"seq", (*m)["seq"]}, {"action", action}});
-        REQUIRE(r["type"] == "accepted");
-        acknowledged.push_back({{"seq", r["seq"]}, {"seat", s}, {"action", action}});
-        ++played;
-      }
-    }
+    play_acknowledged({&a, &b}, table, 6, acknowledged);
     kill9(server);
   }
   server = spawn_server(db);
@@ -47,11 +35,7 @@ TEST_CASE("kill -9 mid-game: restart on the same database, resume with tokens, n
     play_out({&a, &b}, table);
     const json replay = get_json(server.port, "/api/games/" + table, 200);
     REQUIRE(replay["log"].size() == 12);
-    for (const auto& ack : acknowledged) {
-      const json& logged = replay["log"][ack["seq"].get<int>() - 1];
-      CHECK(logged["seat"] == ack["seat"]);
-      CHECK(logged["action"] == ack["action"]);
-    }
+    check_logged(replay, acknowledged);
     check_schemas(a);
     check_schemas(b);
   }

@@ -83,12 +83,7 @@ void kill_and_recover(const std::string& game, const json& options, std::uint64_
                              std::chrono::seconds(60));
   const json replay = get_json(server.port, "/api/games/" + table, 200);
   REQUIRE(replay["log"].size() == over[0]["seq"].get<std::size_t>());
-  for (const auto& ack : acknowledged) {
-    const json& logged = replay["log"][ack["seq"].get<int>() - 1];
-    CHECK(logged["seq"] == ack["seq"]);
-    CHECK(logged["seat"] == ack["seat"]);
-    CHECK(logged["action"] == ack["action"]);
-  }
+  check_logged(replay, acknowledged);
   for (std::size_t i = 0; i < before.size(); ++i) {
     CHECK(check_no_leak(*before[i], human_seats[i], replay) > 0);
     CHECK(check_no_leak(*after[i], human_seats[i], replay) > 0);

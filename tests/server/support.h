@@ -146,6 +146,34 @@ inline std::vector<json> play_out(const std::vector<WsClient*>& clients, const s
   return over;
 }
 
+// Answers `count` requests of a table's seats with their first legal action,
+// each acknowledged, and records (seq, seat, action) of every `accepted`.
+inline void play_acknowledged(const std::vector<WsClient*>& seats, const std::string& table, int count,
+                              std::vector<json>& acknowledged) {
+  int played = 0;
+  while (played < count) {
+    for (std::size_t s = 0; s < seats.size() && played < count; ++s) {
+      auto m = seats[s]->recv(std::chrono::milliseconds(5));
+      if (!m || (*m)["type"] != "request") continue;
+      const json action = (*m)["legal"][0];
+      const json r = seats[s]->call({{"type", "action"}, {"table", table}, {"seq", (*m)["seq"]}, {"action", action}});
+      REQUIRE(r["type"] == "accepted");
+      acknowledged.push_back({{"seq", r["seq"]}, {"seat", static_cast<int>(s)}, {"action", action}});
+      ++played;
+    }
+  }
+}
+
+// Every acknowledged (seq, seat, action) is in a replay's log under its seq.
+inline void check_logged(const json& replay, const std::vector<json>& acknowledged) {
+  for (const auto& ack : acknowledged) {
+    const json& logged = replay["log"][ack["seq"].get<int>() - 1];
+    CHECK(logged["seq"] == ack["seq"]);
+    CHECK(logged["seat"] == ack["seat"]);
+    CHECK(logged["action"] == ack["action"]);
+  }
+}
+
 // Every message a client received must satisfy server.json.
 inline void check_schemas(const WsClient& client) {
   for (const auto& m : client.log) {
