@@ -9,9 +9,15 @@
 
 namespace casa::server {
 
+// FOR KEY SHARE, the weakest row lock, conflicts only with FOR UPDATE (and
+// DELETE): every statement that changes a lease's owner takes FOR UPDATE, so it
+// waits for this commit or skips the row, while a renewal or a release (which
+// change expires_at alone, FOR NO KEY UPDATE) neither waits for a commit nor
+// makes one wait. That is what keeps the lease round and the group commit
+// free of deadlocks (docs/cluster.md, "Locks").
 const char* const kFenceLeaseSql =
     "SELECT epoch FROM table_leases WHERE table_id = ? AND node_id = ? AND epoch = ? "
-    "AND expires_at > clock_timestamp() FOR SHARE";
+    "AND expires_at > clock_timestamp() FOR KEY SHARE";
 
 void fence_lease(Db& db, const std::string& table, const std::string& node, std::int64_t epoch) {
   auto& q = db.prepare(kFenceLeaseSql);
@@ -42,13 +48,23 @@ std::vector<Lease> leases_of(const std::vector<PgRow>& rows) {
 }  // namespace
 
 std::optional<std::int64_t> Leases::acquire(const std::string& table) {
-  const auto rows = conn().exec(
+  const std::string secs = std::to_string(lease_seconds_);
+  auto rows = conn().exec(
       "INSERT INTO table_leases (table_id, node_id, epoch, expires_at) "
       "VALUES ($1, $2, 1, clock_timestamp() + make_interval(secs => $3::float8)) "
-      "ON CONFLICT (table_id) DO UPDATE SET node_id = excluded.node_id, epoch = table_leases.epoch + 1, "
-      "expires_at = excluded.expires_at WHERE table_leases.expires_at < clock_timestamp() "
-      "RETURNING epoch",
-      {table, node_, std::to_string(lease_seconds_)});
+      "ON CONFLICT (table_id) DO NOTHING RETURNING epoch",
+      {table, node_, secs});
+  if (rows.empty()) {
+    // An expired row: taken as a claim takes one, under FOR UPDATE (ON CONFLICT
+    // DO UPDATE would lock it FOR NO KEY UPDATE only and pass a fenced write in
+    // flight, see kFenceLeaseSql). A row locked by such a write is left alone.
+    rows = conn().exec(
+        "UPDATE table_leases SET node_id = $2, epoch = epoch + 1, "
+        "expires_at = clock_timestamp() + make_interval(secs => $3::float8) "
+        "WHERE table_id IN (SELECT table_id FROM table_leases WHERE table_id = $1 "
+        "AND expires_at < clock_timestamp() FOR UPDATE SKIP LOCKED) RETURNING epoch",
+        {table, node_, secs});
+  }
   if (rows.empty()) return std::nullopt;
   return std::stoll(rows[0].at(0).value_or("0"));
 }
@@ -65,8 +81,9 @@ std::vector<Lease> Leases::renew() {
 }
 
 std::vector<Lease> Leases::claim_expired(int limit) {
-  // SKIP LOCKED: a row share-locked by a write in flight (fence_lease) is left
-  // for a later round instead of waiting for that commit.
+  // FOR UPDATE, as every change of owner (kFenceLeaseSql). SKIP LOCKED: a row
+  // locked by a write in flight (fence_lease) is left for a later round
+  // instead of waiting for that commit; a claim never waits for anything.
   return leases_of(conn().exec(
       "UPDATE table_leases SET node_id = $1, epoch = epoch + 1, "
       "expires_at = clock_timestamp() + make_interval(secs => $2::float8) "

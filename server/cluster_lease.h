@@ -25,8 +25,9 @@ struct Lease {
 
 // Run inside a store job before any write of `table`: throws unless this node
 // still holds the lease under `epoch`, unexpired by the database's clock. The
-// row stays share-locked until the job's transaction ends, so a takeover waits
-// for that commit (its replay then contains the write) or the write is refused.
+// row stays locked (FOR KEY SHARE) until the job's transaction ends, so a
+// takeover (FOR UPDATE) waits for that commit (its replay then contains the
+// write) or skips the row; renewals and releases never wait for it.
 void fence_lease(Db& db, const std::string& table, const std::string& node, std::int64_t epoch);
 // The SQL fence_lease runs (PostgreSQL).
 extern const char* const kFenceLeaseSql;
