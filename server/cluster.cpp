@@ -62,7 +62,7 @@ Cluster::Cluster(asio::io_context& io, Store& store, Lobby& lobby, const Config&
       node_(config.node_id == "auto" ? auto_node_id() : config.node_id),
       lease_seconds_(config.lease_seconds) {
   // Before the first write: every table write is fenced from now on.
-  store_.set_fence([this](Db& db, const std::string& table) { fence(db, table); });
+  store_.set_fence(node_, [this](Db& db, const std::string& table) { return fence(db, table); });
 }
 
 Cluster::~Cluster() { stop(); }
@@ -362,7 +362,7 @@ void Cluster::release_all() {
   held_.clear();
 }
 
-void Cluster::fence(Db& db, const std::string& table) {
+std::int64_t Cluster::fence(Db& db, const std::string& table) {
   std::int64_t epoch = 0;
   {
     std::lock_guard lock(mutex_);
@@ -376,6 +376,7 @@ void Cluster::fence(Db& db, const std::string& table) {
     asio::post(io_, [this, table, epoch] { drop(table, epoch); });
     throw;
   }
+  return epoch;
 }
 
 std::optional<std::int64_t> Cluster::epoch_of(const std::string& table) {

@@ -91,8 +91,8 @@ class Cluster {
   void release_all();
 
   // The store's fence (Store::set_fence): throws unless this node still holds
-  // `table` under the epoch it runs it with.
-  void fence(Db& db, const std::string& table);
+  // `table` under the epoch it runs it with; returns that epoch.
+  std::int64_t fence(Db& db, const std::string& table);
   // The epoch this node runs `table` under, if it runs it (tests).
   std::optional<std::int64_t> epoch_of(const std::string& table);
 

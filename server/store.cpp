@@ -582,15 +582,20 @@ void Store::append_action(const std::string& table, const StoredAction& a,
                           Done done) {
   write(
       [this, table, a, rounds = std::move(rounds), result = std::move(result)](Db& db) {
-        fence(db, table);
-        db.prepare("INSERT INTO actions (table_id, seq, seat, action, created_at, auto) VALUES (?, ?, ?, ?, ?, ?)")
-            .bind(1, table)
+        const auto epoch = fence(db, table);
+        // The writer's node and lease epoch (NULL, NULL on a one-node server):
+        // the stored proof that no node wrote after losing its lease.
+        auto& insert = db.prepare(
+            "INSERT INTO actions (table_id, seq, seat, action, created_at, auto, node_id, lease_epoch) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+        insert.bind(1, table)
             .bind(2, a.seq)
             .bind(3, std::int64_t{a.seat})
             .bind_text(4, a.action)
             .bind(5, now_seconds())
-            .bind(6, a.auto_by)
-            .run();
+            .bind(6, a.auto_by);
+        if (epoch) insert.bind_text(7, fence_node_).bind(8, *epoch);
+        insert.run();
         if (a.seq == 1) {
           db.prepare("UPDATE tables SET status = 'playing' WHERE id = ?").bind(1, table).run();
         }

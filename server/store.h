@@ -309,9 +309,14 @@ class Store {
   // Cluster mode (docs/cluster.md): `fence(db, table)` runs first in every job
   // that writes a table's rows (the table, its seats, actions, chat, status) and
   // throws when this node may no longer write that table, which refuses the job
-  // alone. Set once, before the first write.
-  using Fence = std::function<void(Db&, const std::string& table)>;
-  void set_fence(Fence fence) { fence_ = std::move(fence); }
+  // alone; else it returns the lease epoch it checked. Every action row records
+  // `node` and that epoch (actions.node_id, actions.lease_epoch); without a
+  // fence both stay NULL. Set once, before the first write.
+  using Fence = std::function<std::int64_t(Db&, const std::string& table)>;
+  void set_fence(std::string node, Fence fence) {
+    fence_node_ = std::move(node);
+    fence_ = std::move(fence);
+  }
 
   // False after a write failed, true again after one succeeds.
   bool healthy() const { return healthy_.load(); }
@@ -338,10 +343,13 @@ class Store {
   bool resolve_commit(std::int64_t xid);
   void fill_table(Db& db, StoredTable& t);
 
-  void fence(Db& db, const std::string& table) const {
-    if (fence_) fence_(db, table);
+  // The lease epoch the write runs under; nullopt without a fence.
+  std::optional<std::int64_t> fence(Db& db, const std::string& table) const {
+    if (!fence_) return std::nullopt;
+    return fence_(db, table);
   }
   Fence fence_;
+  std::string fence_node_;  // this node's id in the cluster, with fence_
 
   std::unique_ptr<Db> writer_;
   bool postgres_ = false;

@@ -146,6 +146,80 @@ TEST_CASE("fencing: a claim waits out the transaction that passed the fence") {
   writer.exec("DROP TABLE fenced_writes");
 }
 
+TEST_CASE("fencing: a new table's acquire does not take a lease under a write in flight either") {
+  fresh_schema();
+  Leases a(conninfo(), "node-a", 1);
+  Leases b(conninfo(), "node-b", 1);
+  REQUIRE(a.acquire("t1") == std::optional<std::int64_t>(1));
+
+  PgConn writer(conninfo());
+  writer.exec("BEGIN");
+  REQUIRE(writer.exec(fence_sql(), {"t1", "node-a", "1"}).size() == 1);
+  std::this_thread::sleep_for(1300ms);  // expired, and locked by the write
+  CHECK_FALSE(b.acquire("t1").has_value());
+  writer.exec("COMMIT");
+  CHECK(b.acquire("t1") == std::optional<std::int64_t>(2));
+  CHECK(b.owner("t1")->node == "node-b");
+}
+
+// The lease round updates many rows of a node in one statement while the same
+// node's group commit locks the rows of the tables it writes, one job after the
+// other, in no particular order. Were the two to lock each other's rows (the
+// fence taking FOR SHARE, which a renewal's FOR NO KEY UPDATE waits for), the
+// renewal could hold t1 and wait for t2 while the commit holds t2 and waits for
+// t1: a deadlock, which PostgreSQL breaks by failing one of them.
+TEST_CASE("locks: a renewal neither waits for a fenced commit nor makes it wait, so the two cannot deadlock") {
+  fresh_schema();
+  Leases a(conninfo(), "node-a", 30);
+  Leases renewer(conninfo(), "node-a", 30);  // the lease round's own connection
+  REQUIRE(a.acquire("t1"));
+  REQUIRE(a.acquire("t2"));
+
+  PgConn writer(conninfo());  // the store's group commit
+  writer.exec("BEGIN");
+  REQUIRE(writer.exec(fence_sql(), {"t2", "node-a", "1"}).size() == 1);
+  std::atomic<bool> renewed{false};
+  std::vector<Lease> still;
+  std::string renew_error;
+  std::thread round([&] {
+    try {
+      still = renewer.renew();
+    } catch (const std::exception& e) {
+      renew_error = e.what();
+    }
+    renewed = true;
+  });
+  // The renewal passes the row the commit holds...
+  for (int i = 0; i < 100 && !renewed; ++i) std::this_thread::sleep_for(20ms);
+  CHECK(renewed.load());
+  // ...and the commit locks the next row the renewal updated, then commits.
+  std::string write_error;
+  try {
+    CHECK(writer.exec(fence_sql(), {"t1", "node-a", "1"}).size() == 1);
+    writer.exec("COMMIT");
+  } catch (const std::exception& e) {
+    write_error = e.what();
+    writer.exec("ROLLBACK");
+  }
+  round.join();
+  CHECK_MESSAGE(write_error.empty(), write_error);
+  CHECK_MESSAGE(renew_error.empty(), renew_error);
+  CHECK(holds(still, "t1", 1));
+  CHECK(holds(still, "t2", 1));
+
+  // A release of the same node passes a fenced commit too, and a claim still
+  // skips the row that commit holds.
+  Leases b(conninfo(), "node-b", 30);
+  writer.exec("BEGIN");
+  REQUIRE(writer.exec(fence_sql(), {"t1", "node-a", "1"}).size() == 1);
+  renewer.release_all();
+  const auto claimed = b.claim_expired(10);
+  REQUIRE(claimed.size() == 1);
+  CHECK(claimed[0].table == "t2");
+  writer.exec("COMMIT");
+  CHECK(b.claim_expired(10).size() == 1);
+}
+
 TEST_CASE("released leases are claimed at once") {
   fresh_schema();
   Leases a(conninfo(), "node-a", 30);
@@ -230,8 +304,9 @@ TEST_CASE("the store's fence refuses only the writes of the table it fails for, 
   {
     Store store((dir / "casa.db").string());
     std::atomic<bool> lost{false};
-    store.set_fence([&](Db&, const std::string& table) {
+    store.set_fence("node-a", [&](Db&, const std::string& table) -> std::int64_t {
       if (table == "t-lost" && lost) throw std::runtime_error("lease lost");
+      return 7;
     });
     Outcome first;
     // Rows the fenced writes refer to: a refusal must come from the fence alone.
@@ -273,12 +348,50 @@ TEST_CASE("the store's fence refuses only the writes of the table it fails for, 
     const auto kept = store.load_table("t-kept");
     REQUIRE(kept);
     CHECK(kept->actions.size() == 1);
+    // The row names its writer and the epoch the fence checked.
+    store.read([](Db& db) {
+      auto& q = db.prepare("SELECT node_id, lease_epoch FROM actions WHERE table_id = 't-kept' AND seq = 1");
+      REQUIRE(q.step());
+      CHECK(q.text_at(0) == "node-a");
+      CHECK(q.int_at(1) == 7);
+      q.run();
+    });
     const auto fenced = store.load_table("t-lost");
     REQUIRE(fenced);
     CHECK(fenced->actions.empty());
     CHECK(fenced->chat.empty());
     CHECK(fenced->seats[1].player_id.empty());
     CHECK(fenced->status == "waiting");
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+}
+
+TEST_CASE("a one-node store, without a lease, logs actions with no writer and no epoch") {
+  const auto dir = std::filesystem::temp_directory_path() / ("casa-nofence-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    Store store((dir / "casa.db").string());
+    Outcome o;
+    store.save_player({"p1", "ann", "h1"}, o.done("p1"));
+    StoredTable t;
+    t.id = "t1";
+    t.game = "fake";
+    t.players = 2;
+    t.creator = "p1";
+    t.invite = "INV-t1";
+    t.seats.resize(2);
+    store.save_table(t, o.done("t1"));
+    store.append_action("t1", {1, 0, "{\"a\":1}", ""}, {}, std::nullopt, o.done("action"));
+    o.wait(3);
+    REQUIRE(o.ok["action"]);
+    store.read([](Db& db) {
+      auto& q = db.prepare("SELECT node_id IS NULL, lease_epoch IS NULL FROM actions WHERE table_id = 't1'");
+      REQUIRE(q.step());
+      CHECK(q.int_at(0) == 1);
+      CHECK(q.int_at(1) == 1);
+      q.run();
+    });
   }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
