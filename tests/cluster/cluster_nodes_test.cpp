@@ -129,6 +129,38 @@ void check_acknowledged(const json& replay, const std::vector<json>& acknowledge
   }
 }
 
+// A logged action's writer (migration 0010): the node and its lease epoch.
+struct ActionRow {
+  std::int64_t seq = 0;
+  std::string node;
+  std::int64_t epoch = 0;
+};
+std::vector<ActionRow> action_rows(const std::string& db, const std::string& table) {
+  PgConn c(db);
+  std::vector<ActionRow> out;
+  const auto rows =
+      c.exec("SELECT seq, node_id, lease_epoch FROM actions WHERE table_id = $1 ORDER BY seq", {table});
+  for (const auto& r : rows) {
+    REQUIRE_MESSAGE(r[1].has_value(), "an action without its writer");
+    REQUIRE_MESSAGE(r[2].has_value(), "an action without its epoch");
+    out.push_back({std::stoll(r[0].value_or("0")), *r[1], std::stoll(*r[2])});
+  }
+  return out;
+}
+
+// Along seq the epochs never go down, and each epoch is one node's.
+void check_writers(const std::vector<ActionRow>& rows) {
+  std::map<std::int64_t, std::string> node_of;
+  std::int64_t last = 0;
+  for (const auto& r : rows) {
+    INFO("seq " << r.seq << " by " << r.node << " under epoch " << r.epoch);
+    CHECK(r.epoch >= last);
+    last = r.epoch;
+    auto [it, fresh] = node_of.emplace(r.epoch, r.node);
+    if (!fresh) CHECK(it->second == r.node);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("one lobby: a table run by node b is listed and played from node a; an invite made on a is joined on b") {
@@ -212,9 +244,14 @@ TEST_CASE("kill -9 of the owner: another node takes the table over, clients resu
   check_acknowledged(replay, acknowledged);
   check_no_leak(bob, 1, replay);
   check_no_leak(ann, 0, replay);
+  const auto rows = action_rows(n.db, table);
+  CHECK(rows.size() == replay["log"].size());
+  check_writers(rows);
+  CHECK(rows.front().node == "b");
+  CHECK(rows.back().node == node);
 }
 
-TEST_CASE("SIGSTOP past the lease: the paused owner lets the table go and its player plays on at the new owner") {
+TEST_CASE("SIGSTOP past the lease: the paused owner writes nothing more, and its player plays on at the new owner") {
   Nodes n(2);
   std::vector<json> acknowledged;
   WsClient ann(n[1].port), bob(n[0].port);  // ann on b (paused), bob on a
@@ -225,7 +262,14 @@ TEST_CASE("SIGSTOP past the lease: the paused owner lets the table go and its pl
   const std::string table = made["table"];
   REQUIRE(bob.call({{"type", "join"}, {"table", table}})["type"] == "joined");
   play_until({{&ann, 0}, {&bob, 1}}, table, acknowledged, [&] { return acknowledged.size() >= 4; }, 20s);
-  REQUIRE(owner(n.db, table).first == "b");
+  // On to ann's turn: her request stays unanswered until b is paused.
+  std::optional<json> held;
+  play_until({{&bob, 1}}, table, acknowledged, [&] {
+    if (!held) held = ann.find([&](const json& m) { return m["type"] == "request" && m["table"] == table; }, 5ms);
+    return held.has_value();
+  }, 20s);
+  REQUIRE(held);
+  REQUIRE(owner(n.db, table) == std::make_pair(std::string("b"), std::int64_t{1}));
 
   kill(n[1].pid, SIGSTOP);
   // Node a takes the table over and resyncs bob there.
@@ -235,16 +279,27 @@ TEST_CASE("SIGSTOP past the lease: the paused owner lets the table go and its pl
   const auto [node, epoch] = owner(n.db, table);
   REQUIRE(node == "a");
   CHECK(epoch >= 2);
+  const auto taken_at = static_cast<std::int64_t>(action_rows(n.db, table).size());
+  // Every acknowledged move, and maybe one whose accepted was not read yet.
+  CHECK(taken_at >= static_cast<std::int64_t>(acknowledged.size()));
 
-  // b wakes up under its old epoch, with ann's chat line and her move (for the
-  // request b sent before the pause) arriving at once.
-  kill(n[1].pid, SIGCONT);
+  // b wakes up under its old epoch with ann's move (for the request it sent
+  // before the pause) and a chat line of hers waiting on its socket: its copy
+  // of the table would take the move at once. The fence refuses that write.
+  ann.send({{"type", "action"}, {"table", table}, {"seq", (*held)["seq"]}, {"action", (*held)["legal"][0]}, {"id", 1}});
   ann.send({{"type", "chat"}, {"table", table}, {"text", "woke up"}});
+  kill(n[1].pid, SIGCONT);
   // ann is resynced at a, the owner now, and the game goes on there.
   const auto again = ann.find([&](const json& m) { return m["type"] == "table_state" && m["table"] == table; },
                               std::chrono::seconds(3 * kLease + 5));
   REQUIRE(again);
   CHECK(owner(n.db, table) == std::make_pair(std::string("a"), epoch));  // b never took it back
+  // Nothing of b's after the takeover: ann's move was refused there (or, had
+  // b already let the table go, passed on to a and written by a).
+  for (const auto& r : action_rows(n.db, table)) {
+    INFO("seq " << r.seq << " by " << r.node << " under epoch " << r.epoch);
+    if (r.seq > taken_at) CHECK(r.node == "a");
+  }
 
   play_until({{&ann, 0}, {&bob, 1}}, table, acknowledged, [&] { return over_for(ann, table) && over_for(bob, table); },
              40s);
@@ -255,4 +310,20 @@ TEST_CASE("SIGSTOP past the lease: the paused owner lets the table go and its pl
   check_no_leak(ann, 0, replay);
   check_no_leak(bob, 1, replay);
   CHECK(owner(n.db, table).second == epoch);
+
+  // The rows themselves: b wrote every action up to the takeover under epoch
+  // 1, and a every one after it under the epoch it claimed; nothing by b after.
+  const auto rows = action_rows(n.db, table);
+  REQUIRE(rows.size() == replay["log"].size());
+  check_writers(rows);
+  for (const auto& r : rows) {
+    INFO("seq " << r.seq << " by " << r.node << " under epoch " << r.epoch);
+    if (r.seq <= taken_at) {
+      CHECK(r.node == "b");
+      CHECK(r.epoch == 1);
+    } else {
+      CHECK(r.node == "a");
+      CHECK(r.epoch == epoch);
+    }
+  }
 }
