@@ -985,17 +985,23 @@ void Table::leave(std::shared_ptr<Client> client, Reply id) {
   });
 }
 
+// The state a spectate or a resync sends waits for the commit in flight: until
+// it is stored, the game holds a move that may yet be refused (a store failure,
+// a lost lease), and a state showing it would show the cards of a position that
+// never happened, some of them hidden in the one that did.
 void Table::spectate(std::shared_ptr<Client> client, Reply id) {
   on_strand([this, client = std::move(client), id] {
-    const Seat seat = seat_of(client->player_id);
-    if (seat != kSpectator) {
-      client->send(protocol::error({"already_seated", "You sit at this table."}, id, setup_.id));
-      return;
-    }
-    std::erase_if(spectators_, [&](const auto& sp) { return sp.first == client->player_id; });
-    spectators_.emplace_back(client->player_id, client);
-    client->send(protocol::reply("spectating", {{"table", setup_.id}}, id));
-    send_state(client, kSpectator);
+    when_idle([this, client, id] {
+      const Seat seat = seat_of(client->player_id);
+      if (seat != kSpectator) {
+        client->send(protocol::error({"already_seated", "You sit at this table."}, id, setup_.id));
+        return;
+      }
+      std::erase_if(spectators_, [&](const auto& sp) { return sp.first == client->player_id; });
+      spectators_.emplace_back(client->player_id, client);
+      client->send(protocol::reply("spectating", {{"table", setup_.id}}, id));
+      send_state(client, kSpectator);
+    });
   });
 }
 
@@ -1083,16 +1089,18 @@ void Table::chat_committed(bool ok, StoredChat line, const std::shared_ptr<Clien
 
 void Table::resync(std::shared_ptr<Client> client, Reply) {
   on_strand([this, client = std::move(client)] {
-    const Seat seat = seat_of(client->player_id);
-    send_state(client, seat);
-    if (status_ != Status::over) return;
-    // The end of the game, as stored: also for a game that ended just before
-    // a restart, which the player may never have been told of.
-    client->send(game_over_frame());
-    if (seat >= 0 && seats_[static_cast<std::size_t>(seat)].owes_game_over) {
-      seats_[static_cast<std::size_t>(seat)].owes_game_over = false;
-      lobby_.seat_changed(client->player_id, setup_.id, false);
-    }
+    when_idle([this, client] {  // after the commit in flight: see spectate
+      const Seat seat = seat_of(client->player_id);
+      send_state(client, seat);
+      if (status_ != Status::over) return;
+      // The end of the game, as stored: also for a game that ended just before
+      // a restart, which the player may never have been told of.
+      client->send(game_over_frame());
+      if (seat >= 0 && seats_[static_cast<std::size_t>(seat)].owes_game_over) {
+        seats_[static_cast<std::size_t>(seat)].owes_game_over = false;
+        lobby_.seat_changed(client->player_id, setup_.id, false);
+      }
+    });
   });
 }
 
