@@ -3,7 +3,8 @@
 # listening on a free loopback port only, run by the `postgres` user when
 # started as root (the server refuses to run as root).
 #   scripts/pg-test-cluster.sh start DIR   starts it; writes DIR/url (a postgres://
-#                                          URL of database casa_test) and DIR/ctl
+#                                          URL of database casa_test), DIR/ctl and
+#                                          DIR/log (the path of the server's log)
 #   scripts/pg-test-cluster.sh stop DIR    stops it and removes its files
 #   DIR/ctl stop | start                   stops the server / starts it again on the
 #                                          same port, data kept (the fault tests)
@@ -51,6 +52,7 @@ EOF
     "$dir/ctl" start
     as_owner "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -q -c "CREATE DATABASE casa_test" postgres
     echo "postgres://postgres@127.0.0.1:$port/casa_test" >"$dir/url"
+    echo "$data/server.log" >"$dir/log"
     echo "PostgreSQL for the tests: $(cat "$dir/url")"
     ;;
   stop)
@@ -60,7 +62,7 @@ EOF
       as_owner "$bin/pg_ctl" -D "$data" -m immediate -w stop >/dev/null || true
     fi
     rm -rf "$data"
-    rm -f "$dir/datadir" "$dir/url" "$dir/ctl"
+    rm -f "$dir/datadir" "$dir/url" "$dir/ctl" "$dir/log"
     ;;
   *)
     echo "usage: $0 start|stop DIR" >&2

@@ -165,7 +165,14 @@ class Game {
     for (int i = 1; i < s_.players; ++i) {
       Member& p = members_[static_cast<std::size_t>(i)];
       if (!connect(p, deadline)) return give_up("a player could not connect");
-      const json joined = call(p, {{"type", "join"}, {"table", table_}, {"seat", i}}, deadline);
+      json joined = call(p, {{"type", "join"}, {"table", table_}, {"seat", i}}, deadline);
+      // A seat the store refused (the node lost the table's lease meanwhile:
+      // paused past it) was not taken: asked again, the table's new owner
+      // answers.
+      for (int again = 0; again < 20 && joined.value("code", "") == "storage_unavailable"; ++again) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        joined = call(p, {{"type", "join"}, {"table", table_}, {"seat", i}}, deadline);
+      }
       // A join whose reply was lost to a drop: the resume said where we sit.
       // Sent again, it is refused as already_seated, or as already_started
       // when that join filled the table (the server checks the start first).
