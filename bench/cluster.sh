@@ -16,8 +16,10 @@
 # "skipped". Then the ceilings of the design, on this disk:
 #   pgbench commits/s (synchronous_commit=on; 1 and 8 clients, one-row updates)
 #   NOTIFY commits/s (pgbench with a script of one pg_notify of a 200-byte payload)
-# Everything listens on 127.0.0.1; PostgreSQL runs in a temporary directory as a
-# non-root user. JSON lines go to stdout and $OUT (default build/cluster-bench/).
+# Everything listens on 127.0.0.1; PostgreSQL is the tests' throwaway server
+# (scripts/pg-test-cluster.sh: a temporary directory, a free port, run as a
+# non-root user, fsync and synchronous_commit on). JSON lines go to stdout and
+# $OUT (default build/cluster-bench/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${BUILD:-build}"
@@ -36,10 +38,9 @@ scripts/deps.sh cluster >/dev/null
 area=$(mktemp -d /tmp/casa-bench-cluster.XXXXXX)
 chmod 755 "$area"
 pids=()
-pg_data=""
 cleanup() {
   for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
-  [ -n "$pg_data" ] && runuser -u "$pg_user" -- "$pg_bin/pg_ctl" -D "$pg_data" -m immediate -w stop >/dev/null 2>&1
+  scripts/pg-test-cluster.sh stop "$area/pg" >/dev/null 2>&1 || true
   wait 2>/dev/null || true
   rm -rf "$area"
 }
@@ -79,18 +80,10 @@ gen() {  # arrangement run port
 
 has_pg=0
 "$server" --help | grep -qi postgres && has_pg=1
-pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-pg_user=postgres
-id "$pg_user" >/dev/null 2>&1 || pg_user=nobody
-pg_port=$(free_port)
-pg_data="$area/pg"
-mkdir -p "$pg_data" && chown "$pg_user" "$pg_data"
-runuser -u "$pg_user" -- "$pg_bin/initdb" -D "$pg_data" -U casa --auth=trust >/dev/null
-runuser -u "$pg_user" -- "$pg_bin/pg_ctl" -D "$pg_data" -l "$pg_data/server.log" -w -o \
-  "-c listen_addresses=127.0.0.1 -c port=$pg_port -c unix_socket_directories='$pg_data' -c synchronous_commit=on -c max_connections=200" \
-  start >/dev/null
-pg_url() { echo "postgres://casa@127.0.0.1:$pg_port/$1"; }
-psql_do() { psql -h 127.0.0.1 -p "$pg_port" -U casa -d postgres -Atqc "$1"; }
+scripts/pg-test-cluster.sh start "$area/pg" >/dev/null
+pg_base=$(sed 's|/[^/]*$||' "$area/pg/url")  # postgres://user@host:port
+pg_url() { echo "$pg_base/$1"; }
+psql_do() { psql "$(pg_url postgres)" -Atqc "$1"; }
 
 : >"$out/runs.jsonl"
 for run in $(seq "$runs"); do
@@ -138,14 +131,14 @@ EOF
 
 # ---- the database's ceilings ----
 psql_do "CREATE DATABASE pgb" >/dev/null
-pgb() { pgbench -h 127.0.0.1 -p "$pg_port" -U casa "$@" 2>&1; }
-pgb -i -q -s 1 pgb >/dev/null
+pgb() { pgbench "$@" 2>&1; }
+pgb -i -q -s 1 "$(pg_url pgb)" >/dev/null
 for c in 1 8; do
-  tps=$(pgb -n -N -c "$c" -j "$(( c < 2 ? 1 : 2 ))" -T "$duration" pgb | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
+  tps=$(pgb -n -N -c "$c" -j "$(( c < 2 ? 1 : 2 ))" -T "$duration" "$(pg_url pgb)" | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
   echo "{\"measure\":\"pgbench commits/s\",\"synchronous_commit\":\"on\",\"clients\":$c,\"tps\":$tps}" | tee -a "$out/summary.jsonl"
 done
 echo "SELECT pg_notify('casa', repeat('x', 200));" >"$area/notify.sql"
 for c in 1 8; do
-  tps=$(pgb -n -f "$area/notify.sql" -c "$c" -j "$(( c < 2 ? 1 : 2 ))" -T "$duration" pgb | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
+  tps=$(pgb -n -f "$area/notify.sql" -c "$c" -j "$(( c < 2 ? 1 : 2 ))" -T "$duration" "$(pg_url pgb)" | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
   echo "{\"measure\":\"NOTIFY commits/s\",\"payload_bytes\":200,\"clients\":$c,\"tps\":$tps}" | tee -a "$out/summary.jsonl"
 done
