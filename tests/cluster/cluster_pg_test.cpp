@@ -29,10 +29,19 @@ using namespace std::chrono_literals;
 
 namespace {
 
+// A database of these tests' own (casa_cluster_pg), made afresh on the server
+// CASA_TEST_PG names: that server is shared with other suites.
 std::string conninfo() {
-  const char* v = std::getenv("CASA_TEST_PG");
-  REQUIRE_MESSAGE(v != nullptr, "CASA_TEST_PG must name the test database");
-  return v;
+  static const std::string url = [] {
+    const char* v = std::getenv("CASA_TEST_PG");
+    REQUIRE_MESSAGE(v != nullptr, "CASA_TEST_PG must name the test database");
+    PgConn admin(v);
+    admin.exec("DROP DATABASE IF EXISTS casa_cluster_pg");
+    admin.exec("CREATE DATABASE casa_cluster_pg");
+    const std::string base = v;
+    return base.substr(0, base.rfind('/') + 1) + "casa_cluster_pg";
+  }();
+  return url;
 }
 
 // A fresh schema for one test case: the cluster tables of migration 0008.
