@@ -12,7 +12,7 @@
 # down and each epoch is one node's, and on every table the paused node held
 # and lost while paused, no action logged after SIGCONT was written by it under
 # its old epoch. The PostgreSQL log must show no deadlock. The counts covered
-# are printed, and how many writes the paused node's fence refused.
+# are printed, and how many of the paused node's writes were refused, and by what.
 #
 # A casa-server built without PostgreSQL (--db takes only a SQLite path) runs
 # the same faults against ONE node on SQLite behind the same HAProxy, each
@@ -204,11 +204,13 @@ $(sql "SELECT table_id, seq, node_id, lease_epoch FROM (SELECT *, lag(lease_epoc
 $(sql "SELECT a.table_id, a.seq, a.node_id, a.lease_epoch, r.epoch AS epoch_at_sigcont FROM actions a
        JOIN fence_check.resumed r USING (table_id) WHERE (r.node_id IS NULL OR r.epoch > r.paused_epoch)
        AND a.seq > r.seq AND a.lease_epoch <= r.paused_epoch ORDER BY 1, 2 LIMIT 10")"
-  fenced=$(tail -n +"$((paused_log_lines + 1))" "$area/node$p.log" | grep -c 'a write was refused' || true)
+  woke_log=$(tail -n +"$((paused_log_lines + 1))" "$area/node$p.log")
+  refused=$(grep -c 'a write was refused' <<<"$woke_log" || true)
+  fenced=$(grep 'a write was refused' <<<"$woke_log" | grep -c 'lease lost\|is not run by node' || true)
   say "fencing: $rows actions of $tables tables checked: epochs never go down along seq, each is one node's"
   say "fencing: node $p ran $held unfinished games at SIGSTOP, $taken taken over before SIGCONT; of the" \
     "$after actions logged on those after SIGCONT none is its own under its lost epoch;" \
-    "its fence refused $fenced writes"
+    "$refused of its writes were refused then, $fenced of them by its fence"
   [ "$taken" -gt 0 ] && [ "$after" -gt 0 ] || fail "fencing: the pause caught no game that went on elsewhere"
   # Locks: the lease round and the group commits must never deadlock.
   deadlocks=$(grep -c 'deadlock detected' "$(cat "$pg_dir/log")" || true)
