@@ -80,6 +80,8 @@ class Table : public std::enable_shared_from_this<Table> {
 
   const std::string& id() const { return setup_.id; }
   const TableSetup& setup() const { return setup_; }
+  // The network thread's event loop this table's strand and timers live on.
+  boost::asio::io_context& io() const { return io_; }
 
   // Before first use of a new table: seats it, stores it, then calls `after` on
   // the strand (ok = stored), and sends the creator its table_state.
