@@ -11,9 +11,10 @@
 #   BUILD (build)  SERVER ($BUILD/server/casa-server)  PORT (18080)  GAME (la-casa)  OPTIONS ({})  DURATION (10)  TABLES (250)
 #   HALF_TABLES (5000)  IDLE (10000)  RESTART_TABLES (1000)
 #   THREADS (1) and SERVER_CPUS (0): the server's --threads and taskset CPU list
+#   DURABILITY (full): the server's --durability (normal: no fsync per commit)
 #   FEATURES (none): protocol features the generator asks for in hello (e.g. view_patch)
 #   curve: RATES ("500 1000 ..." offered moves/s, one run each, HALF_TABLES live
-#   tables, DURATION s after a 3 s warm-up); writes $OUT/curve.jsonl and, with
+#   tables, DURATION s after a WARMUP (3) s warm-up); writes $OUT/curve.jsonl and, with
 #   matplotlib (scripts/deps.sh charts), the latency-vs-offered-load chart
 #   $OUT/latency-curve.png (bench/latency_chart.py; CHART=path to put it elsewhere).
 #   Each line also holds what the server's own /metrics histograms saw during the
@@ -45,7 +46,8 @@ ulimit -n "$(ulimit -Hn)"
 # Limits that would otherwise refuse a load generator on one address.
 server_cpus="${SERVER_CPUS:-0}"
 server_flags=(--address 127.0.0.1 --port "$port" --threads "${THREADS:-1}" --rate-per-second 1000000 --rate-burst 1000000
-  --max-connections-per-address 100000 --max-tables-per-player 100000 --max-write-queue 100000)
+  --max-connections-per-address 100000 --max-tables-per-player 100000 --max-write-queue 100000
+  --durability "${DURABILITY:-full}")
 
 server_pid=""
 server_port=""
@@ -99,7 +101,7 @@ for step in "${steps[@]}"; do
       start_server "$out/curve.log" "$server_bin" "${server_flags[@]}" --db "$out/curve.db" --log-level warn
       gen --url "ws://127.0.0.1:$server_port/ws" --game "$game" --options "$options" \
         --tables "${HALF_TABLES:-5000}" --tables-per-player "${TABLES_PER_PLAYER:-1}" --rate "$rate" \
-        --duration "$duration" --warmup 3 --metrics --server-pid "$server_pid" | tee -a "$out/curve.jsonl"
+        --duration "$duration" --warmup "${WARMUP:-3}" --metrics --server-pid "$server_pid" | tee -a "$out/curve.jsonl"
       stop_server; rm -f "$out"/curve.db*
     done
     # Debian's matplotlib belongs to Debian's python3, which another python3

@@ -939,6 +939,13 @@ json histogram_between(const Exposition& before, const Exposition& after, const 
     }
     out[key] = count > 0 && std::isfinite(bound) ? json(bound * 1e6) : json(nullptr);
   }
+  // The slowest: the bound of the highest bucket that gained a sample.
+  double top = 0, below = 0;
+  for (const auto& [le, n] : buckets) {
+    if (n > below) top = le;
+    below = n;
+  }
+  out["max_le_us"] = count > 0 && std::isfinite(top) ? json(top * 1e6) : json(nullptr);
   return out;
 }
 

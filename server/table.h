@@ -120,6 +120,9 @@ class Table : public std::enable_shared_from_this<Table> {
   // disconnect_policy}.
   nlohmann::json summary() const;
   bool listed() const;  // public and waiting
+  // The summary's status ("waiting", "playing", "over", "closed") without
+  // copying the summary: /metrics counts every table by it.
+  const char* summary_status() const;
 
  private:
   enum class Status { waiting, playing, over, closed };
@@ -249,6 +252,7 @@ class Table : public std::enable_shared_from_this<Table> {
 
   mutable std::mutex summary_mutex_;
   nlohmann::json summary_;
+  const char* summary_status_ = "waiting";
   bool listed_ = false;
 };
 
