@@ -653,6 +653,7 @@ class GameDriver : public Driver {
     const auto n = static_cast<std::size_t>(cfg.tables) * static_cast<std::size_t>(cfg.players_per_table);
     seats_.resize(n);
     tables_.resize(static_cast<std::size_t>(cfg.tables));
+    welcomed_.resize(static_cast<std::size_t>(cfg.tables / cfg.tables_per_player * cfg.players_per_table));
   }
   void set_connector(Connector* c) { connector_ = c; }
 
@@ -691,7 +692,7 @@ class GameDriver : public Driver {
     if (type == "request") return on_request(c, text);
     if (type == "accepted") return on_accepted(c, text);
     if (type == "welcome") return on_welcome(c);
-    if (type == "table_created") return on_table_created(c, text);
+    if (type == "table_created") return on_table_created(text);
     if (type == "joined") return on_joined(text);
     if (type == "game_over") return on_game_over(c, text);
     if (type == "error") return on_error(c, text);
@@ -703,6 +704,7 @@ class GameDriver : public Driver {
     bool awaiting_ack = false;
     Clock::time_point sent_at;
     std::string pending;  // the action message chosen for the current request
+    bool join_sent = false;
   };
   struct Table {
     std::string id;
@@ -743,8 +745,25 @@ class GameDriver : public Driver {
   }
 
   void on_welcome(Connection& c) {
-    if (idle || seat_of(c) != 0) return;
-    for (int t : tables_of(c)) create_table(c, t);
+    if (idle) return;
+    welcomed_[static_cast<std::size_t>(c.index())] = 1;
+    for (int t : tables_of(c)) {
+      if (seat_of(c) == 0) create_table(c, t);
+      else join_when_ready(t, seat_of(c));
+    }
+  }
+
+  // Seat s joins table t once both the table exists and its connection said
+  // hello, whichever comes last (connections open in any order).
+  void join_when_ready(int t, int s) {
+    auto& table = tables_[static_cast<std::size_t>(t)];
+    auto& p = seat(t, s);
+    const auto conn = static_cast<std::size_t>(t / group_size() * players() + s);
+    if (table.id.empty() || p.join_sent || !welcomed_[conn]) return;
+    const auto& partner = connector_->connections[conn];
+    if (!partner || !partner->open()) return;
+    p.join_sent = true;
+    partner->send(json{{"type", "join"}, {"id", t}, {"table", table.id}, {"seat", s}}.dump());
   }
 
   void create_table(Connection& c, int table) {
@@ -758,7 +777,7 @@ class GameDriver : public Driver {
                .dump());
   }
 
-  void on_table_created(Connection& c, std::string_view text) {
+  void on_table_created(std::string_view text) {
     const json m = json::parse(text, nullptr, false);
     if (m.is_discarded() || !m.contains("table")) return;
     const int t = reply_id(m);
@@ -768,10 +787,7 @@ class GameDriver : public Driver {
     table.joined = 1;
     by_id_[table.id] = t;
     if (players() == 1) started();
-    for (int s = 1; s < players(); ++s) {
-      Connection& partner = *connector_->connections[static_cast<std::size_t>(c.index() + s)];
-      if (partner.open()) partner.send(json{{"type", "join"}, {"id", t}, {"table", table.id}, {"seat", s}}.dump());
-    }
+    for (int s = 1; s < players(); ++s) join_when_ready(t, s);
   }
 
   void on_joined(std::string_view text) {
@@ -835,6 +851,8 @@ class GameDriver : public Driver {
     if (stats_.measuring) ++stats_.games_finished;
     // Play on: the creator opens a fresh table and its partners join it.
     by_id_.erase(tables_[static_cast<std::size_t>(t)].id);
+    tables_[static_cast<std::size_t>(t)].id.clear();
+    for (int s = 0; s < players(); ++s) seat(t, s).join_sent = false;
     if (running_) create_table(c, t);
   }
 
@@ -861,6 +879,7 @@ class GameDriver : public Driver {
   std::vector<Seat> seats_;
   std::vector<Table> tables_;
   std::unordered_map<std::string, int> by_id_;  // table id -> index
+  std::vector<char> welcomed_;                  // by connection
   int tables_started_ = 0;
   int tables_live_ = 0;
   bool running_ = false;
