@@ -2,7 +2,7 @@
 # Measures the "Server under load" figures of BENCHMARKS.md on this machine.
 #
 #   bench/figures.sh [STEP...]     steps: echo saturation half idle restart (default: all),
-#                                  and curve and cores (not in the default list)
+#                                  and curve, cores and scrape (not in the default list)
 #
 # The server runs pinned to CPU 0 (taskset -c 0, --threads 1) and the generator
 # to CPU 1. Everything listens on and connects to 127.0.0.1 only. Each step is
@@ -21,6 +21,8 @@
 #   measurement (move -> event, commit; casa-loadgen --metrics). TABLES_PER_PLAYER
 #   (1): each generator connection sits at that many tables, for more live tables
 #   than the file descriptor limit (`ulimit -Hn`) allows connections.
+#   scrape: how long GET /metrics takes with HALF_TABLES live tables (20 scrapes
+#   while the generator plays 200 moves/s; TABLES_PER_PLAYER as for curve).
 #   cores: saturation with the server on one core (taskset -c 0, --threads 1)
 #   and on two (taskset -c 0,1, --threads 2), ROUNDS (3) rounds alternating;
 #   the generator stays on CPU 1, so on two cores it competes with the server.
@@ -125,6 +127,25 @@ for step in "${steps[@]}"; do
       done
     done
     server_cpus="${SERVER_CPUS:-0}"; server_flags[5]="${THREADS:-1}" ;;
+  scrape)
+    # How long GET /metrics takes with HALF_TABLES live tables (it runs on a
+    # network thread, holding up that thread's connections and tables).
+    start_server "$out/scrape.log" "$server_bin" "${server_flags[@]}" --db "$out/scrape.db" --log-level warn
+    gen --url "ws://127.0.0.1:$server_port/ws" --game "$game" --options "$options" \
+      --tables "${HALF_TABLES:-5000}" --tables-per-player "${TABLES_PER_PLAYER:-1}" --rate 200 \
+      --duration 120 --warmup 0 >/dev/null 2>&1 &
+    gen_pid=$!
+    playing=0
+    for _ in $(seq 1 300); do
+      playing=$(curl -s "http://127.0.0.1:$port/metrics" | awk '/^casa_tables\{state="playing"\}/ {print $2}')
+      [ "${playing:-0}" -ge "${HALF_TABLES:-5000}" ] && break
+      sleep 1
+    done
+    for _ in $(seq 1 20); do curl -s -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$port/metrics"; sleep 0.2; done |
+      sort -n | awk -v t="$playing" '{a[NR] = $1} END {printf "{\"step\":\"scrape\",\"tables_playing\":%d,\"seconds_min\":%s,\"seconds_median\":%s,\"seconds_max\":%s}\n", t, a[1], a[int((NR + 1) / 2)], a[NR]}' |
+      tee "$out/scrape.json"
+    kill "$gen_pid" 2>/dev/null || true; wait "$gen_pid" 2>/dev/null || true
+    stop_server; rm -f "$out"/scrape.db* ;;
   idle)
     start_server "$out/idle.log" "$server_bin" "${server_flags[@]}" --db "$out/idle.db" --log-level warn
     sleep 0.5
