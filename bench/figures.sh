@@ -2,7 +2,7 @@
 # Measures the "Server under load" figures of BENCHMARKS.md on this machine.
 #
 #   bench/figures.sh [STEP...]     steps: echo saturation half idle restart (default: all),
-#                                  and curve (not in the default list)
+#                                  and curve, cores and scrape (not in the default list)
 #
 # The server runs pinned to CPU 0 (taskset -c 0, --threads 1) and the generator
 # to CPU 1. Everything listens on and connects to 127.0.0.1 only. Each step is
@@ -10,11 +10,23 @@
 # $OUT (default build/figures/). Environment knobs:
 #   BUILD (build)  SERVER ($BUILD/server/casa-server)  PORT (18080)  GAME (la-casa)  OPTIONS ({})  DURATION (10)  TABLES (250)
 #   HALF_TABLES (5000)  IDLE (10000)  RESTART_TABLES (1000)
+#   THREADS (1) and SERVER_CPUS (0): the server's --threads and taskset CPU list
+#   DURABILITY (full): the server's --durability (normal: no fsync per commit)
 #   FEATURES (none): protocol features the generator asks for in hello (e.g. view_patch)
 #   curve: RATES ("500 1000 ..." offered moves/s, one run each, HALF_TABLES live
-#   tables, DURATION s after a 3 s warm-up); writes $OUT/curve.jsonl and, with
+#   tables, DURATION s after a WARMUP (3) s warm-up); writes $OUT/curve.jsonl and, with
 #   matplotlib (scripts/deps.sh charts), the latency-vs-offered-load chart
 #   $OUT/latency-curve.png (bench/latency_chart.py; CHART=path to put it elsewhere).
+#   Each line also holds what the server's own /metrics histograms saw during the
+#   measurement (move -> event, commit; casa-loadgen --metrics). TABLES_PER_PLAYER
+#   (1): each generator connection sits at that many tables, for more live tables
+#   than the file descriptor limit (`ulimit -Hn`) allows connections.
+#   scrape: how long GET /metrics takes with HALF_TABLES live tables (20 scrapes
+#   while the generator plays 200 moves/s; TABLES_PER_PLAYER as for curve).
+#   cores: saturation with the server on one core (taskset -c 0, --threads 1)
+#   and on two (taskset -c 0,1, --threads 2), ROUNDS (3) rounds alternating;
+#   the generator stays on CPU 1, so on two cores it competes with the server.
+#   Writes $OUT/cores.jsonl (one line per run, "server_threads" added).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,8 +46,10 @@ steps=("$@")
 
 ulimit -n "$(ulimit -Hn)"
 # Limits that would otherwise refuse a load generator on one address.
-server_flags=(--address 127.0.0.1 --port "$port" --threads 1 --rate-per-second 1000000 --rate-burst 1000000
-  --max-connections-per-address 100000 --max-tables-per-player 100000 --max-write-queue 100000)
+server_cpus="${SERVER_CPUS:-0}"
+server_flags=(--address 127.0.0.1 --port "$port" --threads "${THREADS:-1}" --rate-per-second 1000000 --rate-burst 1000000
+  --max-connections-per-address 100000 --max-tables-per-player 100000 --max-write-queue 100000
+  --durability "${DURABILITY:-full}")
 
 server_pid=""
 server_port=""
@@ -49,7 +63,7 @@ trap stop_server EXIT
 # GET /healthz (both servers do) on $port.
 start_server() {
   local log="$1"; shift
-  taskset -c 0 "$@" >"$log" 2>&1 &
+  taskset -c "$server_cpus" "$@" >"$log" 2>&1 &
   server_pid=$!
   server_port="$port"
   for _ in $(seq 1 5000); do
@@ -88,8 +102,8 @@ for step in "${steps[@]}"; do
     for rate in ${RATES:?set RATES to the offered moves/s to try, e.g. "500 1000 2000"}; do
       start_server "$out/curve.log" "$server_bin" "${server_flags[@]}" --db "$out/curve.db" --log-level warn
       gen --url "ws://127.0.0.1:$server_port/ws" --game "$game" --options "$options" \
-        --tables "${HALF_TABLES:-5000}" --rate "$rate" --duration "$duration" --warmup 3 \
-        --server-pid "$server_pid" | tee -a "$out/curve.jsonl"
+        --tables "${HALF_TABLES:-5000}" --tables-per-player "${TABLES_PER_PLAYER:-1}" --rate "$rate" \
+        --duration "$duration" --warmup "${WARMUP:-3}" --metrics --server-pid "$server_pid" | tee -a "$out/curve.jsonl"
       stop_server; rm -f "$out"/curve.db*
     done
     # Debian's matplotlib belongs to Debian's python3, which another python3
@@ -97,6 +111,41 @@ for step in "${steps[@]}"; do
     py=python3
     /usr/bin/python3 -c 'import matplotlib' 2>/dev/null && py=/usr/bin/python3
     "$py" bench/latency_chart.py --out "${CHART:-$out/latency-curve.png}" "$out/curve.jsonl" ;;
+  cores)
+    : >"$out/cores.jsonl"
+    for round in $(seq 1 "${ROUNDS:-3}"); do
+      for setup in "1 0" "2 0,1"; do
+        read -r threads cpus <<<"$setup"
+        server_cpus="$cpus"
+        server_flags[5]="$threads"   # --threads
+        start_server "$out/cores.log" "$server_bin" "${server_flags[@]}" --db "$out/cores.db" --log-level warn
+        gen --url "ws://127.0.0.1:$server_port/ws" --game "$game" --options "$options" --tables "$tables" \
+          --duration "$duration" --metrics --server-pid "$server_pid" |
+          sed "s/^{/{\"server_threads\":$threads,\"round\":$round,/" |
+          tee -a "$out/cores.jsonl"
+        stop_server; rm -f "$out"/cores.db*
+      done
+    done
+    server_cpus="${SERVER_CPUS:-0}"; server_flags[5]="${THREADS:-1}" ;;
+  scrape)
+    # How long GET /metrics takes with HALF_TABLES live tables (it runs on a
+    # network thread, holding up that thread's connections and tables).
+    start_server "$out/scrape.log" "$server_bin" "${server_flags[@]}" --db "$out/scrape.db" --log-level warn
+    gen --url "ws://127.0.0.1:$server_port/ws" --game "$game" --options "$options" \
+      --tables "${HALF_TABLES:-5000}" --tables-per-player "${TABLES_PER_PLAYER:-1}" --rate 200 \
+      --duration 120 --warmup 0 >/dev/null 2>&1 &
+    gen_pid=$!
+    playing=0
+    for _ in $(seq 1 300); do
+      playing=$(curl -s "http://127.0.0.1:$port/metrics" | awk '/^casa_tables\{state="playing"\}/ {print $2}')
+      [ "${playing:-0}" -ge "${HALF_TABLES:-5000}" ] && break
+      sleep 1
+    done
+    for _ in $(seq 1 20); do curl -s -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$port/metrics"; sleep 0.2; done |
+      sort -n | awk -v t="$playing" '{a[NR] = $1} END {printf "{\"step\":\"scrape\",\"tables_playing\":%d,\"seconds_min\":%s,\"seconds_median\":%s,\"seconds_max\":%s}\n", t, a[1], a[int((NR + 1) / 2)], a[NR]}' |
+      tee "$out/scrape.json"
+    kill "$gen_pid" 2>/dev/null || true; wait "$gen_pid" 2>/dev/null || true
+    stop_server; rm -f "$out"/scrape.db* ;;
   idle)
     start_server "$out/idle.log" "$server_bin" "${server_flags[@]}" --db "$out/idle.db" --log-level warn
     sleep 0.5

@@ -41,6 +41,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace asio = boost::asio;
@@ -52,10 +53,13 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr int kMaxConnections = 20000;
+constexpr int kMaxConnections = 40000;
 constexpr double kMaxDuration = 600;
 constexpr std::size_t kMaxLatencySamples = 20'000'000;
-constexpr auto kSetupLimit = std::chrono::seconds(60);
+// A connection attempt that fails (refused, reset, timed out) is tried again
+// this many times, after kRetryPause times the attempt's number.
+constexpr int kConnectAttempts = 5;
+constexpr auto kRetryPause = std::chrono::milliseconds(100);
 
 // ---------------------------------------------------------------------------
 // Command line
@@ -64,6 +68,7 @@ struct Config {
   std::string url = "ws://127.0.0.1:8080/ws";
   int tables = 10;
   int players_per_table = 4;
+  int tables_per_player = 1;  // each connection sits at this many tables
   std::string game = "la-casa";
   std::string options = "{}";
   double duration = 10;
@@ -74,9 +79,11 @@ struct Config {
   bool echo = false;
   int message_size = 0;  // echo payload; 0 = the size of a typical action message
   int server_pid = 0;
-  int connect_parallel = 256;
+  int connect_parallel = 512;
+  double setup_seconds = 180;  // connecting and seating every table, at most
   std::uint64_t seed = 1;
   bool quiet = false;
+  bool metrics = false;  // read the server's GET /metrics when measuring starts and stops
   std::vector<std::string> features;  // asked for in hello (docs/protocol.md, Features)
 };
 
@@ -86,7 +93,10 @@ struct Config {
       R"(usage: casa-loadgen [options]
   --url ws://127.0.0.1:PORT/PATH  server to drive (loopback only)
   --tables M                   tables to play at once (default 10)
-  --players-per-table P        connections per table (default 4)
+  --players-per-table P        seats per table (default 4)
+  --tables-per-player K        each connection sits at K tables, so M tables take
+                               M*P/K connections (default 1; M must be a multiple
+                               of K): more live tables than file descriptors allow
   --game NAME                  la-casa | casino | conference | trophy-case
   --options JSON               table options (default {})
   --rate R                     offered moves/s, open loop; 0 = saturation (default)
@@ -98,10 +108,15 @@ struct Config {
                                also its VmRSS before/after
   --echo                       drive casa-echo-server with action-sized messages
   --message-size B             echo payload size (default: a typical action message)
-  --connect-parallel K         handshakes in flight while connecting (default 256)
+  --connect-parallel K         handshakes in flight while connecting (default 512);
+                               a failed connect is tried again, up to 5 times
+  --setup-seconds S            longest wait for every table to start (default 180)
   --seed S                     seed of the random action choice (default 1)
   --features LIST              protocol features to ask for in hello, comma-separated
                                (e.g. view_patch; default none: a protocol v1 client)
+  --metrics                    read the server's GET /metrics (same host and port) as
+                               the measurement starts and stops, and report what its
+                               own histograms saw in between (move -> event, commit)
   --quiet                      no readable table, only the JSON object
 )";
   std::exit(why.empty() ? 0 : 2);
@@ -119,6 +134,8 @@ Config parse_args(int argc, char** argv) {
       if (flag == "--url") c.url = next();
       else if (flag == "--tables") c.tables = std::stoi(next());
       else if (flag == "--players-per-table") c.players_per_table = std::stoi(next());
+      else if (flag == "--tables-per-player") c.tables_per_player = std::stoi(next());
+      else if (flag == "--setup-seconds") c.setup_seconds = std::stod(next());
       else if (flag == "--game") c.game = next();
       else if (flag == "--options") c.options = next();
       else if (flag == "--rate") c.rate = std::stod(next());
@@ -132,6 +149,7 @@ Config parse_args(int argc, char** argv) {
       else if (flag == "--connect-parallel") c.connect_parallel = std::stoi(next());
       else if (flag == "--seed") c.seed = std::stoull(next());
       else if (flag == "--quiet") c.quiet = true;
+      else if (flag == "--metrics") c.metrics = true;
       else if (flag == "--features") {
         std::string list = next();
         for (std::size_t at = 0; at <= list.size();) {
@@ -146,11 +164,14 @@ Config parse_args(int argc, char** argv) {
       usage("bad number after " + flag);
     }
   }
+  if (c.tables < 1 || c.players_per_table < 1 || c.tables_per_player < 1)
+    usage("--tables, --players-per-table and --tables-per-player must be >= 1");
+  if (c.tables % c.tables_per_player != 0) usage("--tables must be a multiple of --tables-per-player");
   const long connections = c.connections_only > 0
                                ? c.connections_only
-                               : static_cast<long>(c.tables) * c.players_per_table;
-  if (c.tables < 1 || c.players_per_table < 1) usage("--tables and --players-per-table must be >= 1");
-  if (connections > kMaxConnections) usage("at most 20000 connections");
+                               : static_cast<long>(c.tables) / c.tables_per_player * c.players_per_table;
+  if (connections > kMaxConnections) usage("at most 40000 connections");
+  if (c.setup_seconds <= 0 || c.setup_seconds > kMaxDuration) usage("--setup-seconds must be in (0, 600]");
   if (c.duration <= 0 || c.duration > kMaxDuration) usage("--duration must be in (0, 600]");
   if (c.warmup < 0 || c.warmup > 60) usage("--warmup must be in [0, 60]");
   if (c.rate < 0) usage("--rate must be >= 0");
@@ -284,6 +305,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (!open_) return;
     open_ = false;
     beast::error_code ignored;
+    // Reset rather than close: tens of thousands of sockets in TIME_WAIT
+    // would hold the loopback's ephemeral ports for a minute, and the next
+    // run could not connect.
+    beast::get_lowest_layer(ws_).socket().set_option(asio::socket_base::linger(true, 0), ignored);
     beast::get_lowest_layer(ws_).socket().close(ignored);
   }
 
@@ -349,34 +374,45 @@ class Connection : public std::enable_shared_from_this<Connection> {
 };
 
 // Opens `count` connections with at most `parallel` handshakes in flight, then
-// calls done(). Connections that fail are counted, not retried.
+// calls done(). A connection that fails to open is tried again (a server's
+// accept queue overflows under a burst of connects) up to kConnectAttempts
+// times; those that never open are counted.
 class Connector {
  public:
   Connector(asio::io_context& io, Driver& driver, Stats& stats, const Url& url, int count, int parallel)
       : io_(io), driver_(driver), stats_(stats), url_(url), count_(count), parallel_(parallel),
         endpoint_(asio::ip::make_address(url.host), url.port) {}
 
+  // By index; null until its first attempt.
   std::vector<std::shared_ptr<Connection>> connections;
   int failed = 0;
+  int retries = 0;
 
   void start(std::function<void()> done) {
     done_ = std::move(done);
-    connections.reserve(static_cast<std::size_t>(count_));
-    for (int i = 0; i < parallel_ && next_ < count_; ++i) launch();
+    connections.resize(static_cast<std::size_t>(count_));
+    for (int i = 0; i < parallel_ && next_ < count_; ++i) launch(next_++, 1);
     if (count_ == 0) done_();
   }
 
  private:
-  void settled(bool ok) {
+  void settled(int index, int attempt, bool ok) {
+    if (!ok && attempt < kConnectAttempts) {
+      ++retries;
+      auto pause = std::make_shared<asio::steady_timer>(io_, kRetryPause * attempt);
+      pause->async_wait([this, pause, index, attempt](beast::error_code) { launch(index, attempt + 1); });
+      return;
+    }
     if (!ok) ++failed;
     ++settled_;
-    if (next_ < count_) launch();
+    if (next_ < count_) launch(next_++, 1);
     if (settled_ == count_) done_();
   }
 
-  void launch() {
-    auto c = std::make_shared<Connection>(io_, driver_, stats_, next_++, [this](bool ok) { settled(ok); });
-    connections.push_back(c);
+  void launch(int index, int attempt) {
+    auto c = std::make_shared<Connection>(io_, driver_, stats_, index,
+                                          [this, index, attempt](bool ok) { settled(index, attempt, ok); });
+    connections[static_cast<std::size_t>(index)] = c;
     c->connect(endpoint_, url_);
   }
 
@@ -560,7 +596,7 @@ class EchoDriver : public Driver {
     sent_at_.resize(connector_->connections.size());
     pacer_.start([this](int who) { send(who); });
     for (auto& c : connector_->connections) {
-      if (!c->open()) continue;
+      if (!c || !c->open()) continue;
       if (pacer_.saturating()) send(c->index());
       else pacer_.ready(c->index());
     }
@@ -601,18 +637,23 @@ class EchoDriver : public Driver {
 // Game mode: protocol version 1 (docs/protocol.md). Every protocol detail the
 // generator depends on lives in this class.
 //
-// Player i sits at table i / P, seat i % P. Seat 0 creates the table and the
-// others join it; the table starts when full. A move is acknowledged by the
+// Tables come in groups of K (--tables-per-player), each group played by P
+// connections: connection c sits at seat c % P of every table of group c / P.
+// (K = 1: connection i plays table i / P, seat i % P.) Seat 0 creates the
+// group's tables and the others join them; a table starts when full. The
+// messages about a table carry its id, and the replies to create_table and
+// join carry the table's index as their `id`. A move is acknowledged by the
 // `accepted` reply, which the server sends once the action is stored. When a
-// game ends, seat 0 creates a fresh table and its partners join it again.
+// game ends, seat 0 creates a fresh table in its place and its partners join.
 
 class GameDriver : public Driver {
  public:
   GameDriver(const Config& cfg, Stats& stats, Pacer& pacer)
       : cfg_(cfg), stats_(stats), pacer_(pacer), rng_(cfg.seed), options_(json::parse(cfg.options)) {
     const auto n = static_cast<std::size_t>(cfg.tables) * static_cast<std::size_t>(cfg.players_per_table);
-    players_.resize(std::max<std::size_t>(n, static_cast<std::size_t>(cfg.connections_only)));
+    seats_.resize(n);
     tables_.resize(static_cast<std::size_t>(cfg.tables));
+    welcomed_.resize(static_cast<std::size_t>(cfg.tables / cfg.tables_per_player * cfg.players_per_table));
   }
   void set_connector(Connector* c) { connector_ = c; }
 
@@ -629,7 +670,7 @@ class GameDriver : public Driver {
 
   void begin() {
     running_ = true;
-    pacer_.start([this](int who) { send_action(who); });
+    pacer_.start([this](int slot) { send_action(slot); });
   }
   void end() { running_ = false; }
 
@@ -639,73 +680,122 @@ class GameDriver : public Driver {
     c.send(hello.dump());
   }
 
-  void closed(Connection& c) override { player(c).awaiting_ack = false; }
+  void closed(Connection& c) override {
+    if (idle) return;
+    for (int t : tables_of(c)) seat(t, seat_of(c)).awaiting_ack = false;
+  }
 
   void message(Connection& c, std::string_view text) override {
     if (trace_) std::fprintf(stderr, "<%d %.*s\n", c.index(), static_cast<int>(std::min<std::size_t>(text.size(), 300)), text.data());
-    auto& p = player(c);
     const std::string_view type = message_type(text);
     if (type == "event") return;  // the common case: nothing to do
-    if (type == "request") return on_request(c, p, text);
-    if (type == "accepted") return on_accepted(p);
-    if (type == "welcome") return on_welcome(c, p, text);
-    if (type == "table_created") return on_table_created(c, p, text);
-    if (type == "joined") return on_joined(p);
-    if (type == "game_over") return on_game_over(c, p);
-    if (type == "error") return on_error(p, text);
+    if (type == "request") return on_request(c, text);
+    if (type == "accepted") return on_accepted(c, text);
+    if (type == "welcome") return on_welcome(c);
+    if (type == "table_created") return on_table_created(text);
+    if (type == "joined") return on_joined(text);
+    if (type == "game_over") return on_game_over(c, text);
+    if (type == "error") return on_error(c, text);
   }
 
  private:
-  struct Player {
-    int table = -1;
+  // One seat at one table: slot t * P + s.
+  struct Seat {
     bool awaiting_ack = false;
     Clock::time_point sent_at;
     std::string pending;  // the action message chosen for the current request
-    std::string token;
+    bool join_sent = false;
   };
   struct Table {
     std::string id;
     int joined = 0;
   };
 
-  Player& player(Connection& c) { return players_[static_cast<std::size_t>(c.index())]; }
-  Connection& connection(int who) { return *connector_->connections[static_cast<std::size_t>(who)]; }
-  int seat_of(const Connection& c) const { return c.index() % cfg_.players_per_table; }
-
-  void on_welcome(Connection& c, Player& p, std::string_view text) {
-    const json m = json::parse(text, nullptr, false);
-    if (!m.is_discarded()) p.token = m.value("token", "");
-    if (idle) return;
-    p.table = c.index() / cfg_.players_per_table;
-    if (seat_of(c) == 0) create_table(c);
+  int players() const { return cfg_.players_per_table; }
+  int group_size() const { return cfg_.tables_per_player; }
+  int seat_of(const Connection& c) const { return c.index() % players(); }
+  // The tables connection c sits at.
+  std::vector<int> tables_of(const Connection& c) const {
+    std::vector<int> out;
+    const int first = c.index() / players() * group_size();
+    for (int k = 0; k < group_size(); ++k) out.push_back(first + k);
+    return out;
+  }
+  int slot(int table, int s) const { return table * players() + s; }
+  Seat& seat(int table, int s) { return seats_[static_cast<std::size_t>(slot(table, s))]; }
+  Connection& connection_of_slot(int slot) {
+    const int table = slot / players();
+    const int conn = table / group_size() * players() + slot % players();
+    return *connector_->connections[static_cast<std::size_t>(conn)];
+  }
+  // The table index a message is about (its "table" id), or -1.
+  int table_index(std::string_view text) const {
+    constexpr std::string_view key = "\"table\":\"";
+    const auto at = text.find(key);
+    if (at == std::string_view::npos) return -1;
+    const auto end = text.find('"', at + key.size());
+    if (end == std::string_view::npos) return -1;
+    const auto it = by_id_.find(std::string(text.substr(at + key.size(), end - at - key.size())));
+    return it == by_id_.end() ? -1 : it->second;
+  }
+  // The integer `id` a reply copies from our request, or -1.
+  static int reply_id(const json& m) {
+    const auto it = m.find("id");
+    return it != m.end() && it->is_number_integer() ? it->get<int>() : -1;
   }
 
-  void create_table(Connection& c) {
+  void on_welcome(Connection& c) {
+    if (idle) return;
+    welcomed_[static_cast<std::size_t>(c.index())] = 1;
+    for (int t : tables_of(c)) {
+      if (seat_of(c) == 0) create_table(c, t);
+      else join_when_ready(t, seat_of(c));
+    }
+  }
+
+  // Seat s joins table t once both the table exists and its connection said
+  // hello, whichever comes last (connections open in any order).
+  void join_when_ready(int t, int s) {
+    auto& table = tables_[static_cast<std::size_t>(t)];
+    auto& p = seat(t, s);
+    const auto conn = static_cast<std::size_t>(t / group_size() * players() + s);
+    if (table.id.empty() || p.join_sent || !welcomed_[conn]) return;
+    const auto& partner = connector_->connections[conn];
+    if (!partner || !partner->open()) return;
+    p.join_sent = true;
+    partner->send(json{{"type", "join"}, {"id", t}, {"table", table.id}, {"seat", s}}.dump());
+  }
+
+  void create_table(Connection& c, int table) {
     c.send(json{{"type", "create_table"},
+                {"id", table},
                 {"game", cfg_.game},
-                {"players", cfg_.players_per_table},
+                {"players", players()},
                 {"options", options_},
                 {"private", true},
                 {"seat", 0}}
                .dump());
   }
 
-  void on_table_created(Connection& c, Player& p, std::string_view text) {
+  void on_table_created(std::string_view text) {
     const json m = json::parse(text, nullptr, false);
     if (m.is_discarded() || !m.contains("table")) return;
-    auto& t = tables_[static_cast<std::size_t>(p.table)];
-    t.id = m["table"].get<std::string>();
-    t.joined = 1;
-    if (cfg_.players_per_table == 1) started();
-    const int first = c.index();
-    for (int s = 1; s < cfg_.players_per_table; ++s) {
-      if (connection(first + s).open()) connection(first + s).send(json{{"type", "join"}, {"table", t.id}, {"seat", s}}.dump());
-    }
+    const int t = reply_id(m);
+    if (t < 0 || t >= cfg_.tables) return;
+    auto& table = tables_[static_cast<std::size_t>(t)];
+    table.id = m["table"].get<std::string>();
+    table.joined = 1;
+    by_id_[table.id] = t;
+    if (players() == 1) started();
+    for (int s = 1; s < players(); ++s) join_when_ready(t, s);
   }
 
-  void on_joined(Player& p) {
-    auto& t = tables_[static_cast<std::size_t>(p.table)];
-    if (++t.joined == cfg_.players_per_table) started();
+  void on_joined(std::string_view text) {
+    const json m = json::parse(text, nullptr, false);
+    if (m.is_discarded()) return;
+    const int t = reply_id(m);
+    if (t < 0 || t >= cfg_.tables) return;
+    if (++tables_[static_cast<std::size_t>(t)].joined == players()) started();
   }
 
   void started() {
@@ -713,30 +803,37 @@ class GameDriver : public Driver {
     ++tables_live_;
   }
 
-  void on_request(Connection& c, Player& p, std::string_view text) {
+  void on_request(Connection& c, std::string_view text) {
     if (!running_) return;
     RequestParts r;
-    if (!parse_request(text, r) || !r.legal.is_array() || r.legal.empty()) {
+    if (!parse_request(text, r) || !r.legal.is_array() || r.legal.empty() || !r.table.is_string()) {
       if (stats_.measuring) ++stats_.errors["bad_request_message"];
       return;
     }
+    const auto it = by_id_.find(r.table.get<std::string>());
+    if (it == by_id_.end()) return;
+    const int who = slot(it->second, seat_of(c));
     std::uniform_int_distribution<std::size_t> pick(0, r.legal.size() - 1);
-    p.pending = json{{"type", "action"}, {"table", r.table}, {"seq", r.seq}, {"action", r.legal[pick(rng_)]}}.dump();
-    if (pacer_.saturating()) send_action(c.index());
-    else pacer_.ready(c.index());
+    seats_[static_cast<std::size_t>(who)].pending =
+        json{{"type", "action"}, {"table", r.table}, {"seq", r.seq}, {"action", r.legal[pick(rng_)]}}.dump();
+    if (pacer_.saturating()) send_action(who);
+    else pacer_.ready(who);
   }
 
   void send_action(int who) {
-    auto& p = players_[static_cast<std::size_t>(who)];
+    auto& p = seats_[static_cast<std::size_t>(who)];
     if (!running_ || p.pending.empty()) return;
     p.awaiting_ack = true;
     p.sent_at = Clock::now();
     if (stats_.measuring) stats_.action_bytes += p.pending.size();
-    connection(who).send(std::move(p.pending));
+    connection_of_slot(who).send(std::move(p.pending));
     p.pending.clear();
   }
 
-  void on_accepted(Player& p) {
+  void on_accepted(Connection& c, std::string_view text) {
+    const int t = table_index(text);
+    if (t < 0) return;
+    auto& p = seat(t, seat_of(c));
     if (!p.awaiting_ack) return;
     p.awaiting_ack = false;
     if (!stats_.measuring) return;
@@ -745,16 +842,21 @@ class GameDriver : public Driver {
     if (cfg_.max_moves > 0 && stats_.moves >= static_cast<std::uint64_t>(cfg_.max_moves)) on_max_moves();
   }
 
-  void on_game_over(Connection& c, Player& p) {
-    p.pending.clear();
+  void on_game_over(Connection& c, std::string_view text) {
+    const int t = table_index(text);
+    if (t < 0) return;
+    seat(t, seat_of(c)).pending.clear();
     if (seat_of(c) != 0) return;
     --tables_live_;
     if (stats_.measuring) ++stats_.games_finished;
     // Play on: the creator opens a fresh table and its partners join it.
-    if (running_) create_table(c);
+    by_id_.erase(tables_[static_cast<std::size_t>(t)].id);
+    tables_[static_cast<std::size_t>(t)].id.clear();
+    for (int s = 0; s < players(); ++s) seat(t, s).join_sent = false;
+    if (running_) create_table(c, t);
   }
 
-  void on_error(Player& p, std::string_view text) {
+  void on_error(Connection& c, std::string_view text) {
     const json m = json::parse(text, nullptr, false);
     const std::string code = m.is_discarded() ? "unparsable" : m.value("code", "unknown");
     if (stats_.measuring) {
@@ -763,7 +865,9 @@ class GameDriver : public Driver {
       ++setup_errors;
       ++setup_error_codes[code];
     }
-    p.awaiting_ack = false;
+    // An action refused: which of the connection's tables is not said, so
+    // with one table per connection that one stops waiting.
+    if (group_size() == 1) seat(c.index() / players(), seat_of(c)).awaiting_ack = false;
   }
 
   const Config& cfg_;
@@ -772,8 +876,10 @@ class GameDriver : public Driver {
   std::mt19937_64 rng_;
   json options_;
   Connector* connector_ = nullptr;
-  std::vector<Player> players_;
+  std::vector<Seat> seats_;
   std::vector<Table> tables_;
+  std::unordered_map<std::string, int> by_id_;  // table id -> index
+  std::vector<char> welcomed_;                  // by connection
   int tables_started_ = 0;
   int tables_live_ = 0;
   bool running_ = false;
@@ -783,6 +889,100 @@ class GameDriver : public Driver {
 
 // ---------------------------------------------------------------------------
 // Report
+
+// The numbers of a Prometheus text exposition, by series ("name{labels}").
+using Exposition = std::map<std::string, double>;
+
+// GET /metrics from the server, synchronously (a millisecond or so, twice a
+// run: at the start and the end of the measurement). Empty on failure.
+Exposition scrape_metrics(const Url& url) {
+  Exposition out;
+  try {
+    asio::io_context io;
+    beast::tcp_stream stream(io);
+    stream.expires_after(std::chrono::seconds(5));
+    stream.connect(tcp::endpoint(asio::ip::make_address(url.host), url.port));
+    beast::http::request<beast::http::empty_body> req{beast::http::verb::get, "/metrics", 11};
+    req.set(beast::http::field::host, url.host);
+    beast::http::write(stream, req);
+    beast::flat_buffer buffer;
+    beast::http::response<beast::http::string_body> res;
+    beast::http::read(stream, buffer, res);
+    beast::error_code ignored;
+    stream.socket().set_option(asio::socket_base::linger(true, 0), ignored);
+    stream.socket().close(ignored);
+    std::istringstream lines(res.body());
+    std::string line;
+    while (std::getline(lines, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      const auto space = line.rfind(' ');
+      if (space == std::string::npos) continue;
+      try {
+        out[line.substr(0, space)] = std::stod(line.substr(space + 1));
+      } catch (const std::logic_error&) {
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "casa-loadgen: GET /metrics failed: %s\n", e.what());
+  }
+  return out;
+}
+
+// What one histogram of the server saw between two scrapes: its count and,
+// per quantile, the upper bound of the bucket that holds it (the server's
+// buckets are coarse: 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25 ms, ...).
+json histogram_between(const Exposition& before, const Exposition& after, const std::string& name) {
+  std::vector<std::pair<double, double>> buckets;  // (le seconds, count in the window), cumulative
+  const std::string prefix = name + "_bucket{le=\"";
+  for (const auto& [series, value] : after) {
+    if (series.rfind(prefix, 0) != 0) continue;
+    const std::string le = series.substr(prefix.size(), series.size() - prefix.size() - 2);
+    const double bound = le == "+Inf" ? INFINITY : std::stod(le);
+    const auto b = before.find(series);
+    buckets.emplace_back(bound, value - (b == before.end() ? 0 : b->second));
+  }
+  std::sort(buckets.begin(), buckets.end());
+  const double count = buckets.empty() ? 0 : buckets.back().second;
+  auto sum_of = [&](const Exposition& e) {
+    const auto it = e.find(name + "_sum");
+    return it == e.end() ? 0.0 : it->second;
+  };
+  json out{{"count", count}};
+  out["mean_us"] = count > 0 ? (sum_of(after) - sum_of(before)) / count * 1e6 : 0.0;
+  for (const auto& [key, q] : std::vector<std::pair<const char*, double>>{
+           {"p50_le_us", 0.5}, {"p90_le_us", 0.9}, {"p99_le_us", 0.99}, {"p99.9_le_us", 0.999}}) {
+    double bound = 0;
+    for (const auto& [le, n] : buckets) {
+      bound = le;
+      if (n >= q * count) break;
+    }
+    out[key] = count > 0 && std::isfinite(bound) ? json(bound * 1e6) : json(nullptr);
+  }
+  // The slowest: the bound of the highest bucket that gained a sample.
+  double top = 0, below = 0;
+  for (const auto& [le, n] : buckets) {
+    if (n > below) top = le;
+    below = n;
+  }
+  out["max_le_us"] = count > 0 && std::isfinite(top) ? json(top * 1e6) : json(nullptr);
+  return out;
+}
+
+json server_metrics_between(const Exposition& before, const Exposition& after) {
+  auto diff = [&](const std::string& series) {
+    const auto a = after.find(series);
+    const auto b = before.find(series);
+    return (a == after.end() ? 0 : a->second) - (b == before.end() ? 0 : b->second);
+  };
+  const double moves = diff("casa_moves_total");
+  const double commits = diff("casa_store_commit_seconds_count");
+  return json{{"moves", moves},
+              {"commits", commits},
+              {"moves_per_commit", commits > 0 ? moves / commits : 0.0},
+              {"lobby_lock_waits", diff("casa_lobby_lock_waits_total")},
+              {"move_event", histogram_between(before, after, "casa_move_event_seconds")},
+              {"commit", histogram_between(before, after, "casa_store_commit_seconds")}};
+}
 
 long read_vm_rss_kb(int pid) {
   std::ifstream status("/proc/" + std::to_string(pid) + "/status");
@@ -920,7 +1120,8 @@ int main(int argc, char** argv) {
   Pacer pacer(io, stats, cfg.rate);
   asio::steady_timer phase(io);
   const std::string mode = cfg.connections_only > 0 ? "connections-only" : cfg.echo ? "echo" : "game";
-  const int count = cfg.connections_only > 0 ? cfg.connections_only : cfg.tables * cfg.players_per_table;
+  const int count = cfg.connections_only > 0 ? cfg.connections_only
+                                             : cfg.tables / cfg.tables_per_player * cfg.players_per_table;
 
   EchoDriver echo(stats, pacer, cfg.message_size, cfg.max_moves);
   GameDriver game(cfg, stats, pacer);
@@ -933,12 +1134,15 @@ int main(int argc, char** argv) {
   long rss_before = cfg.server_pid > 0 ? read_vm_rss_kb(cfg.server_pid) : -1;
   long rss_after = -1;
   int connected = 0;
+  double connect_seconds = 0;
   int live_at_end = 0;
 
+  Exposition metrics_before, metrics_after;
   auto stop = [&] {
     if (!stats.measuring) return;
     stats.measuring = false;
     stats.stopped = Clock::now();
+    if (cfg.metrics) metrics_after = scrape_metrics(url);
     live_at_end = game.tables_live();
     stats.own_cpu = process_cpu_seconds(getpid()) - stats.own_cpu_at_start;
     if (cfg.server_pid > 0) stats.server_cpu = process_cpu_seconds(cfg.server_pid) - stats.server_cpu_at_start;
@@ -946,12 +1150,15 @@ int main(int argc, char** argv) {
     echo.end();
     game.end();
     phase.cancel();
-    for (auto& c : connector.connections) c->close();
+    for (auto& c : connector.connections) {
+      if (c) c->close();
+    }
   };
   game.on_max_moves = stop;
   echo.on_max_moves = stop;
 
   auto measure = [&] {
+    if (cfg.metrics) metrics_before = scrape_metrics(url);
     stats.measuring = true;
     stats.started = Clock::now();
     stats.own_cpu_at_start = process_cpu_seconds(getpid());
@@ -969,9 +1176,10 @@ int main(int argc, char** argv) {
   if (mode == "game") game.begin();
   connector.start([&] {
     connected = count - connector.failed;
+    connect_seconds = std::chrono::duration<double>(Clock::now() - setup_began).count();
     if (!cfg.quiet) {
-      std::fprintf(stderr, "connected %d of %d in %.2f s\n", connected, count,
-                   std::chrono::duration<double>(Clock::now() - setup_began).count());
+      std::fprintf(stderr, "connected %d of %d in %.2f s (%d attempts tried again)\n", connected, count,
+                   std::chrono::duration<double>(Clock::now() - setup_began).count(), connector.retries);
     }
     if (cfg.connections_only > 0) {
       // Let the server settle, read its memory, hold the connections.
@@ -993,10 +1201,10 @@ int main(int argc, char** argv) {
       warm_then_measure();
       return;
     }
-    // Wait until every table has started (or kSetupLimit passed), then warm up.
+    // Wait until every table has started (or --setup-seconds passed), then warm up.
     wait_for_tables = [&, warm_then_measure] {
       const bool all = game.tables_started() >= cfg.tables;
-      if (all || Clock::now() - setup_began > kSetupLimit) {
+      if (all || Clock::now() - setup_began > std::chrono::duration<double>(cfg.setup_seconds)) {
         if (!cfg.quiet) {
           std::fprintf(stderr, "%d of %d tables started in %.2f s\n", game.tables_started(), cfg.tables,
                        std::chrono::duration<double>(Clock::now() - setup_began).count());
@@ -1015,7 +1223,7 @@ int main(int argc, char** argv) {
   // Hard bound on the whole run: setup + warmup + duration + slack.
   asio::steady_timer deadline(io);
   deadline.expires_after(std::chrono::duration_cast<Clock::duration>(
-      std::chrono::duration<double>(cfg.duration + cfg.warmup + 120)));
+      std::chrono::duration<double>(cfg.setup_seconds + cfg.duration + cfg.warmup + 60)));
   deadline.async_wait([&](beast::error_code ec) {
     if (ec) return;
     std::fprintf(stderr, "casa-loadgen: deadline reached, stopping\n");
@@ -1023,7 +1231,9 @@ int main(int argc, char** argv) {
       stats.started = stats.stopped = Clock::now();
     }
     stop();
-    for (auto& c : connector.connections) c->close();
+    for (auto& c : connector.connections) {
+      if (c) c->close();
+    }
     io.stop();
   });
 
@@ -1046,6 +1256,10 @@ int main(int argc, char** argv) {
   io.run();
 
   json r = report(cfg, mode, stats, connected, connector.failed);
+  if (cfg.metrics) r["server_metrics"] = server_metrics_between(metrics_before, metrics_after);
+  r["connect_retries"] = connector.retries;
+  r["connect_seconds"] = connect_seconds;
+  r["tables_per_player"] = cfg.tables_per_player;
   if (mode == "echo") r["message_size"] = echo.payload_size();
   if (!cfg.features.empty()) r["features"] = cfg.features;
   if (mode == "game") {

@@ -58,7 +58,7 @@ const std::vector<Flag>& flags() {
       {"log-level", "trace|debug|info|warn|error (info)", [](Config& c, const std::string& v) { c.log_level = v; }},
       {"tls-cert", "PEM certificate chain: serve TLS only", [](Config& c, const std::string& v) { c.tls_cert = v; }},
       {"tls-key", "PEM private key", [](Config& c, const std::string& v) { c.tls_key = v; }},
-      {"threads", "network threads (2)", [](Config& c, const std::string& v) { c.threads = to_int(v); }},
+      {"threads", "network threads, each its own event loop with its share of connections and tables (2)", [](Config& c, const std::string& v) { c.threads = to_int(v); }},
       {"max-frame-bytes", "largest WebSocket message (65536)",
        [](Config& c, const std::string& v) { c.max_frame_bytes = static_cast<std::size_t>(to_int(v)); }},
       {"rate-per-second", "messages per second per connection (20)",

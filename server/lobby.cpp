@@ -11,6 +11,7 @@
 #include "server/cluster.h"
 #include "server/ratings.h"
 #include "server/events.h"
+#include "server/metrics.h"
 #include "server/table.h"
 
 namespace casa::server {
@@ -32,6 +33,12 @@ std::string random_code(const char* alphabet, std::size_t alphabet_size, std::si
 
 }  // namespace
 
+void LobbyMutex::lock() {
+  if (mutex_.try_lock()) return;
+  metrics().lobby_lock_waits.fetch_add(1, std::memory_order_relaxed);
+  mutex_.lock();
+}
+
 std::uint64_t random_seed() {
   unsigned char b[8];
   random_bytes(b, 8);
@@ -46,9 +53,10 @@ std::string random_token() {
   return to_hex(b, 32);
 }
 
-Lobby::Lobby(asio::io_context& io, Store& store, const Config& config, GameFactory factory,
+Lobby::Lobby(std::vector<asio::io_context*> shards, Store& store, const Config& config, GameFactory factory,
              std::vector<std::string> games)
-    : io_(io),
+    : io_(*shards.at(0)),
+      shards_(std::move(shards)),
       store_(store),
       config_(config),
       factory_(std::move(factory)),
@@ -414,7 +422,10 @@ std::shared_ptr<Table> Lobby::register_table(TableSetup setup, std::unique_ptr<G
     std::lock_guard lock(mutex_);
     if (setup.id.empty()) setup.id = unique_table_id();
     if (setup.invite.empty()) setup.invite = unique_invite();
-    table = std::make_shared<Table>(*this, io_, setup, std::move(game));
+    // Its strand and timers live on one network thread; sessions on the
+    // others post to it like any other strand.
+    auto& shard = *shards_[next_shard_.fetch_add(1, std::memory_order_relaxed) % shards_.size()];
+    table = std::make_shared<Table>(*this, shard, setup, std::move(game));
     tables_[setup.id] = table;
     by_invite_[setup.invite] = setup.id;
     // Registered while drain() froze the others (a create_table read just before).

@@ -36,12 +36,28 @@ class Events;
 class Table;
 struct TableSetup;
 
+// The lobby's lock. It counts the times a thread found it held by another
+// (casa_lobby_lock_waits_total in /metrics): how much the network threads
+// contend for the lobby.
+class LobbyMutex {
+ public:
+  void lock();
+  bool try_lock() { return mutex_.try_lock(); }
+  void unlock() { mutex_.unlock(); }
+
+ private:
+  std::mutex mutex_;
+};
+
 using GameFactory =
     std::function<CreateResult(std::string_view game, int players, const Value& options, std::uint64_t seed)>;
 
 class Lobby {
  public:
-  Lobby(boost::asio::io_context& io, Store& store, const Config& config, GameFactory factory,
+  // `shards`: the network threads' io_contexts (at least one). The lobby's own
+  // work (its timers, store completions) runs on the first; each new table
+  // lives on one of them, dealt round robin.
+  Lobby(std::vector<boost::asio::io_context*> shards, Store& store, const Config& config, GameFactory factory,
         std::vector<std::string> games);
   ~Lobby();
 
@@ -169,14 +185,16 @@ class Lobby {
   std::string unique_table_id();
   std::string unique_invite();
 
-  boost::asio::io_context& io_;
+  boost::asio::io_context& io_;  // shards_.front()
+  std::vector<boost::asio::io_context*> shards_;
+  std::atomic<std::size_t> next_shard_{0};
   Store& store_;
   Config config_;
   GameFactory factory_;
   std::vector<std::string> games_;
 
   std::atomic<bool> draining_{false};
-  std::mutex mutex_;
+  LobbyMutex mutex_;
   std::map<std::string, Player> players_;              // by id
   std::map<std::string, std::string> by_token_;        // token hash -> id
   std::map<std::string, std::shared_ptr<Table>> tables_;  // by id

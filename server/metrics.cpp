@@ -141,6 +141,12 @@ std::string metrics_text(const MetricsGauges& g) {
   moves.metric.push_back(counter(static_cast<double>(m.moves.load(std::memory_order_relaxed))));
   all.push_back(std::move(moves));
 
+  auto lobby_waits = family("casa_lobby_lock_waits_total",
+                            "Times a network thread found the lobby's lock held by another thread",
+                            MetricType::Counter);
+  lobby_waits.metric.push_back(counter(static_cast<double>(m.lobby_lock_waits.load(std::memory_order_relaxed))));
+  all.push_back(std::move(lobby_waits));
+
   auto errors =
       family("casa_errors_total", "Error frames sent to clients by code", MetricType::Counter);
   for (const auto& [code, n] : error_counts())

@@ -474,6 +474,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   }
   ~HttpSession() { metrics().http_connections.fetch_sub(1, std::memory_order_relaxed); }
 
+  auto executor() { return beast::get_lowest_layer(stream_).get_executor(); }
+
   void run() {
     if constexpr (std::is_same_v<Stream, TlsStream>) {
       beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(shared_.config.handshake_timeout_seconds));
@@ -576,15 +578,34 @@ void start_http(Shared& shared, const std::vector<std::string>& games) {
 
 // ---- Server ----------------------------------------------------------------------
 
+// One network thread's io_context: its own scheduler lock and its own epoll
+// set, run by that thread alone (hence the concurrency hint 1, which lets a
+// handler's posts to its own context skip the lock). Posting to it from other
+// threads stays safe.
+class Shard : public asio::io_context {
+ public:
+  Shard() : asio::io_context(1) {}
+  // Destroys the handlers still queued. A handler on one shard may hold a
+  // session or table whose socket or timers belong to another, so every shard
+  // drops its handlers before any shard is destroyed.
+  void discard_handlers() { shutdown(); }
+};
+
 struct Server::Impl {
   Config config;
   GameFactory factory;
   std::vector<std::string> games;
-  // Sessions still queued in the io_context hold address slots: the limiter
-  // must outlive the io_context.
+  // Sessions still queued in the io_contexts hold address slots: the limiter
+  // must outlive them.
   std::unique_ptr<AddressLimiter> limiter;
-  asio::io_context io;
-  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
+  // --threads shards, one thread each. Connections are dealt round robin
+  // (accepted on shard 0, then living on theirs); the lobby deals tables the
+  // same way. Shard 0 also runs the lobby's own work, the cluster, signals
+  // and the drain.
+  std::vector<std::unique_ptr<Shard>> shards;
+  std::size_t next_shard = 0;  // the acceptor's, on shard 0
+  asio::io_context& io() { return *shards.front(); }
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> work;
   std::unique_ptr<Store> store;
   std::unique_ptr<Lobby> lobby;
   std::unique_ptr<Cluster> cluster;  // cluster mode only
@@ -603,7 +624,9 @@ struct Server::Impl {
   std::chrono::steady_clock::time_point drain_deadline{};
 
   void accept() {
-    acceptor->async_accept(asio::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
+    // The socket lives on the next shard; this handler runs on shard 0.
+    auto& shard = *shards[next_shard++ % shards.size()];
+    acceptor->async_accept(asio::make_strand(shard), [this](beast::error_code ec, tcp::socket socket) {
       if (ec) {
         if (ec != asio::error::operation_aborted) accept();
         return;
@@ -621,20 +644,27 @@ struct Server::Impl {
         spdlog::warn("refused a connection from {}: too many open", peer);
         socket.close(ignored);
       } else if (tls) {
-        std::make_shared<HttpSession<TlsStream>>(TlsStream(beast::tcp_stream(std::move(socket)), *tls), shared,
-                                                 std::move(slot), peer)
-            ->run();
+        start_on_own_shard(std::make_shared<HttpSession<TlsStream>>(
+            TlsStream(beast::tcp_stream(std::move(socket)), *tls), shared, std::move(slot), peer));
       } else {
-        std::make_shared<HttpSession<PlainStream>>(PlainStream(std::move(socket)), shared, std::move(slot), peer)
-            ->run();
+        start_on_own_shard(
+            std::make_shared<HttpSession<PlainStream>>(PlainStream(std::move(socket)), shared, std::move(slot), peer));
       }
       accept();
     });
+  }
+
+  // Every handler of a session runs on its socket's strand, from the first.
+  template <class Session>
+  static void start_on_own_shard(std::shared_ptr<Session> session) {
+    auto executor = session->executor();
+    asio::post(executor, [session = std::move(session)] { session->run(); });
   }
 };
 
 Server::Server(Config config, GameFactory factory, std::vector<std::string> games) : impl_(std::make_unique<Impl>()) {
   impl_->config = std::move(config);
+  for (int i = 0; i < std::max(1, impl_->config.threads); ++i) impl_->shards.push_back(std::make_unique<Shard>());
   impl_->factory = factory ? std::move(factory) : GameFactory(&create_game);
   impl_->games = games.empty() ? game_names() : std::move(games);
 }
@@ -647,6 +677,7 @@ Server::~Server() {
   // The store first: its thread may still post completions to the io_context.
   impl_->store.reset();
   impl_->lobby.reset();
+  for (auto& shard : impl_->shards) shard->discard_handlers();
 }
 
 void Server::start() {
@@ -654,9 +685,11 @@ void Server::start() {
   protocol::set_error_hook(&count_error);  // errors by code, for /metrics
   m.store = std::make_unique<Store>(
       m.config.db, m.config.durability == "normal" ? Durability::normal : Durability::full);
-  m.lobby = std::make_unique<Lobby>(m.io, *m.store, m.config, m.factory, m.games);
+  std::vector<asio::io_context*> table_shards;
+  for (auto& shard : m.shards) table_shards.push_back(shard.get());
+  m.lobby = std::make_unique<Lobby>(std::move(table_shards), *m.store, m.config, m.factory, m.games);
   if (!m.config.node_id.empty()) {
-    m.cluster = std::make_unique<Cluster>(m.io, *m.store, *m.lobby, m.config);
+    m.cluster = std::make_unique<Cluster>(m.io(), *m.store, *m.lobby, m.config);
     m.lobby->set_cluster(m.cluster.get());
   }
   m.limiter = std::make_unique<AddressLimiter>(m.config.max_connections_per_address);
@@ -673,22 +706,22 @@ void Server::start() {
   m.lobby->recover();
   if (m.cluster) m.cluster->start();
   const auto address = asio::ip::make_address(m.config.address);
-  m.acceptor.emplace(m.io);
+  m.acceptor.emplace(m.io());
   tcp::endpoint endpoint(address, static_cast<unsigned short>(m.config.port));
   m.acceptor->open(endpoint.protocol());
   m.acceptor->set_option(asio::socket_base::reuse_address(true));
   m.acceptor->bind(endpoint);
   m.acceptor->listen(asio::socket_base::max_listen_connections);
   m.port = m.acceptor->local_endpoint().port();
-  m.work.emplace(m.io.get_executor());
+  for (auto& shard : m.shards) m.work.push_back(asio::make_work_guard(*shard));
   m.accept();
-  for (int i = 0; i < m.config.threads; ++i) m.threads.emplace_back([&m] { m.io.run(); });
+  for (auto& shard : m.shards) m.threads.emplace_back([&io = *shard] { io.run(); });
 }
 
 unsigned short Server::port() const { return impl_->port; }
 
 void Server::wait() {
-  asio::signal_set signals(impl_->io, SIGINT, SIGTERM);
+  asio::signal_set signals(impl_->io(), SIGINT, SIGTERM);
   // The first signal drains; a second one stops at once.
   std::function<void(beast::error_code, int)> on_signal = [&](beast::error_code ec, int) {
     if (ec) return;
@@ -712,8 +745,8 @@ void Server::stop() {
     if (impl_->stopped) return;
     impl_->stopped = true;
   }
-  impl_->work.reset();
-  impl_->io.stop();
+  impl_->work.clear();
+  for (auto& shard : impl_->shards) shard->stop();
   impl_->stopped_cv.notify_all();
 }
 
@@ -738,7 +771,7 @@ void Server::drain() {
     spdlog::info("draining: tables stopped, {} clients told to reconnect", n);
   });
   // Polls rather than counts: a session may close on its own at any moment.
-  m.drain_timer.emplace(m.io);
+  m.drain_timer.emplace(m.io());
   auto check = std::make_shared<std::function<void()>>();
   *check = [this, &m, weak = std::weak_ptr<std::function<void()>>(check)] {
     const bool done = m.tables_idle && m.sessions.size() == 0;
@@ -753,7 +786,7 @@ void Server::drain() {
       if (!ec && check) (*check)();
     });
   };
-  asio::post(m.io, [check] { (*check)(); });
+  asio::post(m.io(), [check] { (*check)(); });
 }
 
 Store& Server::store() { return *impl_->store; }

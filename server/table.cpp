@@ -262,6 +262,7 @@ void Table::refresh_summary() {
             {"disconnect_policy", policy_json()}};
   std::lock_guard lock(summary_mutex_);
   summary_ = std::move(s);
+  summary_status_ = status_name();
   // A full table is about to start: it is no longer open to join.
   listed_ = !setup_.is_private && status_ == Status::waiting && !all_seated();
 }
@@ -269,6 +270,11 @@ void Table::refresh_summary() {
 json Table::summary() const {
   std::lock_guard lock(summary_mutex_);
   return summary_;
+}
+
+const char* Table::summary_status() const {
+  std::lock_guard lock(summary_mutex_);
+  return summary_status_;
 }
 
 bool Table::listed() const {

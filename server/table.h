@@ -80,6 +80,8 @@ class Table : public std::enable_shared_from_this<Table> {
 
   const std::string& id() const { return setup_.id; }
   const TableSetup& setup() const { return setup_; }
+  // The network thread's event loop this table's strand and timers live on.
+  boost::asio::io_context& io() const { return io_; }
 
   // Before first use of a new table: seats it, stores it, then calls `after` on
   // the strand (ok = stored), and sends the creator its table_state.
@@ -118,6 +120,9 @@ class Table : public std::enable_shared_from_this<Table> {
   // disconnect_policy}.
   nlohmann::json summary() const;
   bool listed() const;  // public and waiting
+  // The summary's status ("waiting", "playing", "over", "closed") without
+  // copying the summary: /metrics counts every table by it.
+  const char* summary_status() const;
 
  private:
   enum class Status { waiting, playing, over, closed };
@@ -247,6 +252,7 @@ class Table : public std::enable_shared_from_this<Table> {
 
   mutable std::mutex summary_mutex_;
   nlohmann::json summary_;
+  const char* summary_status_ = "waiting";
   bool listed_ = false;
 };
 

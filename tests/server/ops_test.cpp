@@ -221,6 +221,7 @@ TEST_CASE("GET /metrics: parses, and the numbers move with play") {
   CHECK(before.types.at("casa_store_queue") == "gauge");
   CHECK(before.types.at("casa_bot_busy") == "gauge");
   CHECK(before.types.at("casa_bot_fallbacks_total") == "counter");
+  CHECK(before.types.at("casa_lobby_lock_waits_total") == "counter");
   CHECK(before.at("casa_tables{state=\"playing\"}") == 0);
   const std::uint64_t commits_before = ts.server->store().commits();
 
