@@ -8,8 +8,15 @@
 //    first run undone); it writes only through its Db.
 //  * A job's `done(true)` runs only after its COMMIT returned: callers tell
 //    nobody about an action before that.
-//  * Reads use a second, read-only connection (WAL lets them run beside writes),
-//    so a full disk or read-only file stops moves but never replays and stats.
+//  * SQLite: the store's one connection holds the database file for itself
+//    (locking_mode=EXCLUSIVE: no file lock taken or released per transaction,
+//    no shared-memory index; a second server on the same file is refused).
+//    Reads run on that connection too, between two group commits, from any
+//    thread: they see exactly what was committed, and a full disk or a
+//    read-only file stops moves but never replays and stats. An online backup
+//    (backup(), and `casa-server backup` through the socket beside the file,
+//    server/backup.h) copies through it as well.
+//    PostgreSQL: reads use a second connection, beside the writer's.
 //
 //  * Durability::full (the default): WAL with synchronous=FULL. COMMIT returns
 //    only after the WAL was fsync'd, so a done(true) job survives a power cut
@@ -49,8 +56,9 @@ namespace casa::server {
 // database's message).
 class Db {
  public:
-  // Opens `where`: a PostgreSQL URL, else a SQLite file path.
-  Db(const std::string& where, bool read_only);
+  // Opens `where`: a PostgreSQL URL, else a SQLite file path (through the
+  // SQLite VFS named `sqlite_vfs`, null for the default one).
+  Db(const std::string& where, bool read_only, const char* sqlite_vfs = nullptr);
   static std::unique_ptr<Db> open(const std::string& where, bool read_only) {
     return std::make_unique<Db>(where, read_only);
   }
@@ -127,7 +135,7 @@ class Db {
 };
 
 // The connections behind Db for a file path and for a URL (server/store_pg.cpp).
-std::unique_ptr<Db::Backend> open_sqlite(const std::string& path, bool read_only);
+std::unique_ptr<Db::Backend> open_sqlite(const std::string& path, bool read_only, const char* vfs = nullptr);
 std::unique_ptr<Db::Backend> open_postgres(const std::string& url, bool read_only);
 
 struct StoredSeat {
@@ -277,7 +285,7 @@ class Store {
   void append_chat(const std::string& table, const StoredChat& chat,
                    std::function<void(bool ok, std::int64_t line)> done);
 
-  // ---- reads (read-only connection; callable from any thread) ----
+  // ---- reads (callable from any thread; see the invariants above) ----
   std::vector<StoredPlayer> load_players();
   // Every table neither over nor closed, and every game that ended (over, not
   // closed) at or after `finished_since` (unix seconds), with seats, log and
@@ -290,9 +298,16 @@ class Store {
     int games = 0, wins = 0;
   };
   std::vector<Standing> leaderboard(const std::string& game, int limit);
-  // Runs `query` on the read-only connection (for stores of other features,
-  // such as duplicate events, that keep their SQL beside their logic).
+  // Runs `query` on the connection reads use (for stores of other features,
+  // such as duplicate events, that keep their SQL beside their logic). It
+  // must only read.
   void read(const std::function<void(Db&)>& query);
+
+  // SQLite: copies the database, as of the end of the copy, into the new file
+  // `out` (server/backup.h: checked, then renamed), through the store's own
+  // connection, a few pages at a time between group commits. Returns an
+  // error sentence, or nullopt.
+  std::optional<std::string> backup(const std::string& out);
 
   // ---- ratings (server/store_ratings.cpp, docs/ratings.md) ----
   // Ratings in one game, best first, with bots' ratings too.
@@ -355,8 +370,23 @@ class Store {
   bool postgres_ = false;
   bool query_only_ = false;  // the writer refuses writes (set_query_only)
   std::int64_t xid_ = 0;     // PostgreSQL: the id of the open transaction
-  std::unique_ptr<Db> reader_;
+  // SQLite: held while the store thread uses writer_ (a group commit) and by
+  // every read and backup step, which use writer_ too.
+  std::mutex conn_mutex_;
+  std::unique_ptr<Db> reader_;  // PostgreSQL only
   std::mutex read_mutex_;
+  // A read's connection, held until the Reading goes.
+  struct Reading {
+    std::unique_lock<std::mutex> lock;
+    Db& db;
+  };
+  Reading reading();
+  // SQLite: answers `casa-server backup` on the socket beside the database
+  // (server/backup.h); -1 when not listening.
+  void serve_backups();
+  std::string backup_socket_;
+  int backup_listener_ = -1;
+  std::thread backup_thread_;
 
   std::mutex mutex_;
   std::condition_variable wake_;

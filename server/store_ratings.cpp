@@ -162,10 +162,10 @@ int Store::rebuild_ratings() {
 }
 
 std::vector<StoredRating> Store::rating_board(const std::string& game, int limit) {
-  std::lock_guard lock(read_mutex_);
-  reader_->recover();
+  auto reader = reading();
+  Db& db = reader.db;
   auto& q =
-      reader_->prepare(std::string("SELECT r.player, ") + kPlayerDisplayName +
+      db.prepare(std::string("SELECT r.player, ") + kPlayerDisplayName +
                        ", r.game, r.rating, r.deviation, r.volatility, r.games FROM ratings r "
                        "LEFT JOIN players p ON p.id = r.player WHERE r.game = ?1 "
                        "ORDER BY r.rating DESC, r.deviation ASC, r.player ASC LIMIT ?2");
@@ -179,9 +179,9 @@ std::vector<StoredRating> Store::rating_board(const std::string& game, int limit
 }
 
 std::vector<SoloRecord> Store::solo_board(const std::string& game, int limit) {
-  std::lock_guard lock(read_mutex_);
-  reader_->recover();
-  auto& q = reader_->prepare(
+  auto reader = reading();
+  Db& db = reader.db;
+  auto& q = db.prepare(
       std::string("SELECT r.player_id, ") + kPlayerDisplayName +
       ", COUNT(*) AS games, SUM(r.winner) AS wins, MAX(r.score) AS best FROM results r "
       "JOIN tables t ON t.id = r.table_id JOIN players p ON p.id = r.player_id "
@@ -197,15 +197,15 @@ std::vector<SoloRecord> Store::solo_board(const std::string& game, int limit) {
 }
 
 std::optional<PlayerProfile> Store::player_profile(const std::string& id, int recent) {
-  std::lock_guard lock(read_mutex_);
-  reader_->recover();
+  auto reader = reading();
+  Db& db = reader.db;
   PlayerProfile profile;
   profile.id = id;
   const bool bot = id.rfind("bot:", 0) == 0;
   if (bot) {
     profile.name = display_name(id, "");
   } else {
-    auto& p = reader_->prepare(std::string("SELECT ") + kPlayerDisplayName +
+    auto& p = db.prepare(std::string("SELECT ") + kPlayerDisplayName +
                                " FROM players p WHERE p.id = ?");
     p.bind(1, id);
     if (!p.step()) {
@@ -215,7 +215,7 @@ std::optional<PlayerProfile> Store::player_profile(const std::string& id, int re
     profile.name = p.text_at(0);
     p.run();
   }
-  auto& r = reader_->prepare(
+  auto& r = db.prepare(
       "SELECT game, rating, deviation, volatility, games FROM ratings WHERE player = ? ORDER BY "
       "game");
   r.bind(1, id);
@@ -227,7 +227,7 @@ std::optional<PlayerProfile> Store::player_profile(const std::string& id, int re
   if (!bot) {
     // LC-8.3: in Solo the one seat plays against the Robot and wins with 4 or more
     // points; the stored winner flag says which.
-    auto& s = reader_->prepare(
+    auto& s = db.prepare(
         "SELECT t.game, COUNT(*), SUM(r.winner), MAX(r.score) FROM results r JOIN tables t ON t.id "
         "= r.table_id "
         "WHERE r.player_id = ? AND t.players = 1 GROUP BY t.game ORDER BY t.game");
@@ -239,7 +239,7 @@ std::optional<PlayerProfile> Store::player_profile(const std::string& id, int re
   }
   // Recent finished games: table, game, seat, score, result, rating change.
   // Never a card: hands live only in the action log, served by the replay.
-  auto& g = reader_->prepare(
+  auto& g = db.prepare(
       "SELECT t.id, t.game, t.players, r.seat, r.score, r.winner, c.before, c.after, "
       "t.finished_at, "
       "c.table_id IS NOT NULL FROM results r JOIN tables t ON t.id = r.table_id "

@@ -33,8 +33,8 @@
 // go through the power-cut VFS, tests/powercut/powercut_vfs.h), and each kill
 // is a power cut: it comes right after a player received `accepted`, then every
 // database and WAL write that no fsync covered is undone and the -shm file
-// dropped, and the server starts again on what is left. Right after each
-// restart, before any player is back, the database must hold every table whose
+// dropped, and the server starts again on what is left. What it starts on
+// (a copy of the files, read as a fresh process would) must hold every table whose
 // creation was acknowledged and every move and chat line acknowledged or
 // announced so far, and every returning player's table_state must carry the
 // table's chat lines it may see. Besides the K cuts, --game-end-cuts N (1 by
@@ -563,12 +563,34 @@ class Player {
 // The database checks
 
 struct Db {
-  explicit Db(const fs::path& path) {
-    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-      fail("cannot open " + path.string());
+  // Read-only, with the server stopped (a running server holds its file).
+  // `copy`: opens a copy of the database and its WAL as they are on disk now,
+  // as a fresh process would (recovering the WAL), and removes it afterwards.
+  explicit Db(const fs::path& path, bool copy = false) {
+    fs::path open = path;
+    if (copy) {
+      copy_ = path.string() + "-check";
+      remove_copy();
+      std::error_code ec;
+      fs::copy_file(path, copy_, ec);
+      if (fs::exists(path.string() + "-wal")) fs::copy_file(path.string() + "-wal", copy_.string() + "-wal", ec);
+      if (ec) fail("cannot copy " + path.string() + ": " + ec.message());
+      open = copy_;
+    }
+    const int flags = copy ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
+    if (sqlite3_open_v2(open.c_str(), &db, flags, nullptr) != SQLITE_OK) {
+      fail("cannot open " + open.string());
     }
   }
-  ~Db() { sqlite3_close(db); }
+  ~Db() {
+    sqlite3_close(db);
+    if (!copy_.empty()) remove_copy();
+  }
+  void remove_copy() {
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(copy_.string() + suffix, ec);
+  }
+  fs::path copy_;
   // Runs a query with text parameters; calls row() with the statement per row.
   void query(const std::string& sql, const std::vector<std::string>& params,
              const std::function<void(sqlite3_stmt*)>& row) {
@@ -613,12 +635,13 @@ std::size_t check_chat(Db& db, const Seen& seen,
   return missing;
 }
 
-// Right after a restart: every table whose creation was acknowledged exists,
-// and every move acknowledged (or announced in an event) is in its log,
-// unchanged. Returns what is missing; prints each loss.
+// What a restart finds (the files as they are just before it): every table
+// whose creation was acknowledged exists, and every move acknowledged (or
+// announced in an event) is in its log, unchanged. Returns what is missing;
+// prints each loss.
 std::size_t check_acknowledged(const fs::path& path, const std::vector<Table>& tables, const Seen& seen,
                                const std::string& when) {
-  Db db(path);
+  Db db(path, true);
   std::size_t lost = 0;
   auto report = [&](const std::string& what) {
     if (++lost <= 10) std::fprintf(stderr, "lost after %s: %s\n", when.c_str(), what.c_str());
@@ -833,8 +856,8 @@ int main(int argc, char** argv) {
     const long undone = casa::powercut::power_cut(server.db().string());
     if (undone < 0) fail("could not undo the unsynced writes");
     undone_total += std::max(0L, undone);
-    if (!restart(when)) return;
     const std::size_t lost = check_acknowledged(server.db(), tables, seen, when);
+    if (!restart(when)) return;
     std::fprintf(stderr, "%s: %ld unsynced writes undone, %zu acknowledged items lost (of %zu moves)\n",
                  when.c_str(), undone, lost, seen.accepted.size());
     lost_total += lost;

@@ -14,16 +14,19 @@ trap cleanup EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-"$server_bin" --port 0 --address 127.0.0.1 --db "$tmp/casa.db" --log-level info --testing >"$tmp/server.log" 2>&1 &
-server=$!
-port=
-for _ in $(seq 1 100); do
-  port=$(grep -o 'listening on port [0-9]*' "$tmp/server.log" | grep -o '[0-9]*$' | head -1)
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { cat "$tmp/server.log"; echo "FAIL: the server did not start"; exit 1; }
-url="ws://127.0.0.1:$port/ws"
+start_server() {
+  "$server_bin" --port 0 --address 127.0.0.1 --db "$tmp/casa.db" --log-level info --testing >"$tmp/server.log" 2>&1 &
+  server=$!
+  port=
+  for _ in $(seq 1 100); do
+    port=$(grep -o 'listening on port [0-9]*' "$tmp/server.log" | grep -o '[0-9]*$' | head -1)
+    [ -n "$port" ] && break
+    sleep 0.1
+  done
+  [ -n "$port" ] || { cat "$tmp/server.log"; echo "FAIL: the server did not start"; exit 1; }
+  url="ws://127.0.0.1:$port/ws"
+}
+start_server
 export CASA_TOKEN_FILE="$tmp/token"
 
 # game, players, options: one line per game the suite plays; small targets keep
@@ -94,14 +97,19 @@ rc=$?
 { [ "$rc" = 1 ] && grep -q 'no_such_table' "$tmp/err"; } || bad "verify of an unknown table: rc $rc, $(cat "$tmp/err")"
 
 # A server that changed a finished game's seed after the fact (here: in its own
-# database) is caught by the commitment it published: exit 4, the mismatch named.
+# database, between two runs: a running server holds its file for itself) is
+# caught by the commitment it published: exit 4, the mismatch named.
 if [ -n "$first_table" ]; then
+  kill "$server"
+  wait "$server" 2>/dev/null
+  server=
   python3 - "$tmp/casa.db" "$first_table" <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1], timeout=10)
 db.execute("UPDATE tables SET seed = seed + 1 WHERE id = ?", (sys.argv[2],))
 db.commit()
 PY
+  start_server
   verdict=$("$casa" verify "$first_table" --url "http://127.0.0.1:$port" 2>&1)
   rc=$?
   if [ "$rc" = 4 ] && printf '%s' "$verdict" | grep -q "^NOT VERIFIED: table $first_table: commitment mismatch"; then

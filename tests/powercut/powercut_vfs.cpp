@@ -29,6 +29,8 @@ std::mutex journals_mutex;
 std::map<std::string, std::unique_ptr<Journal>> journals;
 
 std::atomic<std::uint64_t> syncs[2];
+std::atomic<std::uint64_t> writes[2];
+std::atomic<std::uint64_t> locks{0};
 std::atomic<int> failing_syncs[2];
 
 // An entry: what to put back to undo one write or truncate.
@@ -121,6 +123,7 @@ int x_read(sqlite3_file* pf, void* buf, int amt, sqlite3_int64 off) {
 }
 int x_write(sqlite3_file* pf, const void* buf, int amt, sqlite3_int64 off) {
   File* f = as_file(pf);
+  if (f->kind >= 0) ++writes[f->kind];
   if (f->journal) {
     std::lock_guard lock(f->journal->mutex);
     if (const int rc = remember(f, off, amt); rc != SQLITE_OK) return rc;
@@ -159,9 +162,11 @@ int x_file_size(sqlite3_file* pf, sqlite3_int64* size) {
   return f->real->pMethods->xFileSize(f->real, size);
 }
 int x_lock(sqlite3_file* pf, int level) {
+  ++locks;
   return as_file(pf)->real->pMethods->xLock(as_file(pf)->real, level);
 }
 int x_unlock(sqlite3_file* pf, int level) {
+  ++locks;
   return as_file(pf)->real->pMethods->xUnlock(as_file(pf)->real, level);
 }
 int x_check_reserved_lock(sqlite3_file* pf, int* out) {
@@ -180,6 +185,7 @@ int x_shm_map(sqlite3_file* pf, int page, int size, int extend, void volatile** 
   return as_file(pf)->real->pMethods->xShmMap(as_file(pf)->real, page, size, extend, out);
 }
 int x_shm_lock(sqlite3_file* pf, int offset, int n, int flags) {
+  ++locks;
   return as_file(pf)->real->pMethods->xShmLock(as_file(pf)->real, offset, n, flags);
 }
 void x_shm_barrier(sqlite3_file* pf) {
@@ -277,6 +283,10 @@ bool register_vfs(bool make_default) {
 }
 
 std::uint64_t sync_count(FileKind kind) { return syncs[static_cast<int>(kind)].load(); }
+
+std::uint64_t write_count(FileKind kind) { return writes[static_cast<int>(kind)].load(); }
+
+std::uint64_t lock_count() { return locks.load(); }
 
 void fail_next_syncs(FileKind kind, int n) { failing_syncs[static_cast<int>(kind)] = n; }
 

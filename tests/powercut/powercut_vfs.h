@@ -14,10 +14,10 @@
 //    journal backwards, leaving the file exactly as it was at its last fsync.
 //    The caller drops `-shm` (shared memory, never on disk after a power cut).
 //
-// It also counts xSync calls per kind of file (the "one fsync per group commit"
-// figure) and can make the next xSync calls fail after the data was written,
-// as a disk that reports an error for a write that did land (the case that
-// leaves a COMMIT in doubt).
+// It also counts xSync and xWrite calls per kind of file (the "one fsync per
+// group commit" figure) and lock calls, and can make the next xSync calls fail
+// after the data was written, as a disk that reports an error for a write that
+// did land (the case that leaves a COMMIT in doubt).
 //
 // Not modelled: directory entries (file creation and deletion count as
 // durable) and torn writes inside a sector.
@@ -37,6 +37,13 @@ enum class FileKind { main_db = 0, wal = 1 };
 // xSync calls that reached the disk (successful or failed by fail_next_syncs)
 // since the start of the process, per kind of file.
 std::uint64_t sync_count(FileKind kind);
+
+// xWrite calls on a file of `kind` since the start of the process.
+std::uint64_t write_count(FileKind kind);
+
+// xLock, xUnlock and xShmLock calls on any file since the start of the process
+// (each one a file-lock system call in the unix VFS, when it changes a lock).
+std::uint64_t lock_count();
 
 // The next `n` xSync calls on a file of `kind` sync the data, then report
 // SQLITE_IOERR_FSYNC.

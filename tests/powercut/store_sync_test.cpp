@@ -323,3 +323,53 @@ TEST_CASE("a failing job in a group commit spoils only itself; the others commit
                                                               a_move(3, "c3").action});
   CHECK(store.healthy() == false);  // a job failed in the last batch
 }
+
+TEST_CASE("durability full: a group commit writes the WAL once, whatever pages it changes") {
+  TempDir dir;
+  Store store((dir.path / "casa.db").string(), Durability::full);
+  for (int t = 0; t < 20; ++t) {
+    REQUIRE(wait_for([&](Store::Done d) { store.save_table(a_table("t" + std::to_string(t)), std::move(d)); }));
+  }
+  // One move on each of 20 tables in one group commit: it changes several
+  // pages (each a WAL frame: a header and the page), all written at once
+  // before the fsync.
+  Gate gate;
+  gate.block(store);
+  std::atomic<int> acknowledged{0};
+  std::promise<void> all_done;
+  const auto writes_before = casa::powercut::write_count(FileKind::wal);
+  const auto syncs_before = casa::powercut::sync_count(FileKind::wal);
+  for (int t = 0; t < 20; ++t) {
+    store.append_action("t" + std::to_string(t), a_move(1, "c1"), {}, std::nullopt, [&](bool ok) {
+      CHECK(ok);
+      if (++acknowledged == 20) all_done.set_value();
+    });
+  }
+  gate.release.set_value();
+  all_done.get_future().wait();
+  CHECK(casa::powercut::sync_count(FileKind::wal) - syncs_before == 1);
+  CHECK(casa::powercut::write_count(FileKind::wal) - writes_before == 1);
+  for (int t = 0; t < 20; ++t) CHECK(log_in_store(store, "t" + std::to_string(t)).size() == 1);
+  // And in the files, as a fresh process would find them.
+  CHECK(log_on_disk(dir.path / "casa.db", "t19").size() == 1);
+}
+
+TEST_CASE("the store holds its database file: no lock taken or released per commit, no second writer") {
+  TempDir dir;
+  const std::string path = (dir.path / "casa.db").string();
+  Store store(path, Durability::full);
+  REQUIRE(wait_for([&](Store::Done d) { store.save_table(a_table("t1"), std::move(d)); }));
+  REQUIRE(append(store, "t1", a_move(1, "c1")));
+  const auto locks_before = casa::powercut::lock_count();
+  for (int seq = 2; seq <= 11; ++seq) REQUIRE(append(store, "t1", a_move(seq, card_id(seq))));
+  CHECK(store.load_table("t1")->actions.size() == 11);  // reads use the same connection
+  CHECK(casa::powercut::lock_count() - locks_before == 0);
+
+  // Another connection can neither write nor read the file while the store has it.
+  sqlite3* other = nullptr;
+  REQUIRE(sqlite3_open_v2(path.c_str(), &other, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK);
+  CHECK(sqlite3_exec(other, "SELECT COUNT(*) FROM actions", nullptr, nullptr, nullptr) == SQLITE_BUSY);
+  sqlite3_close(other);
+  // A second store on the file is refused (after the busy timeout).
+  CHECK_THROWS(Store(path, Durability::full));
+}

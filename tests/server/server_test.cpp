@@ -452,14 +452,16 @@ TEST_CASE("resume tokens: 256 random bits each, and the database keeps only thei
   CHECK(token.size() == 64);  // 32 bytes from OpenSSL's RAND_bytes, in hex
   CHECK(token.find_first_not_of("0123456789abcdef") == std::string::npos);
   CHECK(token != b.token());
-  // Wait for the players' rows, then read them with a connection of our own.
+  // Wait for the players' rows, then read them as stored (through the store:
+  // a running server holds its SQLite file for itself).
   std::vector<std::string> stored;
   for (int attempt = 0; attempt < 50 && stored.size() < 2; ++attempt) {
     std::this_thread::sleep_for(20ms);
     stored.clear();
-    casa::server::Db db(ts.config.db, true);
-    auto& q = db.prepare("SELECT token_hash FROM players ORDER BY name");
-    while (q.step()) stored.push_back(q.text_at(0));
+    ts.server->store().read([&](casa::server::Db& db) {
+      auto& q = db.prepare("SELECT token_hash FROM players ORDER BY name");
+      while (q.step()) stored.push_back(q.text_at(0));
+    });
   }
   REQUIRE(stored.size() == 2);
   CHECK(stored[0] == casa::server::sha256_hex(token));
