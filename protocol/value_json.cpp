@@ -1,6 +1,8 @@
 #include "protocol/value_json.h"
 
+#include <array>
 #include <charconv>
+#include <cstring>
 
 namespace casa {
 
@@ -75,10 +77,14 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
 
 namespace {
 
-bool plain_byte(char c) {
-  const auto b = static_cast<unsigned char>(c);
-  return b >= 0x20 && b < 0x80 && b != '"' && b != '\\';
-}
+// The bytes a JSON string holds as they are: printable ASCII but `"` and `\`.
+constexpr auto kPlain = [] {
+  std::array<bool, 256> plain{};
+  for (int b = 0x20; b < 0x80; ++b) plain[static_cast<std::size_t>(b)] = b != '"' && b != '\\';
+  return plain;
+}();
+
+bool plain_byte(char c) { return kPlain[static_cast<unsigned char>(c)]; }
 
 // `before` "text" `after` in one append when the text needs no escape and is
 // short (keys, card ids, names: nearly every string of a message); false, and
@@ -91,8 +97,9 @@ bool append_plain(std::string& out, char before, std::string_view text, char aft
   *p++ = '"';
   for (const char c : text) {
     if (!plain_byte(c)) return false;
-    *p++ = c;
   }
+  std::memcpy(p, text.data(), text.size());
+  p += text.size();
   *p++ = '"';
   if (after) *p++ = after;
   out.append(buffer, static_cast<std::size_t>(p - buffer));

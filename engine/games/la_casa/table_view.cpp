@@ -38,12 +38,13 @@ Value TableGame::trick_value(const TrickCard* trick, int n, Seat viewer) const {
     const TrickCard& e = trick[i];
     if (e.card < 0) continue;
     if ((e.flags & kHidden) && viewer != -2) continue;
-    Value item = Value::obj({{"seat", e.seat}});
+    Value item = Value::object(4);
+    item.add("seat", e.seat);
     const bool face_down = e.flags & kFaceDown;
-    if (!face_down || viewer == -2 || viewer == e.seat) item.set("card", card_id(e.card));
-    if (face_down) item.set("face_down", true);
-    if (e.flags & kEliminated) item.set("eliminated", true);
-    if ((e.flags & kHidden) && viewer == -2) item.set("hidden", true);
+    if (!face_down || viewer == -2 || viewer == e.seat) item.add("card", card_id(e.card));
+    if (face_down) item.add("face_down", true);
+    if (e.flags & kEliminated) item.add("eliminated", true);
+    if ((e.flags & kHidden) && viewer == -2) item.add("hidden", true);
     out.push(std::move(item));
   }
   return out;
@@ -128,8 +129,10 @@ Value TableGame::view(Seat seat) const {
   }
   int casa_count = 0;
   for (int i = 0; i < casa_size_; ++i) casa_count += casa_[i] >= 0;
-  v.add("casa", Value::obj({{"count", casa_count},
-                            {"top", casa_top_up_ ? Value(card_id(casa_[0])) : Value()}}));
+  Value casa = Value::object(2);
+  casa.add("count", casa_count);
+  casa.add("top", casa_top_up_ ? Value(card_id(casa_[0])) : Value());
+  v.add("casa", std::move(casa));
   if (election_round_ > 0) {
     Value e = Value::obj({{"nominated", family_value(nominated_)},
                           {"round", election_round_},
@@ -156,9 +159,10 @@ Value TableGame::view(Seat seat) const {
     }
   }
   if (last_trick_n_ > 0) {
-    v.add("last_trick", Value::obj({{"cards", trick_value(last_trick_.data(), last_trick_n_,
-                                                          player ? seat : kSpectator)},
-                                    {"winner", last_winner_}}));
+    Value last = Value::object(2);
+    last.add("cards", trick_value(last_trick_.data(), last_trick_n_, player ? seat : kSpectator));
+    last.add("winner", last_winner_);
+    v.add("last_trick", std::move(last));
   }
   if (round_scored_) {
     v.add("round_result", Value::obj({{"points", Value::Array{round_points_[0], round_points_[1]}},
