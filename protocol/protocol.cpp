@@ -233,10 +233,12 @@ bool parse_action(std::string_view text, Action& out) {
         if (!in.string(id) || id.size() > 64) return false;
         out.id = json(std::string(id));
       } else {
+        // As nlohmann_json reads it: signed when written with a minus (even
+        // -0), unsigned otherwise.
+        const bool minus = in.peek('-');
         std::int64_t id = 0;
         if (!in.integer(id)) return false;
-        // As nlohmann_json reads it: unsigned when not negative.
-        out.id = id < 0 ? json(id) : json(static_cast<std::uint64_t>(id));
+        out.id = minus ? json(id) : json(static_cast<std::uint64_t>(id));
       }
       has_id = true;
     } else {
