@@ -1,6 +1,7 @@
 #include "engine/value.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace casa {
 
@@ -21,6 +22,14 @@ Value& Value::set(std::string key, Value v) {
       return existing;
     }
   }
+  members.emplace_back(std::move(key), std::move(v));
+  return members.back().second;
+}
+
+Value& Value::add(std::string key, Value v) {
+  if (is_null()) data_ = Object{};
+  auto& members = as_object();
+  assert(std::none_of(members.begin(), members.end(), [&](const Member& m) { return m.first == key; }));
   members.emplace_back(std::move(key), std::move(v));
   return members.back().second;
 }

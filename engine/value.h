@@ -39,6 +39,18 @@ class Value {
 
   static Value array() { return Value(Array{}); }
   static Value object() { return Value(Object{}); }
+  // Empty, with room for `n` items or members (a view built member by member
+  // then grows without moving what it holds).
+  static Value array(std::size_t n) {
+    Array a;
+    a.reserve(n);
+    return Value(std::move(a));
+  }
+  static Value object(std::size_t n) {
+    Object o;
+    o.reserve(n);
+    return Value(std::move(o));
+  }
   // Builds an object from key/value pairs: Value::obj({{"type", "play"}, {"card", "G5"}}).
   static Value obj(std::initializer_list<Member> members) { return Value(Object(members)); }
 
@@ -62,6 +74,9 @@ class Value {
   const Value* find(std::string_view key) const;
   // Sets (or replaces) an object member; turns a null Value into an object first.
   Value& set(std::string key, Value v);
+  // Appends a member that the object does not have yet (the caller knows it:
+  // building an object from distinct keys), without looking for it first.
+  Value& add(std::string key, Value v);
   // Appends to an array; turns a null Value into an array first.
   Value& push(Value v);
   std::size_t size() const;

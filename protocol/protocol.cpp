@@ -75,6 +75,180 @@ std::optional<Refusal> parse_client(std::string_view text, Incoming& out) {
 }
 
 namespace {
+
+// A reader of the plain JSON subset parse_action takes. Every refusal means
+// "not the plain form", never "malformed": parse_client has the last word.
+class PlainReader {
+ public:
+  explicit PlainReader(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+
+  void skip_space() {
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\n' || *p_ == '\r')) ++p_;
+  }
+  bool at_end() {
+    skip_space();
+    return p_ == end_;
+  }
+  bool take(char c) {
+    skip_space();
+    if (p_ == end_ || *p_ != c) return false;
+    ++p_;
+    return true;
+  }
+  bool peek(char c) {
+    skip_space();
+    return p_ != end_ && *p_ == c;
+  }
+
+  // A string of printable ASCII without escapes (JSON and UTF-8 need no check).
+  bool string(std::string_view& out) {
+    if (!take('"')) return false;
+    const char* start = p_;
+    while (p_ != end_ && *p_ != '"') {
+      const auto c = static_cast<unsigned char>(*p_);
+      if (c < 0x20 || c > 0x7E || c == '\\') return false;
+      ++p_;
+    }
+    if (p_ == end_) return false;
+    out = std::string_view(start, static_cast<std::size_t>(p_ - start));
+    ++p_;
+    return true;
+  }
+
+  // An integer of at most 18 digits (so it fits in int64 whatever its sign),
+  // no fraction or exponent, no leading zero.
+  bool integer(std::int64_t& out) {
+    skip_space();
+    const bool negative = p_ != end_ && *p_ == '-';
+    if (negative) ++p_;
+    const char* start = p_;
+    std::int64_t n = 0;
+    while (p_ != end_ && *p_ >= '0' && *p_ <= '9') n = n * 10 + (*p_++ - '0');
+    const auto digits = p_ - start;
+    if (digits == 0 || digits > 18 || (digits > 1 && *start == '0')) return false;
+    if (p_ != end_ && (*p_ == '.' || *p_ == 'e' || *p_ == 'E')) return false;
+    out = negative ? -n : n;
+    return true;
+  }
+
+  bool literal(std::string_view word) {
+    skip_space();
+    if (static_cast<std::size_t>(end_ - p_) < word.size() || std::string_view(p_, word.size()) != word) return false;
+    p_ += word.size();
+    return true;
+  }
+
+  // Any value of the subset, as from_json would give it: object members in
+  // key order (nlohmann_json keeps objects sorted), no duplicate key.
+  bool value(Value& out, int depth) {
+    if (depth > 8) return false;
+    skip_space();
+    if (p_ == end_) return false;
+    switch (*p_) {
+      case '"': {
+        std::string_view s;
+        if (!string(s)) return false;
+        out = Value(s);
+        return true;
+      }
+      case '{': {
+        ++p_;
+        out = Value::object();
+        auto& members = out.as_object();
+        if (take('}')) return true;
+        do {
+          std::string_view key;
+          if (!string(key) || !take(':')) return false;
+          Value item;
+          if (!value(item, depth + 1)) return false;
+          auto at = members.begin();
+          while (at != members.end() && std::string_view(at->first) < key) ++at;
+          if (at != members.end() && at->first == key) return false;
+          members.emplace(at, std::string(key), std::move(item));
+        } while (take(','));
+        return take('}');
+      }
+      case '[': {
+        ++p_;
+        out = Value::array();
+        if (take(']')) return true;
+        do {
+          Value item;
+          if (!value(item, depth + 1)) return false;
+          out.push(std::move(item));
+        } while (take(','));
+        return take(']');
+      }
+      case 't': out = Value(true); return literal("true");
+      case 'f': out = Value(false); return literal("false");
+      case 'n': out = Value(); return literal("null");
+      default: {
+        std::int64_t n = 0;
+        if (!integer(n)) return false;
+        out = Value(n);
+        return true;
+      }
+    }
+  }
+
+ private:
+  const char* p_;
+  const char* end_;
+};
+
+}  // namespace
+
+// The members and limits below are those of client/action.json and the
+// definitions it refers to (common.json: table_id, seq, engine_value, id);
+// the protocol tests compare this reader with parse_client on the same texts.
+bool parse_action(std::string_view text, Action& out) {
+  PlainReader in(text);
+  out.id.reset();
+  if (!in.take('{')) return false;
+  bool has_type = false, has_table = false, has_seq = false, has_action = false, has_id = false;
+  do {
+    std::string_view key;
+    if (!in.string(key) || !in.take(':')) return false;
+    if (key == "type") {
+      std::string_view type;
+      if (has_type || !in.string(type) || type != "action") return false;
+      has_type = true;
+    } else if (key == "table") {
+      std::string_view table;
+      if (has_table || !in.string(table) || table.empty() || table.size() > 32) return false;
+      out.table.assign(table);
+      has_table = true;
+    } else if (key == "seq") {
+      if (has_seq || !in.integer(out.seq) || out.seq < 0) return false;
+      has_seq = true;
+    } else if (key == "action") {
+      if (has_action || !in.peek('{') || !in.value(out.action, 1)) return false;
+      const Value* type = out.action.find("type");
+      if (type == nullptr || !type->is_string()) return false;
+      has_action = true;
+    } else if (key == "id") {
+      if (has_id) return false;
+      if (in.peek('"')) {
+        std::string_view id;
+        if (!in.string(id) || id.size() > 64) return false;
+        out.id = json(std::string(id));
+      } else {
+        // As nlohmann_json reads it: signed when written with a minus (even
+        // -0), unsigned otherwise.
+        const bool minus = in.peek('-');
+        std::int64_t id = 0;
+        if (!in.integer(id)) return false;
+        out.id = minus ? json(id) : json(static_cast<std::uint64_t>(id));
+      }
+      has_id = true;
+    } else {
+      return false;
+    }
+  } while (in.take(','));
+  return in.take('}') && in.at_end() && has_type && has_table && has_seq && has_action;
+}
+
+namespace {
 std::atomic<ErrorHook> error_hook{nullptr};
 }  // namespace
 

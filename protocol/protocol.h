@@ -39,6 +39,21 @@ std::optional<Refusal> parse_client(std::string_view text, Incoming& out);
 
 bool is_client_type(std::string_view type);
 
+// An `action` message, the one a game sends most, read without a JSON tree.
+struct Action {
+  std::string table;
+  std::int64_t seq = 0;
+  Value action;            // as json_to_value of the message's "action"
+  std::optional<json> id;  // the request id, as parse_client gives it
+};
+
+// Reads `text` when it is an `action` message in the plain form clients send:
+// ASCII strings without escapes, integers, no duplicate or unknown member. True
+// only when parse_client would accept the same text as an `action` with these
+// members; false (with `out` unspecified) for anything else, which
+// parse_client then reads or refuses as always.
+bool parse_action(std::string_view text, Action& out);
+
 // ---- builders: each returns the serialised frame ----------------------------
 
 std::string error(const Refusal& refusal, const std::optional<json>& id,

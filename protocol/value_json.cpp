@@ -1,6 +1,8 @@
 #include "protocol/value_json.h"
 
+#include <array>
 #include <charconv>
+#include <cstring>
 
 namespace casa {
 
@@ -73,8 +75,42 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
 
 }  // namespace
 
+namespace {
+
+// The bytes a JSON string holds as they are: printable ASCII but `"` and `\`.
+constexpr auto kPlain = [] {
+  std::array<bool, 256> plain{};
+  for (int b = 0x20; b < 0x80; ++b) plain[static_cast<std::size_t>(b)] = b != '"' && b != '\\';
+  return plain;
+}();
+
+bool plain_byte(char c) { return kPlain[static_cast<unsigned char>(c)]; }
+
+// `before` "text" `after` in one append when the text needs no escape and is
+// short (keys, card ids, names: nearly every string of a message); false, and
+// nothing written, otherwise.
+bool append_plain(std::string& out, char before, std::string_view text, char after) {
+  char buffer[64];
+  if (text.size() + 4 > sizeof buffer) return false;
+  char* p = buffer;
+  if (before) *p++ = before;
+  *p++ = '"';
+  for (const char c : text) {
+    if (!plain_byte(c)) return false;
+  }
+  std::memcpy(p, text.data(), text.size());
+  p += text.size();
+  *p++ = '"';
+  if (after) *p++ = after;
+  out.append(buffer, static_cast<std::size_t>(p - buffer));
+  return true;
+}
+
+}  // namespace
+
 void append_json_string(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
+  if (append_plain(out, 0, text, 0)) return;
   out += '"';
   std::size_t run = 0;  // start of the bytes not yet copied
   for (std::size_t i = 0; i < text.size();) {
@@ -140,10 +176,13 @@ void append_json(std::string& out, const Value& value) {
     out += '{';
     bool first = true;
     for (const auto& [key, item] : value.as_object()) {
-      if (!first) out += ',';
+      // `,"key":` in one piece when it can be.
+      if (!append_plain(out, first ? 0 : ',', key, ':')) {
+        if (!first) out += ',';
+        append_json_string(out, key);
+        out += ':';
+      }
       first = false;
-      append_json_string(out, key);
-      out += ':';
       append_json(out, item);
     }
     out += '}';

@@ -5,6 +5,13 @@
 // frame. The frames on the wire are exactly those the WebSocket stream wrote,
 // in the same order: the protocol does not change.
 //
+// The session also hands it whole text messages (gather_text): their frames
+// are built here, as the WebSocket stream builds a server's frames (RFC 6455
+// 5.2: unmasked, no compression, split into frames of at most
+// kMaxFramePayload bytes like Beast's auto-fragmenting), without the stream's
+// per-message write machinery. The WebSocket stream itself then writes only
+// control frames (ping, pong, close); each lands whole between two messages.
+//
 // Invariants:
 //  * At most one write to the next layer is in flight; bytes are written in
 //    the order the WebSocket stream handed them over.
@@ -24,9 +31,12 @@
 #include <boost/beast/core/role.hpp>
 #include <boost/beast/websocket/teardown.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -75,6 +85,27 @@ class CoalescingStream {
   // Gathers what the WebSocket stream writes from now on, until release().
   void hold() { state_->held = true; }
 
+  // The largest payload of one frame: Beast's default write buffer, at which
+  // its stream splits a server's message into several frames.
+  static constexpr std::size_t kMaxFramePayload = 4096;
+
+  // Adds the frames of one text message to what is held (call between hold()
+  // and release()). Nothing is added once a socket write has failed.
+  void gather_text(std::string_view message) {
+    auto& out = state_->pending;
+    if (state_->error) return;
+    out.reserve(out.size() + message.size() + 10 * (1 + message.size() / kMaxFramePayload));
+    bool first = true;
+    do {
+      const std::size_t n = std::min(message.size(), kMaxFramePayload);
+      const bool fin = n == message.size();
+      append_frame_header(out, fin, first ? kOpText : kOpContinuation, n);
+      out.append(message.data(), n);
+      message.remove_prefix(n);
+      first = false;
+    } while (!message.empty());
+  }
+
   // Ends the hold and writes everything gathered; `done` runs (posted) once
   // it is on the socket, or with the error that stopped it.
   void release(Waiter done) {
@@ -94,6 +125,30 @@ class CoalescingStream {
   }
 
  private:
+  static constexpr unsigned char kOpContinuation = 0x0;
+  static constexpr unsigned char kOpText = 0x1;
+
+  // RFC 6455 5.2: FIN, opcode, then the payload length in 7 bits, or 126 and
+  // 16 bits, or 127 and 64 bits (network order); no mask bit from a server.
+  static void append_frame_header(std::string& out, bool fin, unsigned char op, std::size_t n) {
+    char h[10];
+    std::size_t len = 2;
+    h[0] = static_cast<char>((fin ? 0x80 : 0x00) | op);
+    if (n <= 125) {
+      h[1] = static_cast<char>(n);
+    } else if (n <= 0xFFFF) {
+      h[1] = 126;
+      h[2] = static_cast<char>(n >> 8);
+      h[3] = static_cast<char>(n & 0xFF);
+      len = 4;
+    } else {
+      h[1] = 127;
+      for (int i = 0; i < 8; ++i) h[2 + i] = static_cast<char>((static_cast<std::uint64_t>(n) >> (56 - 8 * i)) & 0xFF);
+      len = 10;
+    }
+    out.append(h, len);
+  }
+
   struct State {
     CoalescingStream* stream = nullptr;  // null once the stream is gone
     std::string pending;                 // gathered, not yet handed to the socket

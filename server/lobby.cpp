@@ -171,6 +171,20 @@ bool Lobby::adopt_table(const StoredTable& stored) {
 // ---- dispatch --------------------------------------------------------------------
 
 void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text, std::function<void()> resume) {
+  // The hot message first, without a JSON tree: an action for a table of this
+  // node from a welcomed player. Anything else takes the general path below,
+  // which reads, checks and answers it as for every message.
+  if (!draining_ && !client->player_id.empty()) {
+    thread_local protocol::Action action;
+    if (protocol::parse_action(text, action)) {
+      if (auto table = find_table(action.table)) {
+        table->act(client, action.seq, std::move(action.action), std::move(action.id));
+        action.id.reset();
+        resume();
+        return;
+      }
+    }
+  }
   protocol::Incoming in;
   if (auto refusal = protocol::parse_client(text, in)) {
     client->send(protocol::error(*refusal, in.id));
@@ -225,7 +239,7 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text,
     } else if (in.type == "add_bot") {
       table->add_bot(client, body["seat"].get<int>(), body["bot"].get<std::string>(), id);
     } else if (in.type == "action") {
-      table->act(client, body["seq"].get<std::int64_t>(), body["action"], id);
+      table->act(client, body["seq"].get<std::int64_t>(), protocol::json_to_value(body["action"]), id);
     } else if (in.type == "chat") {
       table->chat(client, body["text"].get<std::string>(), body.value("team", false), id);
     } else if (in.type == "rematch") {
@@ -268,15 +282,20 @@ void Lobby::drain(std::function<void()> idle) {
 }
 
 std::shared_ptr<Table> Lobby::find_table(const json& body) {
-  std::lock_guard lock(mutex_);
   std::string id;
   if (auto t = body.find("table"); t != body.end()) {
     id = t->get<std::string>();
   } else if (auto inv = body.find("invite"); inv != body.end()) {
+    std::lock_guard lock(mutex_);
     auto it = by_invite_.find(inv->get<std::string>());
     if (it == by_invite_.end()) return nullptr;
     id = it->second;
   }
+  return find_table(id);
+}
+
+std::shared_ptr<Table> Lobby::find_table(const std::string& id) {
+  std::lock_guard lock(mutex_);
   auto it = tables_.find(id);
   return it == tables_.end() ? nullptr : it->second;
 }

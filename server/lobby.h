@@ -178,6 +178,7 @@ class Lobby {
   void list_tables(const std::shared_ptr<Client>& client, const nlohmann::json& body,
                    const std::optional<nlohmann::json>& id);
   std::shared_ptr<Table> find_table(const nlohmann::json& body);
+  std::shared_ptr<Table> find_table(const std::string& id);
   void forget_later(const std::string& table, std::chrono::seconds after,
                     std::vector<std::string> owed);
   // `claimed`: its lease is already this node's (a takeover).

@@ -264,7 +264,11 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
       batch.swap(inbox_);
       flush_posted_ = false;
     }
-    for (auto& frame : batch) enqueue(std::move(frame));
+    // All of them queued first: one write carries the whole batch.
+    for (auto& frame : batch) {
+      if (!queue_frame(std::move(frame))) return;
+    }
+    if (!writing_) do_write();
   }
 
   // Reads a message in pieces of at most kReadChunk bytes: Beast's async_read
@@ -339,37 +343,37 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
   void enqueue(std::string frame) { enqueue(make_frame(std::move(frame))); }
 
   void enqueue(Frame frame) {
-    if (closed_ || close_after_writes_) return;
+    if (queue_frame(std::move(frame)) && !writing_) do_write();
+  }
+
+  // False when the frame was dropped: the session is closing, or its reader
+  // is too slow (then it is closed).
+  bool queue_frame(Frame frame) {
+    if (closed_ || close_after_writes_) return false;
     if (queue_.size() - queue_head_ >= shared_.config.max_write_queue) {
       spdlog::warn("connection from {} reads too slowly; closed", address_);
       hard_close();
-      return;
+      return false;
     }
     queue_.push_back(std::move(frame));
-    if (!writing_) do_write();
+    return true;
   }
 
-  // Every frame queued goes out in one socket write: the WebSocket stream
-  // frames them one by one into the held CoalescingStream (each completes at
-  // once), which then writes them all together. A move's `accepted`, events
-  // and `request` to one connection thus cost one system call.
+  // Every frame queued goes out in one socket write: their WebSocket frames
+  // are built straight into the held CoalescingStream, which then writes them
+  // all together. A move's `accepted`, events and `request` to one connection
+  // thus cost one system call and no composed write operation per message.
   void do_write() {
     writing_ = true;
-    ws_.next_layer().hold();
-    stage_next();
-  }
-
-  void stage_next() {
-    const std::string& frame = *queue_[staged_];
-    ws_.async_write(asio::buffer(frame), beast::bind_front_handler(&WsSession::on_staged, this->shared_from_this()));
-  }
-
-  void on_staged(beast::error_code ec, std::size_t) {
-    if (!ec && ++staged_ < queue_.size() && !closed_) {
-      stage_next();
-      return;
+    auto& out = ws_.next_layer();
+    out.hold();
+    // As the WebSocket stream would refuse a message once a close frame went
+    // either way (it answers a peer's close on its own).
+    const beast::error_code ec = ws_.is_open() ? beast::error_code{} : beast::error_code{websocket::error::closed};
+    if (!ec) {
+      for (; staged_ < queue_.size(); ++staged_) out.gather_text(*queue_[staged_]);
     }
-    ws_.next_layer().release([self = this->shared_from_this(), ec](beast::error_code written) {
+    out.release([self = this->shared_from_this(), ec](beast::error_code written) {
       self->on_write(ec ? ec : written);
     });
   }
@@ -443,7 +447,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
   bool flush_posted_ = false;  // guarded by inbox_mutex_
   // Frames not yet written are queue_[queue_head_..]; a vector rather than a
   // deque, which would hold a 512-byte block even while empty. Those before
-  // staged_ were handed to the WebSocket stream and wait in the coalescer.
+  // staged_ were gathered into the coalescer and wait for its socket write.
   std::vector<Frame> queue_;
   std::size_t queue_head_ = 0;
   std::size_t staged_ = 0;

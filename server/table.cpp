@@ -2,6 +2,7 @@
 
 #include <boost/asio/post.hpp>
 #include <algorithm>
+#include <array>
 #include <set>
 #include <spdlog/spdlog.h>
 
@@ -67,12 +68,8 @@ void Table::on_strand(F&& f) {
   asio::post(strand_, [self = shared_from_this(), f = std::forward<F>(f)]() mutable { f(); });
 }
 
-void Table::when_idle(std::function<void()> f) {
-  if (!committing_) {
-    f();
-  } else if (deferred_.size() < kMaxDeferred) {
-    deferred_.push_back(std::move(f));
-  }
+void Table::defer(std::function<void()> f) {
+  if (deferred_.size() < kMaxDeferred) deferred_.push_back(std::move(f));
 }
 
 // ---- sending -----------------------------------------------------------------
@@ -703,10 +700,12 @@ void Table::arm_timer() {
 
 // ---- actions -----------------------------------------------------------------
 
-void Table::act(std::shared_ptr<Client> client, std::int64_t seq, json action_json, Reply id) {
+void Table::act(std::shared_ptr<Client> client, std::int64_t seq, Value action_value, Reply id) {
   const Clock::time_point received = Clock::now();  // for the move->event latency (/metrics)
-  on_strand([this, client = std::move(client), seq, action_json = std::move(action_json), id, received] {
-    when_idle([this, client, seq, action_json, id, received] {
+  on_strand([this, client = std::move(client), seq, action_value = std::move(action_value), id = std::move(id),
+             received]() mutable {
+    when_idle([this, client = std::move(client), seq, action_value = std::move(action_value), id = std::move(id),
+               received] {
       auto refuse = [&](std::string code, std::string message, std::optional<std::int64_t> at = {}) {
         client->send(protocol::error({std::move(code), std::move(message)}, id, setup_.id, at));
       };
@@ -723,7 +722,7 @@ void Table::act(std::shared_ptr<Client> client, std::int64_t seq, json action_js
         return refuse("stale_seq", "Answer your latest request (seq " + std::to_string(p.seq) + ").", seq_);
       }
       Action action;
-      if (auto err = game_->decode_action(protocol::json_to_value(action_json), action)) {
+      if (auto err = game_->decode_action(action_value, action)) {
         return refuse(err->code.empty() ? "malformed_action" : err->code, err->message);
       }
       action_received_ = received;
@@ -821,10 +820,19 @@ void Table::committed(bool ok, Seat seat, Action action, std::vector<Event> even
   log_.push_back({seat, action});
   metrics().moves.fetch_add(1, std::memory_order_relaxed);
   if (actor) actor->send(protocol::accepted(setup_.id, seq_, id));
+  // Each seat's connection looked up once for all the events of the move.
+  std::array<std::shared_ptr<Client>, kMaxSeats> to_seat;
+  if (!events.empty()) {
+    for (Seat s = 0; s < setup_.players && s < kMaxSeats; ++s) {
+      const auto& player = seats_[static_cast<std::size_t>(s)].player_id;
+      if (!player.empty()) to_seat[static_cast<std::size_t>(s)] = lobby_.connection_of(player);
+    }
+  }
   for (const auto& e : events) {
     const Frame frame = make_frame(protocol::event(setup_.id, seq_, e.body, auto_by));
-    for (Seat s = 0; s < setup_.players; ++s) {
-      if (e.seats & seat_bit(s)) send_to_seat(s, frame);
+    for (Seat s = 0; s < setup_.players && s < kMaxSeats; ++s) {
+      const auto& c = to_seat[static_cast<std::size_t>(s)];
+      if ((e.seats & seat_bit(s)) && c) c->send(frame);
     }
     if (e.spectators) {
       for (auto& [pid, weak] : spectators_) {

@@ -95,7 +95,7 @@ class Table : public std::enable_shared_from_this<Table> {
   void leave(std::shared_ptr<Client> client, Reply id);
   void spectate(std::shared_ptr<Client> client, Reply id);
   void add_bot(std::shared_ptr<Client> client, int seat, std::string bot, Reply id);
-  void act(std::shared_ptr<Client> client, std::int64_t seq, nlohmann::json action, Reply id);
+  void act(std::shared_ptr<Client> client, std::int64_t seq, Value action, Reply id);
   void chat(std::shared_ptr<Client> client, std::string text, bool team, Reply id);
   void resync(std::shared_ptr<Client> client, Reply id);
   void rematch(std::shared_ptr<Client> client, Reply id);
@@ -153,8 +153,17 @@ class Table : public std::enable_shared_from_this<Table> {
 
   template <class F>
   void on_strand(F&& f);
-  // Runs f now, or after the commit in flight.
-  void when_idle(std::function<void()> f);
+  // Runs f now, or after the commit in flight (f is then kept, as a
+  // std::function, only in that case).
+  template <class F>
+  void when_idle(F&& f) {
+    if (!committing_) {
+      f();
+    } else {
+      defer(std::function<void()>(std::forward<F>(f)));
+    }
+  }
+  void defer(std::function<void()> f);
   void drain_deferred();
 
   void send_to_seat(Seat seat, const Frame& frame);

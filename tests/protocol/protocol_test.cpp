@@ -181,3 +181,90 @@ TEST_CASE("the validator names where a document fails") {
   CHECK(set.validate("a.json", json::parse(R"({"m": 1})")) == "/m: unknown field");
   CHECK(set.validate("a.json", json::parse(R"(3)")) == "/: expected \"object\", got integer");
 }
+
+namespace {
+// parse_action may only take a text that parse_client accepts as an `action`,
+// and must then give the same members (objects in the same key order).
+void check_action_reader_agrees(const std::string& text) {
+  casa::protocol::Action fast;
+  if (!casa::protocol::parse_action(text, fast)) return;
+  casa::protocol::Incoming in;
+  const auto refusal = casa::protocol::parse_client(text, in);
+  INFO(text);
+  REQUIRE_FALSE(refusal);
+  CHECK(in.type == "action");
+  CHECK(in.body["table"].get<std::string>() == fast.table);
+  CHECK(in.body["seq"].get<std::int64_t>() == fast.seq);
+  CHECK(casa::from_json(in.body["action"]).debug_string() == fast.action.debug_string());
+  REQUIRE(in.id.has_value() == fast.id.has_value());
+  if (in.id) {
+    CHECK(*in.id == *fast.id);
+    CHECK(in.id->type() == fast.id->type());
+    CHECK(in.id->dump() == fast.id->dump());
+  }
+}
+}  // namespace
+
+TEST_CASE("the action reader takes the plain form of `action` and leaves everything else to parse_client") {
+  casa::protocol::Action a;
+  const std::string plain =
+      R"({"type":"action","table":"t12","seq":40,"action":{"type":"play","card":"G5"},"id":"r-1"})";
+  REQUIRE(casa::protocol::parse_action(plain, a));
+  CHECK(a.table == "t12");
+  CHECK(a.seq == 40);
+  CHECK(a.action == casa::Value::obj({{"type", "play"}, {"card", "G5"}}));
+  CHECK(a.action.as_object().front().first == "card");  // sorted as nlohmann_json sorts
+  CHECK(*a.id == json("r-1"));
+  REQUIRE(casa::protocol::parse_action(
+      " {\n\"seq\" : 0 , \"action\":{\"type\":\"bid\",\"n\":-3,\"x\":[true,false,null,[]],\"o\":{}},"
+      "\"table\":\"t\",\"type\":\"action\",\"id\":7}\t",
+      a));
+  CHECK(a.id->is_number_unsigned());  // as nlohmann_json reads 7
+  CHECK(casa::protocol::parse_action(R"({"type":"action","table":"t","seq":1,"action":{"type":"x"}})", a));
+  CHECK_FALSE(a.id.has_value());  // none left from the text before
+
+  // Not the plain form, or not a valid action: parse_client decides.
+  for (const std::string& text : std::vector<std::string>{
+           R"({"type":"action","table":"t","seq":-1,"action":{"type":"x"}})",      // seq below its minimum
+           R"({"type":"action","table":"","seq":1,"action":{"type":"x"}})",        // empty table
+           R"({"type":"action","table":"t","seq":1,"action":{"card":"x"}})",       // action without a type
+           R"({"type":"action","table":"t","seq":1,"action":{"type":3}})",         // a type that is no string
+           R"({"type":"action","table":"t","seq":1,"action":"x"})",                // action not an object
+           R"({"type":"action","table":"t","seq":1,"action":{"type":"x"},"z":1})", // unknown member
+           R"({"type":"action","table":"t","seq":1})",                             // no action
+           R"({"type":"action","table":"t","seq":1.0,"action":{"type":"x"}})",     // not an integer
+           R"({"type":"action","table":"t","seq":01,"action":{"type":"x"}})",      // not JSON
+           R"({"type":"action","table":"t","seq":1,"action":{"type":"x","type":"y"}})",  // duplicate
+           R"({"type":"action","table":"t\u0031","seq":1,"action":{"type":"x"}})",  // an escape
+           "{\"type\":\"action\",\"table\":\"t\xC3\xA9\",\"seq\":1,\"action\":{\"type\":\"x\"}}",  // UTF-8
+           R"({"type":"action","table":"t","seq":12345678901234567890,"action":{"type":"x"}})",
+           R"({"type":"action","table":"t","seq":1,"action":{"type":"x"},"id":")" + std::string(65, 'i') + R"("})",
+           R"({"type":"action","table":"t","seq":1,"action":{"type":"x"}} x)",     // trailing text
+           R"({"type":"join","table":"t","seq":1,"action":{"type":"x"}})",
+           R"({"type":"action","table":"t","seq":1,"action":{"type":"x"},})",
+       }) {
+    CHECK_MESSAGE(!casa::protocol::parse_action(text, a), text);
+    check_action_reader_agrees(text);
+  }
+
+  // Every text one byte away from plain ones: whatever the reader takes,
+  // parse_client takes the same way.
+  const std::string bases[] = {
+      plain,
+      R"({"type":"action","table":"t1","seq":9,"action":{"type":"bid","n":12,"l":[1,"a",{"b":false}]},"id":-5})",
+  };
+  const std::string replacements = "{}[]\",:0-19 \\atnulex\x01\x80";
+  int taken = 0;
+  for (const auto& base : bases) {
+    for (std::size_t i = 0; i < base.size(); ++i) {
+      check_action_reader_agrees(base.substr(0, i) + base.substr(i + 1));
+      for (const char c : replacements) {
+        std::string text = base;
+        text[i] = c;
+        check_action_reader_agrees(text);
+        taken += casa::protocol::parse_action(text, a) ? 1 : 0;
+      }
+    }
+  }
+  CHECK(taken > 100);  // the variations do reach the reader's accepting paths
+}

@@ -15,7 +15,7 @@ namespace {
 Value family_value(int family) { return family == kNoFamily ? Value() : Value(family_name(family)); }
 
 Value cards_value(CardSet cards) {
-  Value out = Value::array();
+  Value out = Value::array(static_cast<std::size_t>(cards.size()));
   for (int c : cards) out.push(card_id(c));
   return out;
 }
@@ -23,7 +23,7 @@ Value cards_value(CardSet cards) {
 Value card_or_null(int card) { return card < 0 ? Value() : Value(card_id(card)); }
 
 Value seat_list(SeatMask mask, int players) {
-  Value out = Value::array();
+  Value out = Value::array(static_cast<std::size_t>(players));
   for (int s = 0; s < players; ++s)
     if (mask & seat_bit(s)) out.push(s);
   return out;
@@ -33,17 +33,18 @@ Value seat_list(SeatMask mask, int players) {
 
 // A trick as `viewer` sees it (kSpectator: public only; -2: everything).
 Value TableGame::trick_value(const TrickCard* trick, int n, Seat viewer) const {
-  Value out = Value::array();
+  Value out = Value::array(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     const TrickCard& e = trick[i];
     if (e.card < 0) continue;
     if ((e.flags & kHidden) && viewer != -2) continue;
-    Value item = Value::obj({{"seat", e.seat}});
+    Value item = Value::object(4);
+    item.add("seat", e.seat);
     const bool face_down = e.flags & kFaceDown;
-    if (!face_down || viewer == -2 || viewer == e.seat) item.set("card", card_id(e.card));
-    if (face_down) item.set("face_down", true);
-    if (e.flags & kEliminated) item.set("eliminated", true);
-    if ((e.flags & kHidden) && viewer == -2) item.set("hidden", true);
+    if (!face_down || viewer == -2 || viewer == e.seat) item.add("card", card_id(e.card));
+    if (face_down) item.add("face_down", true);
+    if (e.flags & kEliminated) item.add("eliminated", true);
+    if ((e.flags & kHidden) && viewer == -2) item.add("hidden", true);
     out.push(std::move(item));
   }
   return out;
@@ -51,18 +52,18 @@ Value TableGame::trick_value(const TrickCard* trick, int n, Seat viewer) const {
 
 Value TableGame::view(Seat seat) const {
   const bool player = seat >= 0 && seat < players_;
-  Value v = Value::object();
-  v.set("game", "la-casa");
-  v.set("seat", player ? seat : -1);
-  v.set("players", players_);
+  Value v = Value::object(40);
+  v.add("game", "la-casa");
+  v.add("seat", player ? seat : -1);
+  v.add("players", players_);
   // LC-3.1 partners sit opposite: seats 0+2 against 1+3; two players are a side each.
-  v.set("teams", teams_value(players_, 2, [this](Seat s) { return side_of(s); }));
-  v.set("format", format_ == Format::kClassic      ? "classic"
+  v.add("teams", teams_value(players_, 2, [this](Seat s) { return side_of(s); }));
+  v.add("format", format_ == Format::kClassic      ? "classic"
                   : format_ == Format::kChallenges ? "challenges"
                                                    : "sticky");
-  v.set("target", target_);
-  v.set("election", election_);
-  v.set("phase", phase_name(phase_));
+  v.add("target", target_);
+  v.add("election", election_);
+  v.add("phase", phase_name(phase_));
   SeatMask acting = to_act();
   if (phase_ == Phase::kSlapFollow) {
     // LC-7.16 nobody learns who has committed: every follower is shown as acting,
@@ -70,24 +71,24 @@ Value TableGame::view(Seat seat) const {
     acting = ((SeatMask{1} << players_) - 1) & ~seat_bit(leader_);
     if (player && (committed_ & seat_bit(seat))) acting &= ~seat_bit(seat);
   }
-  v.set("to_act", seat_list(acting, players_));
-  v.set("dealer", dealer_);
-  v.set("leader", leader_);
-  v.set("round", round_);
-  v.set("challenge", challenge_ == kNoChallenge ? Value() : Value(challenge_name(challenge_)));
-  v.set("ruling_family", family_value(ruling_));
-  v.set("lead_family", family_value(lead_));
-  v.set("cousins", family_value(cousins_));
-  v.set("scores", Value::Array{scores_[0], scores_[1]});
-  v.set("seat_scores", [&] {
+  v.add("to_act", seat_list(acting, players_));
+  v.add("dealer", dealer_);
+  v.add("leader", leader_);
+  v.add("round", round_);
+  v.add("challenge", challenge_ == kNoChallenge ? Value() : Value(challenge_name(challenge_)));
+  v.add("ruling_family", family_value(ruling_));
+  v.add("lead_family", family_value(lead_));
+  v.add("cousins", family_value(cousins_));
+  v.add("scores", Value::Array{scores_[0], scores_[1]});
+  v.add("seat_scores", [&] {
     Value out = Value::array();
     for (int s = 0; s < players_; ++s) out.push(scores_[side_of(s)]);
     return out;
   }());
-  v.set("tricks_won", Value::Array{tricks_won_[0], tricks_won_[1]});
-  v.set("tricks_played", tricks_played_);
-  v.set("total_tricks", total_tricks_);
-  Value sizes = Value::array();
+  v.add("tricks_won", Value::Array{tricks_won_[0], tricks_won_[1]});
+  v.add("tricks_played", tricks_played_);
+  v.add("total_tricks", total_tricks_);
+  Value sizes = Value::array(static_cast<std::size_t>(players_));
   for (int s = 0; s < players_; ++s) {
     // LC-7.16 a follower's commit still counts in its hand for everyone else
     // until the reveal: a shrinking hand would tell who has committed.
@@ -95,24 +96,24 @@ Value TableGame::view(Seat seat) const {
                                (committed_ & seat_bit(s)) && !(player && s == seat);
     sizes.push(hand_[s].size() + (hidden_commit ? 1 : 0));
   }
-  v.set("hand_sizes", std::move(sizes));
+  v.add("hand_sizes", std::move(sizes));
   if (player) {
-    v.set("hand", cards_value(hand_[seat]));
-    v.set("reference", card_or_null(reference_[seat]));
-    v.set("set_aside", cards_value(set_aside_[seat]));
+    v.add("hand", cards_value(hand_[seat]));
+    v.add("reference", card_or_null(reference_[seat]));
+    v.add("set_aside", cards_value(set_aside_[seat]));
   }
   if (round_scored_) {
     // LC-7.3 the reference cards are shown once the round is scored.
-    Value refs = Value::array();
+    Value refs = Value::array(static_cast<std::size_t>(players_));
     for (int s = 0; s < players_; ++s) refs.push(card_or_null(reference_[s]));
-    v.set("references", std::move(refs));
+    v.add("references", std::move(refs));
   }
-  Value aside = Value::array();
+  Value aside = Value::array(static_cast<std::size_t>(players_));
   for (int s = 0; s < players_; ++s) aside.push(set_aside_[s].size());
-  v.set("set_aside_counts", std::move(aside));
-  Value face_up = Value::array();
+  v.add("set_aside_counts", std::move(aside));
+  Value face_up = Value::array(static_cast<std::size_t>(players_));
   for (int s = 0; s < players_; ++s) face_up.push(cards_value(face_up_[s]));
-  v.set("face_up", std::move(face_up));
+  v.add("face_up", std::move(face_up));
   if (players_ == 2) {
     // LC-4.4 face-up tableau cards are public; face-down ones are only counted.
     Value tableaux = Value::array();
@@ -124,51 +125,54 @@ Value TableGame::view(Seat seat) const {
       }
       tableaux.push(std::move(stacks));
     }
-    v.set("tableaux", std::move(tableaux));
+    v.add("tableaux", std::move(tableaux));
   }
   int casa_count = 0;
   for (int i = 0; i < casa_size_; ++i) casa_count += casa_[i] >= 0;
-  v.set("casa", Value::obj({{"count", casa_count},
-                            {"top", casa_top_up_ ? Value(card_id(casa_[0])) : Value()}}));
+  Value casa = Value::object(2);
+  casa.add("count", casa_count);
+  casa.add("top", casa_top_up_ ? Value(card_id(casa_[0])) : Value());
+  v.add("casa", std::move(casa));
   if (election_round_ > 0) {
     Value e = Value::obj({{"nominated", family_value(nominated_)},
                           {"round", election_round_},
                           {"passed", seat_list(passed_, players_)},
                           {"elector", elector_}});
     if (player && seat == elector_ && discarded_ >= 0) e.set("discard", card_id(discarded_));
-    v.set("election_state", std::move(e));
+    v.add("election_state", std::move(e));
   }
   if (challenge_ == kFigura) {
-    v.set("bidding", Value::obj({{"bid", bid_}, {"bidder", bidder_},
+    v.add("bidding", Value::obj({{"bid", bid_}, {"bidder", bidder_},
                                  {"passed", seat_list(passed_, players_)}}));
   }
   if (format_ == Format::kSticky) {
     Value used = Value::array();
     for (int c = 0; c < kChallengeCount; ++c)
       if (sticky_used_ & (1u << c)) used.push(challenge_name(c));
-    v.set("challenges_chosen", std::move(used));
+    v.add("challenges_chosen", std::move(used));
   }
-  v.set("trick", trick_value(trick_.data(), trick_n_, player ? seat : kSpectator));
+  v.add("trick", trick_value(trick_.data(), trick_n_, player ? seat : kSpectator));
   if (challenge_ == kSlapDown) {
-    v.set("commits", phase_ == Phase::kSlapFollow ? trick_n_ : 0);
+    v.add("commits", phase_ == Phase::kSlapFollow ? trick_n_ : 0);
     if (player && (committed_ & seat_bit(seat))) {
-      v.set("my_commit", card_id(trick_[(seat - leader_ + players_) % players_].card));
+      v.add("my_commit", card_id(trick_[(seat - leader_ + players_) % players_].card));
     }
   }
   if (last_trick_n_ > 0) {
-    v.set("last_trick", Value::obj({{"cards", trick_value(last_trick_.data(), last_trick_n_,
-                                                          player ? seat : kSpectator)},
-                                    {"winner", last_winner_}}));
+    Value last = Value::object(2);
+    last.add("cards", trick_value(last_trick_.data(), last_trick_n_, player ? seat : kSpectator));
+    last.add("winner", last_winner_);
+    v.add("last_trick", std::move(last));
   }
   if (round_scored_) {
-    v.set("round_result", Value::obj({{"points", Value::Array{round_points_[0], round_points_[1]}},
+    v.add("round_result", Value::obj({{"points", Value::Array{round_points_[0], round_points_[1]}},
                                       {"counts", Value::Array{round_counts_[0], round_counts_[1]}},
                                       {"tricks", Value::Array{tricks_won_[0], tricks_won_[1]}}}));
   }
   if (phase_ == Phase::kGameOver) {
     Value w = Value::array();
     for (Seat s : winners()) w.push(s);
-    v.set("winners", std::move(w));
+    v.add("winners", std::move(w));
   }
   return v;
 }
