@@ -83,6 +83,10 @@ void Lobby::recover() {
     // Tables come with the leases this node claims (Cluster::takeover).
     load_bans();
     spdlog::info("recovered {} players; tables are claimed from the cluster", players);
+    // Running duplicate events, as a single node reloads them (their tables come
+    // with the leases; a board that finished while no node knew moves on). Once
+    // the io_context runs: the cluster has started and takes new tables' leases.
+    asio::post(io_, [this] { events_->recover(); });
     return;
   }
   const std::int64_t now = Store::now();

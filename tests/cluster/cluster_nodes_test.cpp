@@ -426,3 +426,65 @@ TEST_CASE("a table taken over by another node no longer counts against its creat
   // And the limit still holds for the one it runs now.
   CHECK(create(ann, {{"game", "fake-trick"}, {"players", 2}, {"rated", false}})["code"] == "too_many_tables");
 }
+
+TEST_CASE("a node restarted in cluster mode reloads the running duplicate events, as a single node does") {
+  Nodes n(1);
+  std::string token, event, bots_table, hugo_table;
+  {
+    WsClient hugo(n[0].port);
+    hugo.hello("hugo");
+    token = hugo.token();
+    // Rotation 0: two bots play the board at once; rotation 1: hugo, the same deal, later.
+    const json created = hugo.call(
+        {{"type", "create_event"},
+         {"game", "la-casa"},
+         {"players", 2},
+         {"options", {{"rounds", 1}}},
+         {"seeds", {4242424242ULL}},
+         {"sides",
+          {{{"name", "hugo's side"}, {"tables", {{{{"bot", "robot"}}}, {{{"player_id", hugo.player_id}}}}}},
+           {{"members", {{{"bot", "random"}}}}}}}});
+    REQUIRE_MESSAGE(created["type"] == "event_created", created.dump());
+    event = created["event"];
+    bots_table = created["tables"][0];
+    hugo_table = created["tables"][1];
+  }
+  auto event_page = [&] { return get_json(n[0].port, "/api/events/" + event, 200); };
+  auto bots_over = [&] {
+    const json page = event_page();
+    for (const auto& t : page["tables"]) {
+      if (t["table"] == bots_table) return t["status"] == "over";
+    }
+    return false;
+  };
+  auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (!bots_over() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(50ms);
+  REQUIRE_MESSAGE(bots_over(), event_page().dump());
+
+  kill_node(n[0]);
+  n.nodes[0] = spawn_node(n.db, "a");
+  // Its tables are claimed again (new epochs) and loaded.
+  deadline = std::chrono::steady_clock::now() + std::chrono::seconds(4 * kLease + 5);
+  while ((owner(n.db, hugo_table).second < 2 || owner(n.db, bots_table).second < 2) &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(100ms);
+  }
+  REQUIRE(owner(n.db, hugo_table).second >= 2);
+  REQUIRE(owner(n.db, bots_table).second >= 2);
+
+  // The event runs on: its finished board is still withheld from hugo, who has
+  // that deal to play.
+  WsClient hugo(n[0].port);
+  REQUIRE(hugo.hello("", token)["resumed"] == true);
+  CHECK(hugo.call({{"type", "spectate"}, {"table", bots_table}})["code"] == "event_table");
+  get_json(n[0].port, "/api/games/" + bots_table, 403);
+  CHECK(event_page()["status"] == "running");
+  // hugo plays his board; the restarted node ends the event, and reveals.
+  play_out({&hugo}, hugo_table, first_legal, 60s);
+  deadline = std::chrono::steady_clock::now() + 10s;
+  while (event_page()["status"] != "over" && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(50ms);
+  }
+  CHECK(event_page()["status"] == "over");
+  get_json(n[0].port, "/api/games/" + bots_table, 200);
+}
