@@ -7,6 +7,7 @@
 #include <future>
 
 #include "protocol/protocol.h"
+#include "server/cluster.h"
 #include "server/lobby.h"
 #include "server/table.h"
 
@@ -60,7 +61,23 @@ bool Lobby::is_banned(const std::string& player_id) {
   return banned_.count(player_id) > 0;
 }
 
-json Lobby::admin_tables() {
+void Lobby::refresh_ban(const std::string& player_id) {
+  bool banned = false;
+  store_.read([&](Db& db) {
+    auto& q = db.prepare("SELECT 1 FROM bans WHERE player_id = ?");
+    q.bind_text(1, player_id);
+    banned = q.step();
+    q.run();
+  });
+  std::lock_guard lock(mutex_);
+  if (banned) {
+    banned_.insert(player_id);
+  } else {
+    banned_.erase(player_id);
+  }
+}
+
+json Lobby::admin_local_tables() {
   std::vector<std::shared_ptr<Table>> all;
   {
     std::lock_guard lock(mutex_);
@@ -71,14 +88,55 @@ json Lobby::admin_tables() {
     json row = t->summary();
     row["invite"] = t->setup().invite;
     row["creator"] = t->setup().creator;
-    // Run by this process: with several nodes, each lists its own.
+    // Run by the process that answers.
     row["local"] = true;
+    if (cluster_) row["node"] = cluster_->node();
     list.push_back(std::move(row));
   }
-  return {{"tables", std::move(list)}};
+  return list;
 }
 
-json Lobby::admin_close_table(const std::string& table, const std::string& reason, int& status) {
+void Lobby::admin_tables(AdminAnswer done) {
+  json list = admin_local_tables();
+  if (!cluster_) {
+    done(200, {{"tables", std::move(list)}});
+    return;
+  }
+  // One cluster, one list: every other live node lists the tables it runs,
+  // and the store the open ones no live node answered for (their node died:
+  // another takes them over within the lease).
+  cluster_->ask_all({{"op", "tables"}}, [this, list = std::move(list), done = std::move(done)](
+                                            std::vector<std::tuple<std::string, int, json>> answers) mutable {
+    std::set<std::string> seen;
+    for (const auto& row : list) seen.insert(row.value("table", ""));
+    json unanswered = json::array();
+    for (auto& [node, status, body] : answers) {
+      if (status != 200 || !body.contains("tables")) {
+        unanswered.push_back(node);
+        continue;
+      }
+      for (auto& row : body["tables"]) {
+        row["local"] = false;
+        seen.insert(row.value("table", ""));
+        list.push_back(std::move(row));
+      }
+    }
+    try {
+      for (auto& row : cluster_->remote_admin_tables()) {
+        if (!seen.count(row.value("table", ""))) list.push_back(std::move(row));
+      }
+    } catch (const std::exception& e) {
+      spdlog::warn("admin: tables of the store not read: {}", e.what());
+      done(503, {{"error", "storage_unavailable"}});
+      return;
+    }
+    json body = {{"tables", std::move(list)}};
+    if (!unanswered.empty()) body["unanswered"] = std::move(unanswered);
+    done(200, std::move(body));
+  });
+}
+
+json Lobby::admin_close_here(const std::string& table, const std::string& reason, int& status) {
   std::shared_ptr<Table> t;
   {
     std::lock_guard lock(mutex_);
@@ -99,7 +157,57 @@ json Lobby::admin_close_table(const std::string& table, const std::string& reaso
   return {{"table", table}, {"closing", true}, {"reason", reason}};
 }
 
-json Lobby::admin_disconnect(const std::string& player_id, int& status) {
+void Lobby::admin_close_table(const std::string& table, const std::string& reason, AdminAnswer done) {
+  int status = 404;
+  if (!cluster_ || this->table(table)) {
+    json body = admin_close_here(table, reason, status);
+    if (cluster_) body["node"] = cluster_->node();
+    done(status, std::move(body));
+    return;
+  }
+  // Cluster mode, a table this node does not run: its owner closes it and
+  // answers (over the bus), or no node runs it now.
+  const auto owner = cluster_->owner(table);
+  if (owner && owner->live && owner->node != cluster_->node()) {
+    spdlog::warn("admin: asking node {} to close table {}: {}", owner->node, table, reason);
+    cluster_->ask(owner->node, {{"op", "close"}, {"table", table}, {"reason", reason}}, std::move(done));
+    return;
+  }
+  std::optional<std::string> state;
+  store_.read([&](Db& db) {
+    auto& q = db.prepare("SELECT status FROM tables WHERE id = ?");
+    q.bind_text(1, table);
+    if (q.step()) state = q.text_at(0);
+    q.run();
+  });
+  if (!state) {
+    done(404, {{"error", "no_such_table"}});
+  } else if (*state == "over" || *state == "closed") {
+    done(409, {{"error", "already_finished"}, {"status", *state}});
+  } else {
+    // Its node died (its lease is expiring) or it is being loaded: another
+    // node runs it within the lease, and can close it then.
+    done(503, {{"error", "owner_unavailable"},
+               {"node", owner ? json(owner->node) : json()},
+               {"message", "No node runs this table right now (a node is taking it over); try again in a few seconds."}});
+  }
+}
+
+bool Lobby::kick_banned(const std::string& player_id) {
+  std::shared_ptr<Client> c;
+  {
+    std::lock_guard lock(mutex_);
+    banned_.insert(player_id);
+    if (auto it = players_.find(player_id); it != players_.end()) c = it->second.connection.lock();
+  }
+  // A connection held for another node is that node's to close.
+  if (!c || c->remote()) return false;
+  c->send(protocol::error({"banned", "This player is banned from this server."}, std::nullopt));
+  c->close();
+  return true;
+}
+
+json Lobby::admin_disconnect_here(const std::string& player_id, int& status) {
   std::shared_ptr<Client> c;
   {
     std::lock_guard lock(mutex_);
@@ -110,6 +218,8 @@ json Lobby::admin_disconnect(const std::string& player_id, int& status) {
     }
     c = it->second.connection.lock();
   }
+  // A connection held for another node (cluster mode) is closed by that node.
+  if (c && c->remote()) c = nullptr;
   if (c) {
     spdlog::warn("admin: disconnecting player {}", player_id);
     c->close();
@@ -118,8 +228,81 @@ json Lobby::admin_disconnect(const std::string& player_id, int& status) {
   return {{"player_id", player_id}, {"disconnected", c != nullptr}};
 }
 
+void Lobby::admin_disconnect(const std::string& player_id, AdminAnswer done) {
+  int status = 404;
+  if (!cluster_) {
+    json body = admin_disconnect_here(player_id, status);
+    done(status, std::move(body));
+    return;
+  }
+  // Cluster mode: every node closes the connections it holds of the player.
+  if (!known_player(player_id) && !load_player("id", player_id)) {
+    done(404, {{"error", "no_such_player"}});
+    return;
+  }
+  const json here = admin_disconnect_here(player_id, status);
+  json nodes = json::array();
+  if (here.value("disconnected", false)) nodes.push_back(cluster_->node());
+  cluster_->ask_all({{"op", "disconnect"}, {"player", player_id}},
+                    [player_id, nodes, done = std::move(done)](std::vector<std::tuple<std::string, int, json>> answers) mutable {
+                      json unanswered = json::array();
+                      for (const auto& [node, st, body] : answers) {
+                        if (st == 200 && body.value("disconnected", false)) {
+                          nodes.push_back(node);
+                        } else if (st != 200) {
+                          unanswered.push_back(node);
+                        }
+                      }
+                      json body = {{"player_id", player_id}, {"disconnected", !nodes.empty()}, {"nodes", nodes}};
+                      if (!unanswered.empty()) body["unanswered"] = unanswered;
+                      done(200, std::move(body));
+                    });
+}
+
+json Lobby::admin_here(const json& request, int& status) {
+  const std::string op = request.value("op", "");
+  if (op == "close") {
+    const std::string table = request.value("table", "");
+    if (!this->table(table)) {
+      // Moved while the request travelled.
+      status = 503;
+      return {{"error", "owner_unavailable"}, {"message", "The table moved to another node meanwhile; try again."}};
+    }
+    return admin_close_here(table, request.value("reason", ""), status);
+  }
+  if (op == "tables") {
+    status = 200;
+    return {{"tables", admin_local_tables()}};
+  }
+  if (op == "disconnect") {
+    json body = admin_disconnect_here(request.value("player", ""), status);
+    if (status == 404) {
+      // Never seen here: not connected here either.
+      status = 200;
+      body = {{"player_id", request.value("player", "")}, {"disconnected", false}};
+    }
+    return body;
+  }
+  if (op == "ban") {
+    const std::string player = request.value("player", "");
+    const bool kicked = kick_banned(player);
+    if (kicked) spdlog::warn("admin: banned player {} (ban set on another node)", player);
+    status = 200;
+    return {{"player_id", player}, {"disconnected", kicked}};
+  }
+  if (op == "unban") {
+    std::lock_guard lock(mutex_);
+    banned_.erase(request.value("player", ""));
+    status = 200;
+    return {{"player_id", request.value("player", "")}};
+  }
+  status = 400;
+  return {{"error", "bad_request"}};
+}
+
 json Lobby::admin_ban(const std::string& player_id, const std::string& reason, int& status) {
-  if (!known_player(player_id)) {
+  // Cluster mode: a player registered on any node.
+  if (!known_player(player_id) && !(cluster_ && load_player("id", player_id))) {
     status = 404;
     return {{"error", "no_such_player"}};
   }
@@ -138,22 +321,18 @@ json Lobby::admin_ban(const std::string& player_id, const std::string& reason, i
     status = 503;
     return {{"error", "storage_unavailable"}};
   }
-  std::shared_ptr<Client> c;
-  {
-    std::lock_guard lock(mutex_);
-    banned_.insert(player_id);
-    c = players_[player_id].connection.lock();
-  }
   spdlog::warn("admin: banned player {}: {}", player_id, reason);
-  if (c) {
-    c->send(protocol::error({"banned", "This player is banned from this server."}, std::nullopt));
-    c->close();
-  }
+  kick_banned(player_id);
+  // Stored: every node refuses the player's hello from now on (it reads the
+  // ban from the store); the nodes they are connected to drop them now.
+  if (cluster_) cluster_->tell_all({{"op", "ban"}, {"player", player_id}});
   status = 200;
   return {{"player_id", player_id}, {"banned", true}, {"reason", reason}, {"banned_at", at}};
 }
 
 json Lobby::admin_unban(const std::string& player_id, int& status) {
+  // Cluster mode: the ban may have been set on another node.
+  if (cluster_) refresh_ban(player_id);
   if (!is_banned(player_id)) {
     status = 404;
     return {{"error", "not_banned"}};
@@ -169,6 +348,7 @@ json Lobby::admin_unban(const std::string& player_id, int& status) {
     std::lock_guard lock(mutex_);
     banned_.erase(player_id);
   }
+  if (cluster_) cluster_->tell_all({{"op", "unban"}, {"player", player_id}});
   spdlog::warn("admin: lifted the ban of player {}", player_id);
   status = 200;
   return {{"player_id", player_id}, {"banned", false}};

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <memory>
 
+#include "server/store.h"
+
 namespace casa::server {
 
 namespace fs = std::filesystem;
@@ -139,6 +141,12 @@ Handle open_partial(const std::string& partial, std::string& why) {
 std::string backup_socket_path(const std::string& db) { return db + "-backup.sock"; }
 
 std::optional<std::string> backup_database(const std::string& source, const std::string& out) {
+  // PostgreSQL owns its data: its own tools copy it while the server runs.
+  if (Db::is_postgres_url(source)) {
+    return "the database is PostgreSQL (" + Db::redacted(source) +
+           "): back it up with pg_dump (pg_dump -Fc -f casa.dump URL; restore with pg_restore) or "
+           "pg_basebackup, not with casa-server backup (docs/operations.md#backup-and-restore-on-postgresql)";
+  }
   std::error_code ec;
   if (!fs::exists(source, ec)) return "no database at " + source;
   if (fs::exists(out, ec)) return out + " exists already; give a new file";

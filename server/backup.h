@@ -19,7 +19,9 @@ namespace casa::server {
 // Copies the database at `source` into the new file `out` (which must not
 // exist): first into `out`.partial, checked with PRAGMA integrity_check, then
 // renamed, so `out` is only ever a whole, checked copy. Asks the server running
-// on `source` when there is one. Returns an error sentence, or nullopt.
+// on `source` when there is one. Returns an error sentence, or nullopt. A
+// PostgreSQL URL is refused with a sentence naming pg_dump: that database is
+// backed up with PostgreSQL's own tools.
 std::optional<std::string> backup_database(const std::string& source, const std::string& out);
 
 // The same from an open connection: `lock` is held during each step of the

@@ -100,6 +100,13 @@ void Cluster::stop() {
   stop_cv_.notify_all();
   if (thread_.joinable()) thread_.join();
   if (bus_) bus_->stop();
+  // Admin requests still waiting for another node: nobody answers them now.
+  std::map<std::uint64_t, Asked> asked;
+  {
+    std::lock_guard lock(mutex_);
+    asked.swap(asked_);
+  }
+  for (auto& [id, a] : asked) a.timer->cancel();
 }
 
 // ---- leases ----------------------------------------------------------------------
@@ -164,10 +171,12 @@ void Cluster::lease_round(bool renew) {
     }
     if (!draining_) claimed = leases_->claim_expired(kClaimBatch);
   } catch (const std::exception& e) {
+    if (renew) renew_failures_.fetch_add(1, std::memory_order_relaxed);
     spdlog::warn("cluster node {}: lease round failed: {}", node_, e.what());
     return;
   }
   for (auto& [table, epoch] : lost) {
+    leases_lost_.fetch_add(1, std::memory_order_relaxed);
     spdlog::warn("cluster node {}: lost the lease of table {} (epoch {})", node_, table, epoch);
     asio::post(io_, [this, table = table, epoch = epoch] { drop(table, epoch); });
   }
@@ -543,7 +552,193 @@ void Cluster::on_message(std::string payload) {
     lobby_.disconnected(proxy);
   } else if (k == "moved") {
     moved(m.value("table", ""), m.value("node", ""));
+  } else if (k == "ask" || k == "tell") {
+    // An admin request another node passed on: carried out here, as if asked here.
+    int status = 500;
+    json body;
+    try {
+      body = lobby_.admin_here(m.value("req", json::object()), status);
+    } catch (const std::exception& e) {
+      status = 500;
+      body = {{"error", "internal"}, {"message", e.what()}};
+    }
+    if (k == "tell") return;
+    body["node"] = node_;
+    bus_->send(m.value("from", ""),
+               json{{"k", "answer"}, {"id", m.value("id", std::uint64_t{0})}, {"status", status}, {"body", std::move(body)}}
+                   .dump());
+  } else if (k == "answer") {
+    if (auto done = take_asked(m.value("id", std::uint64_t{0}))) {
+      done(m.value("status", 500), m.value("body", json::object()));
+    }
   }
+}
+
+// ---- the admin API across nodes ----------------------------------------------------
+
+Cluster::AdminAnswer Cluster::take_asked(std::uint64_t id) {
+  Asked a;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = asked_.find(id);
+    if (it == asked_.end()) return {};
+    a = std::move(it->second);
+    asked_.erase(it);
+  }
+  a.timer->cancel();
+  return std::move(a.done);
+}
+
+void Cluster::ask(const std::string& node, json request, AdminAnswer done) {
+  auto timer = std::make_shared<asio::steady_timer>(io_, kAskTimeout);
+  std::uint64_t id = 0;
+  {
+    std::lock_guard lock(mutex_);
+    id = next_ask_++;
+    asked_[id] = {std::move(done), timer};
+  }
+  timer->async_wait([this, id, node](const boost::system::error_code& ec) {
+    if (ec) return;  // answered (or stopping)
+    if (auto late = take_asked(id)) {
+      late(504, {{"error", "node_timeout"},
+                 {"node", node},
+                 {"message", "Node " + node + " did not answer within " + std::to_string(kAskTimeout.count()) +
+                                 " s; it may have done it or not: look again."}});
+    }
+  });
+  bus_->send(node, json{{"k", "ask"}, {"from", node_}, {"id", id}, {"req", std::move(request)}}.dump());
+}
+
+std::vector<std::string> Cluster::other_live_nodes() {
+  std::vector<std::string> live;
+  try {
+    // Fresh from the heartbeats: a node that started since the last renewal counts.
+    std::lock_guard lease_lock(lease_mutex_);
+    live = leases_->live_nodes();
+  } catch (const std::exception& e) {
+    spdlog::warn("cluster node {}: live nodes unknown ({}); those of the last renewal", node_, e.what());
+    std::lock_guard lock(mutex_);
+    live = live_;
+  }
+  live.erase(std::remove(live.begin(), live.end(), node_), live.end());
+  return live;
+}
+
+void Cluster::ask_all(json request, std::function<void(std::vector<std::tuple<std::string, int, json>>)> done) {
+  const std::vector<std::string> nodes = other_live_nodes();
+  if (nodes.empty()) {
+    asio::post(io_, [done = std::move(done)] { done({}); });
+    return;
+  }
+  struct Gather {
+    std::mutex mutex;
+    std::vector<std::tuple<std::string, int, json>> answers;
+    std::size_t left = 0;
+    std::function<void(std::vector<std::tuple<std::string, int, json>>)> done;
+  };
+  auto g = std::make_shared<Gather>();
+  g->left = nodes.size();
+  g->done = std::move(done);
+  for (const auto& n : nodes) {
+    ask(n, request, [g, n](int status, json body) {
+      std::vector<std::tuple<std::string, int, json>> all;
+      {
+        std::lock_guard lock(g->mutex);
+        g->answers.emplace_back(n, status, std::move(body));
+        if (--g->left > 0) return;
+        all = std::move(g->answers);
+      }
+      g->done(std::move(all));
+    });
+  }
+}
+
+void Cluster::tell_all(const json& request) {
+  const std::string note = json{{"k", "tell"}, {"from", node_}, {"req", request}}.dump();
+  for (const auto& n : other_live_nodes()) bus_->send(n, note);
+}
+
+std::optional<Cluster::TableOwner> Cluster::owner(const std::string& table) {
+  const auto o = owner_of(table, true);
+  if (!o) return std::nullopt;
+  return TableOwner{o->node, o->live};
+}
+
+json Cluster::remote_admin_tables() {
+  json out = json::array();
+  store_.read([&](Db& db) {
+    auto& q = db.prepare(
+        "SELECT t.id, t.game, t.players, t.private, t.status, t.invite, t.creator, t.options, "
+        "t.move_timeout_seconds, t.grace_seconds, t.takeover, l.node_id, "
+        "CASE WHEN l.expires_at > clock_timestamp() THEN 1 ELSE 0 END "
+        "FROM tables t LEFT JOIN table_leases l ON l.table_id = t.id "
+        "WHERE t.status IN ('waiting', 'playing') ORDER BY t.created_at, t.id");
+    while (q.step()) {
+      json options = json::parse(q.text_at(7), nullptr, false);
+      if (options.is_discarded()) options = json::object();
+      out.push_back({{"table", q.text_at(0)},
+                     {"game", q.text_at(1)},
+                     {"players", q.int_at(2)},
+                     {"private", q.int_at(3) != 0},
+                     {"status", q.text_at(4)},
+                     {"invite", q.text_at(5)},
+                     {"creator", q.text_at(6)},
+                     {"options", std::move(options)},
+                     {"move_timeout_seconds", q.int_at(8)},
+                     {"disconnect_policy", {{"grace_seconds", q.int_at(9)}, {"takeover", q.text_at(10)}}},
+                     {"node", q.null_at(11) ? json() : json(q.text_at(11))},
+                     {"lease_live", q.int_at(12) != 0},
+                     {"local", false},
+                     {"stored", true}});
+    }
+    q.run();
+    for (auto& row : out) {
+      json seats = json::array();
+      for (int i = 0; i < row["players"].get<int>(); ++i) seats.push_back({{"seat", i}, {"kind", "empty"}});
+      auto& s = db.prepare("SELECT seat, player_id, bot FROM seats WHERE table_id = ?");
+      s.bind_text(1, row["table"].get<std::string>());
+      while (s.step()) {
+        const auto i = s.int_at(0);
+        if (i < 0 || i >= static_cast<std::int64_t>(seats.size())) continue;
+        json& seat = seats[static_cast<std::size_t>(i)];
+        if (!s.null_at(1) && !s.text_at(1).empty()) {
+          seat["kind"] = "player";
+          seat["player_id"] = s.text_at(1);
+        } else if (!s.null_at(2) && !s.text_at(2).empty()) {
+          seat["kind"] = "bot";
+          seat["bot"] = s.text_at(2);
+        }
+      }
+      s.run();
+      row["seats"] = std::move(seats);
+    }
+  });
+  // Run here: the lobby lists those from memory.
+  json others = json::array();
+  for (auto& row : out) {
+    if (!lobby_.table(row["table"].get<std::string>())) others.push_back(std::move(row));
+  }
+  for (auto& row : others) {
+    for (auto& seat : row["seats"]) {
+      if (seat.contains("player_id")) seat["name"] = lobby_.name_of(seat["player_id"].get<std::string>());
+    }
+  }
+  return others;
+}
+
+Cluster::Stats Cluster::stats() {
+  Stats s;
+  {
+    std::lock_guard lock(mutex_);
+    s.tables_owned = static_cast<std::int64_t>(held_.size());
+  }
+  s.lease_renew_failures = renew_failures_.load(std::memory_order_relaxed);
+  s.leases_lost = leases_lost_.load(std::memory_order_relaxed);
+  if (bus_) {
+    s.bus_in = bus_->received();
+    s.bus_out = bus_->sent();
+  }
+  return s;
 }
 
 // ---- the lobby across nodes -------------------------------------------------------

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -90,6 +91,42 @@ class Cluster {
   // commit is done): other nodes claim its tables on their next round.
   void release_all();
 
+  // ---- the admin API across nodes (docs/operations.md#admin-api) ----
+  // The answer of an admin request: an HTTP status and its JSON body.
+  using AdminAnswer = std::function<void(int status, nlohmann::json body)>;
+  // Sends `request` ({"op": close | disconnect | ban, ...}) to `node`, which
+  // carries it out (Lobby::admin_here) and answers; `done` gets that answer on
+  // the io_context, or 504 node_timeout when none came within kAskTimeout.
+  void ask(const std::string& node, nlohmann::json request, AdminAnswer done);
+  // Sends `request` to every other live node and gathers the answers: `done`
+  // gets (node, status, body) of each (504 for a node that did not answer).
+  void ask_all(nlohmann::json request,
+               std::function<void(std::vector<std::tuple<std::string, int, nlohmann::json>>)> done);
+  // Tells every other live node, without waiting for an answer.
+  void tell_all(const nlohmann::json& request);
+  // The node that runs `table` now (nullopt: no lease), and whether its lease
+  // is unexpired. Reads the lease row.
+  struct TableOwner {
+    std::string node;
+    bool live = false;
+  };
+  std::optional<TableOwner> owner(const std::string& table);
+  // Every open table (waiting or playing) not in this node's memory, from the
+  // store, as admin listing rows: the table's row (its stored status: `waiting`
+  // until its first move is stored), its seats, its lease's node and whether
+  // that lease is live, and `stored: true`.
+  nlohmann::json remote_admin_tables();
+
+  // ---- /metrics ----
+  struct Stats {
+    std::int64_t tables_owned = 0;          // leases this node holds and runs
+    std::uint64_t lease_renew_failures = 0;  // renewal rounds the database refused
+    std::uint64_t leases_lost = 0;          // tables dropped because their lease went elsewhere
+    std::uint64_t bus_in = 0, bus_out = 0;  // bus messages received and sent
+  };
+  Stats stats();
+  static constexpr std::chrono::seconds kAskTimeout{5};
+
   // The store's fence (Store::set_fence): throws unless this node still holds
   // `table` under the epoch it runs it with; returns that epoch.
   std::int64_t fence(Db& db, const std::string& table);
@@ -152,6 +189,18 @@ class Cluster {
   std::uint64_t next_conn_ = 1;
   std::map<Who, std::shared_ptr<RemoteClient>> remotes_;  // other nodes' connections
   std::vector<std::string> live_;                         // from the last renewal
+
+  // Admin requests sent to other nodes, by number, awaiting their answer.
+  struct Asked {
+    AdminAnswer done;
+    std::shared_ptr<boost::asio::steady_timer> timer;
+  };
+  std::map<std::uint64_t, Asked> asked_;
+  std::uint64_t next_ask_ = 1;
+  AdminAnswer take_asked(std::uint64_t id);
+  std::vector<std::string> other_live_nodes();  // under no lock; empty when answered or timed out
+  std::atomic<std::uint64_t> renew_failures_{0};
+  std::atomic<std::uint64_t> leases_lost_{0};
 
   std::thread thread_;
   std::mutex stop_mutex_;

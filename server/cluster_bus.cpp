@@ -83,6 +83,7 @@ void Bus::readable() {
         continue;
       }
     }
+    received_.fetch_add(1, std::memory_order_relaxed);
     try {
       on_message_(std::move(payload));
     } catch (const std::exception& e) {
@@ -143,6 +144,7 @@ void Bus::sender_loop() {
           } else {
             conn->exec("SELECT pg_notify($1, $2)", {channel(to), payload});
           }
+          sent_.fetch_add(1, std::memory_order_relaxed);
           break;
         } catch (const std::exception& e) {
           conn.reset();

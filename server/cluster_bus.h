@@ -48,6 +48,10 @@ class Bus {
   const std::string& node() const { return node_; }
   // Messages received and sent through the relay (tests, figures).
   std::uint64_t relayed() const { return relayed_.load(); }
+  // Messages handed to this node, and sent by it (notified; a send that failed
+  // twice is not counted): /metrics.
+  std::uint64_t received() const { return received_.load(std::memory_order_relaxed); }
+  std::uint64_t sent() const { return sent_.load(std::memory_order_relaxed); }
 
  private:
   void connect_listener();
@@ -73,6 +77,8 @@ class Bus {
   bool stopping_ = false;
   std::thread sender_;
   std::atomic<std::uint64_t> relayed_{0};
+  std::atomic<std::uint64_t> received_{0};
+  std::atomic<std::uint64_t> sent_{0};
 };
 
 }  // namespace casa::server

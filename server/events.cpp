@@ -357,11 +357,26 @@ void Events::finish_if_done(EventSpec& e) {
 }
 
 bool Events::withheld(const std::string& table) {
-  std::lock_guard lock(mutex_);
-  auto it = by_table_.find(table);
-  if (it == by_table_.end()) return false;
-  auto e = events_.find(it->second.event);
-  return e != events_.end() && !e->second.over;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = by_table_.find(table);
+    if (it != by_table_.end()) {
+      auto e = events_.find(it->second.event);
+      return e != events_.end() && !e->second.over;
+    }
+  }
+  if (!lobby_.cluster()) return false;
+  // Cluster mode: an event another node runs; the store knows.
+  bool running = false;
+  lobby_.store().read([&](Db& db) {
+    auto& q = db.prepare(
+        "SELECT 1 FROM event_tables et JOIN events e ON e.id = et.event_id "
+        "WHERE et.table_id = ? AND e.status = 'running'");
+    q.bind_text(1, table);
+    running = q.step();
+    q.run();
+  });
+  return running;
 }
 
 bool Events::may_watch(const std::string& table, const std::string& player_id) {

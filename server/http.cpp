@@ -10,12 +10,14 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <mutex>
 #include <system_error>
 #include <unistd.h>
 
 #include "engine/bots.h"
 #include "protocol/schema_documents.h"
 #include "server/bot_pool.h"
+#include "server/cluster.h"
 #include "server/events.h"
 #include "server/lobby.h"
 #include "server/metrics.h"
@@ -498,6 +500,15 @@ HttpResponse metrics_response(const HttpContext& ctx, const HttpRequest& req) {
     g.bot_busy = static_cast<std::int64_t>(pool->busy());
     g.bot_queued = static_cast<std::int64_t>(pool->queued());
   }
+  if (Cluster* cluster = ctx.lobby->cluster()) {
+    const Cluster::Stats c = cluster->stats();
+    g.node = cluster->node();
+    g.tables_owned = c.tables_owned;
+    g.lease_renew_failures = c.lease_renew_failures;
+    g.leases_lost = c.leases_lost;
+    g.bus_in = c.bus_in;
+    g.bus_out = c.bus_out;
+  }
   HttpResponse res{http::status::ok, req.version()};
   security_headers(res);
   res.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
@@ -509,9 +520,36 @@ HttpResponse metrics_response(const HttpContext& ctx, const HttpRequest& req) {
 
 // The admin API (docs/operations.md#admin-api): off without --admin-token;
 // every request carries the token, or is answered 401 and changes nothing.
-HttpResponse admin_response(const HttpContext& ctx, const HttpRequest& req, const std::string& target) {
+// Close and disconnect may need another node's answer: `later` gets it.
+std::optional<HttpResponse> admin_response(const HttpContext& ctx, const HttpRequest& req, const std::string& target,
+                                           const std::function<void(HttpResponse)>& later) {
   auto respond = [&](int status, const json& body) {
     return json_response(req, static_cast<http::status>(status), body.dump());
+  };
+  // Runs `act` with a Lobby::AdminAnswer: an answer given before act returns
+  // is the response; one given afterwards (by another node) goes to `later`.
+  auto answer_of = [&](const std::function<void(Lobby::AdminAnswer)>& act) -> std::optional<HttpResponse> {
+    struct Pending {
+      std::mutex mutex;
+      bool returned = false;
+      std::optional<HttpResponse> now;
+    };
+    auto pending = std::make_shared<Pending>();
+    // Only what json_response reads: the method, the version, keep-alive.
+    auto head = std::make_shared<HttpRequest>(req.method(), req.target(), req.version());
+    head->keep_alive(req.keep_alive());
+    act([pending, head, later](int status, json body) {
+      HttpResponse res = json_response(*head, static_cast<http::status>(status), body.dump());
+      std::lock_guard lock(pending->mutex);
+      if (!pending->returned) {
+        pending->now = std::move(res);
+      } else {
+        later(std::move(res));
+      }
+    });
+    std::lock_guard lock(pending->mutex);
+    pending->returned = true;
+    return std::move(pending->now);
   };
   if (ctx.config->admin_token.empty()) {
     return respond(404, {{"error", "admin_disabled"}, {"message", "Start the server with --admin-token to use the admin API."}});
@@ -546,7 +584,7 @@ HttpResponse admin_response(const HttpContext& ctx, const HttpRequest& req, cons
   int status = 404;
   if (parts.size() == 1 && parts[0] == "tables") {
     if (!get) return wrong_method("GET, HEAD");
-    return respond(200, ctx.lobby->admin_tables());
+    return answer_of([&](Lobby::AdminAnswer done) { ctx.lobby->admin_tables(std::move(done)); });
   }
   if (parts.size() == 1 && parts[0] == "bans") {
     if (!get) return wrong_method("GET, HEAD");
@@ -556,13 +594,11 @@ HttpResponse admin_response(const HttpContext& ctx, const HttpRequest& req, cons
     if (method != http::verb::post) return wrong_method("POST");
     std::string reason;
     if (auto bad = reason_of(reason)) return *bad;
-    json body = ctx.lobby->admin_close_table(parts[1], reason, status);
-    return respond(status, body);
+    return answer_of([&](Lobby::AdminAnswer done) { ctx.lobby->admin_close_table(parts[1], reason, std::move(done)); });
   }
   if (parts.size() == 3 && parts[0] == "players" && !parts[1].empty() && parts[2] == "disconnect") {
     if (method != http::verb::post) return wrong_method("POST");
-    json body = ctx.lobby->admin_disconnect(parts[1], status);
-    return respond(status, body);
+    return answer_of([&](Lobby::AdminAnswer done) { ctx.lobby->admin_disconnect(parts[1], std::move(done)); });
   }
   if (parts.size() == 3 && parts[0] == "players" && !parts[1].empty() && parts[2] == "ban") {
     if (method == http::verb::delete_) {
@@ -585,8 +621,13 @@ HttpResponse answer_http_unguarded(const HttpContext& ctx, const HttpRequest& re
 }  // namespace
 
 // A read the database refuses (PostgreSQL gone, say) answers 503, never more.
-HttpResponse answer_http(const HttpContext& ctx, const HttpRequest& req) {
+std::optional<HttpResponse> answer_http(const HttpContext& ctx, const HttpRequest& req,
+                                        std::function<void(HttpResponse)> later) {
   try {
+    {
+      const std::string path(req.target().substr(0, req.target().find('?')));
+      if (path.rfind("/api/admin/", 0) == 0) return admin_response(ctx, req, path, later);
+    }
     return answer_http_unguarded(ctx, req);
   } catch (const std::exception& e) {
     spdlog::warn("http: {} failed: {}", std::string(req.target()), e.what());
@@ -599,7 +640,6 @@ HttpResponse answer_http_unguarded(const HttpContext& ctx, const HttpRequest& re
   {
     std::string path(req.target().substr(0, req.target().find('?')));
     if (path == "/metrics") return metrics_response(ctx, req);
-    if (path.rfind("/api/admin/", 0) == 0) return admin_response(ctx, req, path);
   }
   if (req.method() != http::verb::get && req.method() != http::verb::head) {
     HttpResponse res = json_response(req, http::status::method_not_allowed, json{{"error", "get_only"}}.dump());

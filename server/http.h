@@ -8,7 +8,9 @@
 #include <atomic>
 #include <filesystem>
 #include <map>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,8 +80,12 @@ using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>
 using HttpResponse = boost::beast::http::response<boost::beast::http::string_body>;
 
 // Answers one request; the response is complete (Content-Length set; for HEAD
-// the length of the body a GET would get, and no body).
-HttpResponse answer_http(const HttpContext& context, const HttpRequest& request);
+// the length of the body a GET would get, and no body). An answer that another
+// node of a cluster must give (an admin request for a table run there, a player
+// connected there) comes later: nullopt is returned, and `later` is called
+// once with the response, from an io_context thread.
+std::optional<HttpResponse> answer_http(const HttpContext& context, const HttpRequest& request,
+                                        std::function<void(HttpResponse)> later);
 
 // Decodes %XX escapes of a URL path; false on a malformed escape or an encoded
 // NUL or slash.

@@ -89,7 +89,12 @@ void Lobby::recover() {
   std::size_t tables = 0, finished = 0;
   if (cluster_) {
     // Tables come with the leases this node claims (Cluster::takeover).
+    load_bans();
     spdlog::info("recovered {} players; tables are claimed from the cluster", players);
+    // Running duplicate events, as a single node reloads them (their tables come
+    // with the leases; a board that finished while no node knew moves on). Once
+    // the io_context runs: the cluster has started and takes new tables' leases.
+    asio::post(io_, [this] { events_->recover(); });
     return;
   }
   const std::int64_t now = Store::now();
@@ -338,6 +343,13 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
       }
       // Registered on another node: tokens are valid on every node.
       if (!known) load_player("token_hash", hash);
+      // Banned or let in again on another node: the store says which.
+      std::string pid;
+      {
+        std::lock_guard lock(mutex_);
+        if (auto it = by_token_.find(hash); it != by_token_.end()) pid = it->second;
+      }
+      if (!pid.empty()) refresh_ban(pid);
     }
     std::shared_ptr<Client> previous;
     std::vector<std::shared_ptr<Table>> seated;
@@ -470,9 +482,19 @@ void Lobby::forget(const std::string& id, bool release_lease) {
 }
 
 void Lobby::drop_table(const std::string& id) {
+  auto dropped = table(id);
+  // An unfinished table counts against its creator's limit on the node that
+  // runs it: from now on that is another node (which counts it on adopting it).
+  const std::string state = dropped ? dropped->summary().value("status", "") : "";
+  const bool unfinished = state == "waiting" || state == "playing";
   forget(id, false);
   std::lock_guard lock(mutex_);
   for (auto& [pid, p] : players_) p.tables.erase(id);
+  if (unfinished) {
+    if (auto it = players_.find(dropped->setup().creator); it != players_.end() && it->second.open_created > 0) {
+      --it->second.open_created;
+    }
+  }
 }
 
 std::shared_ptr<Table> Lobby::table(const std::string& id) {

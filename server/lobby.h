@@ -142,14 +142,21 @@ class Lobby {
   std::size_t table_count();
 
   // ---- the admin API (server/admin.cpp, docs/operations.md#admin-api) ----
-  // Each returns the JSON body and sets the HTTP status.
-  nlohmann::json admin_tables();
-  nlohmann::json admin_close_table(const std::string& table, const std::string& reason, int& status);
-  nlohmann::json admin_disconnect(const std::string& player_id, int& status);
+  // Each returns the JSON body and sets the HTTP status, or gives both to an
+  // AdminAnswer (at once, or later when another node of a cluster answers).
+  // In cluster mode every one of them acts on the whole cluster.
+  using AdminAnswer = std::function<void(int status, nlohmann::json body)>;
+  void admin_tables(AdminAnswer done);
+  void admin_close_table(const std::string& table, const std::string& reason, AdminAnswer done);
+  void admin_disconnect(const std::string& player_id, AdminAnswer done);
   nlohmann::json admin_ban(const std::string& player_id, const std::string& reason, int& status);
   nlohmann::json admin_unban(const std::string& player_id, int& status);
   nlohmann::json admin_bans();
   bool is_banned(const std::string& player_id);
+  // An admin request another node passed on ({"op": "close", "table",
+  // "reason"}, {"op": "disconnect", "player"}, {"op": "ban" | "unban",
+  // "player"}): carried out on this node alone.
+  nlohmann::json admin_here(const nlohmann::json& request, int& status);
   // What GET /metrics reads from the lobby at scrape time.
   struct Gauges {
     std::vector<std::pair<std::string, std::int64_t>> tables_by_state;
@@ -159,6 +166,15 @@ class Lobby {
 
  private:
   void load_bans();
+  // Cluster mode: the player's ban as the store has it now (set or lifted on
+  // any node).
+  void refresh_ban(const std::string& player_id);
+  nlohmann::json admin_local_tables();  // the tables in this node's memory
+  nlohmann::json admin_close_here(const std::string& table, const std::string& reason, int& status);
+  nlohmann::json admin_disconnect_here(const std::string& player_id, int& status);
+  // Tells the player's connection on this node (not one held for another
+  // node) that they are banned, and closes it. True if there was one.
+  bool kick_banned(const std::string& player_id);
   struct Player {
     std::string id;
     std::string name;

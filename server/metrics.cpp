@@ -191,6 +191,31 @@ std::string metrics_text(const MetricsGauges& g) {
       counter(static_cast<double>(m.bot_fallbacks.load(std::memory_order_relaxed))));
   all.push_back(std::move(fallbacks));
 
+  if (!g.node.empty()) {
+    // Each node is scraped on its own: its id as an info metric, to join on.
+    auto info = family("casa_node_info", "This node's id in the cluster (always 1)", MetricType::Gauge);
+    info.metric.push_back(gauge(1, {label("node", g.node)}));
+    all.push_back(std::move(info));
+    auto owned =
+        family("casa_cluster_tables_owned", "Tables whose lease this node holds and runs", MetricType::Gauge);
+    owned.metric.push_back(gauge(static_cast<double>(g.tables_owned)));
+    all.push_back(std::move(owned));
+    auto renew = family("casa_cluster_lease_renew_failures_total",
+                        "Lease renewal rounds the database refused or could not be reached for",
+                        MetricType::Counter);
+    renew.metric.push_back(counter(static_cast<double>(g.lease_renew_failures)));
+    all.push_back(std::move(renew));
+    auto lost = family("casa_cluster_leases_lost_total",
+                       "Tables this node dropped because their lease was no longer its own", MetricType::Counter);
+    lost.metric.push_back(counter(static_cast<double>(g.leases_lost)));
+    all.push_back(std::move(lost));
+    auto bus = family("casa_cluster_bus_messages_total",
+                      "Cluster bus notifications by direction: in (received), out (sent)", MetricType::Counter);
+    bus.metric.push_back(counter(static_cast<double>(g.bus_in), {label("direction", "in")}));
+    bus.metric.push_back(counter(static_cast<double>(g.bus_out), {label("direction", "out")}));
+    all.push_back(std::move(bus));
+  }
+
   std::ostringstream out;
   prometheus::TextSerializer().Serialize(out, all);
   return std::move(out).str();

@@ -69,6 +69,10 @@ struct MetricsGauges {
   std::int64_t players_connected = 0;
   std::int64_t store_queue = 0;
   std::int64_t bot_threads = 0, bot_busy = 0, bot_queued = 0;
+  // Cluster mode only (docs/cluster.md): this node's id, and its share of the cluster.
+  std::string node;  // empty: a single node, and none of the below is written
+  std::int64_t tables_owned = 0;
+  std::uint64_t lease_renew_failures = 0, leases_lost = 0, bus_in = 0, bus_out = 0;
 };
 
 // The Prometheus text exposition (version 0.0.4) of metrics() and `gauges`.

@@ -462,9 +462,6 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
 
 // ---- HTTP ----------------------------------------------------------------------
 
-http::response<http::string_body> answer(const Shared& shared, const http::request<http::string_body>& req) {
-  return answer_http(shared.http, req);
-}
 
 template <class Stream>
 class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
@@ -535,9 +532,17 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
       std::make_shared<WsSession<Stream>>(std::move(stream_), shared_, slot_)->run(std::move(req));
       return;
     }
-    auto res = answer(shared_, req);
-    const bool keep = res.keep_alive();
-    write(std::move(res), keep);
+    auto res = answer_http(shared_.http, req, [self = this->shared_from_this()](http::response<http::string_body> later) {
+      // Another node's answer (server/http.h): written on the session's executor.
+      asio::post(self->stream_.get_executor(), [self, later = std::move(later)]() mutable {
+        beast::get_lowest_layer(self->stream_).expires_after(std::chrono::seconds(30));
+        const bool keep = later.keep_alive();
+        self->write(std::move(later), keep);
+      });
+    });
+    if (!res) return;  // answered later
+    const bool keep = res->keep_alive();
+    write(std::move(*res), keep);
   }
 
   void write(http::response<http::string_body> res, bool keep) {

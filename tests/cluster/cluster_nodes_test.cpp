@@ -44,8 +44,10 @@ struct Node : ChildServer {
   std::string id;
 };
 
-Node spawn_node(const std::string& db, const std::string& id) {
-  Node n{spawn_server(db, {"--node-id", id, "--lease-seconds", std::to_string(kLease)}), id};
+Node spawn_node(const std::string& db, const std::string& id, std::vector<std::string> extra = {}) {
+  std::vector<std::string> flags = {"--node-id", id, "--lease-seconds", std::to_string(kLease)};
+  flags.insert(flags.end(), extra.begin(), extra.end());
+  Node n{spawn_server(db, flags), id};
   return n;
 }
 
@@ -62,8 +64,9 @@ void kill_node(Node& n, int sig = SIGKILL) {
 struct Nodes {
   std::string db;
   std::vector<Node> nodes;
-  explicit Nodes(int n) : db(fresh_database()) {
-    for (int i = 0; i < n; ++i) nodes.push_back(spawn_node(db, std::string(1, static_cast<char>('a' + i))));
+  // `extra`: flags every node gets.
+  explicit Nodes(int n, const std::vector<std::string>& extra = {}) : db(fresh_database()) {
+    for (int i = 0; i < n; ++i) nodes.push_back(spawn_node(db, std::string(1, static_cast<char>('a' + i)), extra));
   }
   ~Nodes() {
     for (auto& n : nodes) kill_node(n);
@@ -326,4 +329,233 @@ TEST_CASE("SIGSTOP past the lease: the paused owner writes nothing more, and its
       CHECK(r.epoch == epoch);
     }
   }
+}
+
+// ---- operations across nodes (docs/operations.md) ------------------------------
+
+namespace {
+
+const std::string kAdmin = "cluster-admin-token-0123456789abcdef";
+
+json admin(unsigned short port, boost::beast::http::verb verb, const std::string& target, int& status,
+           const std::string& body = "") {
+  auto [code, text] = http_call(port, verb, target, kAdmin, body);
+  status = code;
+  return json::parse(text, nullptr, false);
+}
+
+// The value of a sample of a /metrics text ("name" or "name{labels}" as written), or -1.
+double sample(const std::string& text, const std::string& key) {
+  const std::string at = "\n" + key + " ";
+  const auto i = text.find(at);
+  if (i == std::string::npos) return -1;
+  return std::stod(text.substr(i + at.size()));
+}
+
+}  // namespace
+
+TEST_CASE("admin API on any node: lists every node's tables, closes a table another node runs, disconnects and bans everywhere") {
+  Nodes n(2, {"--admin-token", kAdmin});
+  WsClient ann(n[1].port), bob(n[1].port), cy(n[0].port);  // ann and bob on b, cy on a
+  ann.hello("ann");
+  bob.hello("bob");
+  cy.hello("cy");
+  const json made = create(ann, {{"game", "fake-trick"}, {"players", 2}, {"rated", false}, {"options", {{"hand", 5}}}});
+  REQUIRE(made["type"] == "table_created");
+  const std::string table = made["table"];
+  REQUIRE(bob.call({{"type", "join"}, {"table", table}})["type"] == "joined");
+  const json waiting = create(cy, {{"game", "fake-trick"}, {"players", 2}, {"private", true}, {"rated", false},
+                                   {"options", {{"hand", 3}}}});
+  REQUIRE(waiting["type"] == "table_created");
+  REQUIRE(owner(n.db, table).first == "b");
+
+  // Listed on a: a's own table, and b's with its node and seats.
+  int status = 0;
+  std::map<std::string, json> listed;
+  const json all = admin(n[0].port, boost::beast::http::verb::get, "/api/admin/tables", status);
+  REQUIRE_MESSAGE(status == 200, all.dump());
+  for (const auto& t : all["tables"]) listed[t["table"].get<std::string>()] = t;
+  CAPTURE(all.dump());
+  REQUIRE(listed.count(table));
+  REQUIRE(listed.count(waiting["table"]));
+  CHECK(listed[table]["node"] == "b");
+  CHECK(listed[table]["local"] == false);
+  CHECK(listed[table]["status"] == "playing");
+  CHECK(listed[table]["seats"][0]["player_id"] == ann.player_id);
+  CHECK(listed[table]["seats"][1]["player_id"] == bob.player_id);
+  CHECK(listed[waiting["table"]]["node"] == "a");
+  CHECK(listed[waiting["table"]]["local"] == true);
+  CHECK(listed[waiting["table"]]["private"] == true);
+
+  // Closed from a: b closes it, and its players on b hear why.
+  const std::string reason = "Closed by the operators: node b is being retired.";
+  const json closed = admin(n[0].port, boost::beast::http::verb::post, "/api/admin/tables/" + table + "/close",
+                            status, json{{"reason", reason}}.dump());
+  CHECK(status == 202);
+  CHECK(closed["node"] == "b");
+  CHECK(closed["closing"] == true);
+  for (WsClient* c : {&ann, &bob}) {
+    const auto m = c->find([&](const json& x) { return x["type"] == "table_closed" && x["table"] == table; }, 5s);
+    REQUIRE(m);
+    CHECK((*m)["reason"] == "admin");
+    CHECK((*m)["message"] == reason);
+  }
+  {
+    PgConn c(n.db);
+    std::vector<std::vector<std::optional<std::string>>> rows;
+    for (int i = 0; i < 100; ++i) {
+      rows = c.exec("SELECT status, closed_reason FROM tables WHERE id = $1", {table});
+      if (!rows.empty() && rows[0][1]) break;
+      std::this_thread::sleep_for(20ms);
+    }
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0][0].value_or("") == "closed");
+    CHECK(rows[0][1].value_or("") == reason);
+  }
+  // Closed already: b says so. No such table anywhere: 404.
+  admin(n[0].port, boost::beast::http::verb::post, "/api/admin/tables/" + table + "/close", status, R"({"reason":"x"})");
+  CHECK(status == 409);
+  admin(n[0].port, boost::beast::http::verb::post, "/api/admin/tables/tnosuchone/close", status, R"({"reason":"x"})");
+  CHECK(status == 404);
+
+  // Disconnect from a: dan is connected to b only.
+  WsClient dan(n[1].port);
+  dan.hello("dan");
+  const json dropped =
+      admin(n[0].port, boost::beast::http::verb::post, "/api/admin/players/" + dan.player_id + "/disconnect", status);
+  CHECK(status == 200);
+  CHECK(dropped["disconnected"] == true);
+  CHECK(dropped["nodes"] == json::array({"b"}));
+  CHECK(dan.wait_closed(5s));
+  admin(n[0].port, boost::beast::http::verb::post, "/api/admin/players/pnosuchone/disconnect", status);
+  CHECK(status == 404);
+
+  // A ban made on a: eve, connected to b, is dropped there, and no node lets her in.
+  WsClient eve(n[1].port);
+  eve.hello("eve");
+  const std::string eve_token = eve.token();
+  admin(n[0].port, boost::beast::http::verb::post, "/api/admin/players/" + eve.player_id + "/ban", status,
+        R"({"reason":"cheating"})");
+  CHECK(status == 200);
+  const auto told = eve.find([](const json& m) { return m["type"] == "error"; }, 5s);
+  REQUIRE(told);
+  CHECK((*told)["code"] == "banned");
+  CHECK(eve.wait_closed(5s));
+  for (std::size_t i = 0; i < 2; ++i) {
+    WsClient again(n[i].port);
+    CHECK(again.hello("", eve_token)["code"] == "banned");
+  }
+  const json bans = admin(n[1].port, boost::beast::http::verb::get, "/api/admin/bans", status);
+  REQUIRE(bans["bans"].size() == 1);
+  CHECK(bans["bans"][0]["player_id"] == eve.player_id);
+  // Lifted on b: a lets her in again.
+  admin(n[1].port, boost::beast::http::verb::delete_, "/api/admin/players/" + eve.player_id + "/ban", status);
+  CHECK(status == 200);
+  WsClient back(n[0].port);
+  CHECK(back.hello("", eve_token)["type"] == "welcome");
+
+  // Each node's /metrics names it and counts its share.
+  const std::string a = http_get(n[0].port, "/metrics").second;
+  const std::string b = http_get(n[1].port, "/metrics").second;
+  CHECK(sample(a, "casa_node_info{node=\"a\"}") == 1);
+  CHECK(sample(b, "casa_node_info{node=\"b\"}") == 1);
+  CHECK(sample(a, "casa_cluster_tables_owned") == 1);  // cy's waiting table
+  CHECK(sample(b, "casa_cluster_tables_owned") == 1);  // the closed one, kept for a while
+  CHECK(sample(a, "casa_cluster_bus_messages_total{direction=\"out\"}") >= 3);  // close, disconnect, ban asked of b
+  CHECK(sample(b, "casa_cluster_bus_messages_total{direction=\"in\"}") >= 3);
+  CHECK(sample(a, "casa_cluster_lease_renew_failures_total") == 0);
+  CHECK(sample(a, "casa_cluster_leases_lost_total") == 0);
+}
+
+TEST_CASE("a table taken over by another node no longer counts against its creator's limit on the node that lost it") {
+  Nodes n(2, {"--max-tables-per-player", "1"});
+  WsClient ann(n[1].port);  // on b, which is paused
+  ann.hello("ann");
+  const json made = create(ann, {{"game", "fake-trick"}, {"players", 2}, {"rated", false}, {"options", {{"hand", 3}}}});
+  REQUIRE(made["type"] == "table_created");
+  const std::string table = made["table"];
+  // The limit holds on b.
+  CHECK(create(ann, {{"game", "fake-trick"}, {"players", 2}, {"rated", false}})["code"] == "too_many_tables");
+
+  kill(n[1].pid, SIGSTOP);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(4 * kLease + 5);
+  while (owner(n.db, table).first != "a" && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(100ms);
+  REQUIRE(owner(n.db, table).first == "a");
+  kill(n[1].pid, SIGCONT);
+
+  // b lets the table go; from then on ann may create one there again.
+  json again;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(3 * kLease + 5);
+  do {
+    again = create(ann, {{"game", "fake-trick"}, {"players", 2}, {"rated", false}, {"options", {{"hand", 3}}}});
+    if (again["type"] == "table_created") break;
+    CHECK(again["code"] == "too_many_tables");
+    std::this_thread::sleep_for(200ms);
+  } while (std::chrono::steady_clock::now() < until);
+  REQUIRE_MESSAGE(again["type"] == "table_created", again.dump());
+  CHECK(owner(n.db, again["table"]).first == "b");
+  // And the limit still holds for the one it runs now.
+  CHECK(create(ann, {{"game", "fake-trick"}, {"players", 2}, {"rated", false}})["code"] == "too_many_tables");
+}
+
+TEST_CASE("a node restarted in cluster mode reloads the running duplicate events, as a single node does") {
+  Nodes n(1);
+  std::string token, event, bots_table, hugo_table;
+  {
+    WsClient hugo(n[0].port);
+    hugo.hello("hugo");
+    token = hugo.token();
+    // Rotation 0: two bots play the board at once; rotation 1: hugo, the same deal, later.
+    const json created = hugo.call(
+        {{"type", "create_event"},
+         {"game", "la-casa"},
+         {"players", 2},
+         {"options", {{"rounds", 1}}},
+         {"seeds", {4242424242ULL}},
+         {"sides",
+          {{{"name", "hugo's side"}, {"tables", {{{{"bot", "robot"}}}, {{{"player_id", hugo.player_id}}}}}},
+           {{"members", {{{"bot", "random"}}}}}}}});
+    REQUIRE_MESSAGE(created["type"] == "event_created", created.dump());
+    event = created["event"];
+    bots_table = created["tables"][0];
+    hugo_table = created["tables"][1];
+  }
+  auto event_page = [&] { return get_json(n[0].port, "/api/events/" + event, 200); };
+  auto bots_over = [&] {
+    const json page = event_page();
+    for (const auto& t : page["tables"]) {
+      if (t["table"] == bots_table) return t["status"] == "over";
+    }
+    return false;
+  };
+  auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (!bots_over() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(50ms);
+  REQUIRE_MESSAGE(bots_over(), event_page().dump());
+
+  kill_node(n[0]);
+  n.nodes[0] = spawn_node(n.db, "a");
+  // Its tables are claimed again (new epochs) and loaded.
+  deadline = std::chrono::steady_clock::now() + std::chrono::seconds(4 * kLease + 5);
+  while ((owner(n.db, hugo_table).second < 2 || owner(n.db, bots_table).second < 2) &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(100ms);
+  }
+  REQUIRE(owner(n.db, hugo_table).second >= 2);
+  REQUIRE(owner(n.db, bots_table).second >= 2);
+
+  // The event runs on: its finished board is still withheld from hugo, who has
+  // that deal to play.
+  WsClient hugo(n[0].port);
+  REQUIRE(hugo.hello("", token)["resumed"] == true);
+  CHECK(hugo.call({{"type", "spectate"}, {"table", bots_table}})["code"] == "event_table");
+  get_json(n[0].port, "/api/games/" + bots_table, 403);
+  CHECK(event_page()["status"] == "running");
+  // hugo plays his board; the restarted node ends the event, and reveals.
+  play_out({&hugo}, hugo_table, first_legal, 60s);
+  deadline = std::chrono::steady_clock::now() + 10s;
+  while (event_page()["status"] != "over" && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(50ms);
+  }
+  CHECK(event_page()["status"] == "over");
+  get_json(n[0].port, "/api/games/" + bots_table, 200);
 }

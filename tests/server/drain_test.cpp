@@ -95,7 +95,7 @@ TEST_CASE("drain: while draining, /healthz answers 503 and a WebSocket upgrade 5
 
 TEST_CASE("SIGTERM during play: exit 0, every client got reconnect, no acknowledged move lost") {
   const auto dir = temp_dir("drain");
-  const std::string db = (dir / "casa.db").string();
+  const std::string db = test_db(dir);
   ChildServer server = spawn_server(db);
   std::string table, token_a, token_b;
   std::vector<json> acknowledged;  // (seq, seat, action) of every `accepted`

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 
 #include <atomic>
 #include <fstream>
@@ -494,6 +495,9 @@ TEST_CASE("admin API: disconnect a player; ban (stored, hello refused) and unban
 }
 
 TEST_CASE("online backup while games are played: every acknowledged move is in the copy") {
+  // SQLite's backup API copies a SQLite file; PostgreSQL is backed up with its
+  // own tools (the next test checks that the command says so).
+  if (testing_postgres()) return;
   TestServer ts([](casa::server::Config& c) { c.threads = 2; });
   const fs::path out_dir = temp_dir("backup");
   const fs::path copy = out_dir / "casa.db";
@@ -619,7 +623,37 @@ TEST_CASE("online backup while games are played: every acknowledged move is in t
   }
 }
 
+TEST_CASE("casa-server backup on PostgreSQL: a clear error that names pg_dump, nothing written") {
+  // With the suite on SQLite, a URL of a server that is not there: the
+  // command refuses it before connecting anywhere.
+  const std::string url =
+      testing_postgres() ? test_pg_url() : "postgres://casa:secret@127.0.0.1:1/casa";
+  const fs::path dir = temp_dir("pgbackup");
+  const fs::path out = dir / "copy.db";
+  const auto err = casa::server::backup_database(url, out.string());
+  REQUIRE(err.has_value());
+  CHECK(err->find("PostgreSQL") != std::string::npos);
+  CHECK(err->find("pg_dump") != std::string::npos);
+  CHECK(err->find("secret") == std::string::npos);  // no password in a message
+  // The command line: exit status 1, the same sentence on stderr, no file.
+  const fs::path said = dir / "stderr.txt";
+  const std::string cmd = std::string(CASA_SERVER_PATH) + " backup " + out.string() + " --db '" + url +
+                          "' > /dev/null 2> " + said.string();
+  const int rc = std::system(cmd.c_str());
+  CHECK(WIFEXITED(rc));
+  CHECK(WEXITSTATUS(rc) == 1);
+  std::ifstream in(said);
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK_MESSAGE(text.str().find("pg_dump") != std::string::npos, text.str());
+  CHECK_FALSE(fs::exists(out));
+  CHECK_FALSE(fs::exists(out.string() + ".partial"));
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
 TEST_CASE("casa-server backup: the command line") {
+  if (testing_postgres()) return;  // a SQLite file; PostgreSQL: the test above
   TestServer ts;
   WsClient a(ts.port());
   REQUIRE(a.hello("ann")["type"] == "welcome");

@@ -221,15 +221,24 @@ class WsClient {
   std::string token_;
 };
 
-// One plain HTTP GET; returns (status, body).
-inline std::pair<int, std::string> http_get(unsigned short port, const std::string& target) {
+// One plain HTTP request, with a bearer token and a JSON body when given;
+// returns (status, body).
+inline std::pair<int, std::string> http_call(unsigned short port, boost::beast::http::verb verb, const std::string& target,
+                                             const std::string& token = "", const std::string& body = "") {
   namespace beast = boost::beast;
   namespace http = beast::http;
   boost::asio::io_context io;
   beast::tcp_stream stream(io);
   stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
-  http::request<http::string_body> req{http::verb::get, target, 11};
+  stream.expires_after(std::chrono::seconds(20));
+  http::request<http::string_body> req{verb, target, 11};
   req.set(http::field::host, "127.0.0.1");
+  if (!token.empty()) req.set(http::field::authorization, "Bearer " + token);
+  if (!body.empty()) {
+    req.set(http::field::content_type, "application/json");
+    req.body() = body;
+  }
+  req.prepare_payload();
   http::write(stream, req);
   beast::flat_buffer buffer;
   http::response<http::string_body> res;
@@ -237,6 +246,11 @@ inline std::pair<int, std::string> http_get(unsigned short port, const std::stri
   beast::error_code ec;
   stream.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both, ec);
   return {static_cast<int>(res.result_int()), res.body()};
+}
+
+// One plain HTTP GET; returns (status, body).
+inline std::pair<int, std::string> http_get(unsigned short port, const std::string& target) {
+  return http_call(port, boost::beast::http::verb::get, target);
 }
 
 }  // namespace casa::testing
