@@ -205,7 +205,8 @@ TEST_CASE("a player away when the game ended gets game_over on coming back") {
   check_schemas(a2);
 }
 
-TEST_CASE("a player who resumes while the last move is being stored gets the final state, then game_over") {
+TEST_CASE(
+    "a player who resumes while the last move is being stored gets the final state, then game_over") {
   TestServer ts;
   auto a = std::make_unique<WsClient>(ts.port());
   WsClient b(ts.port());
@@ -222,7 +223,8 @@ TEST_CASE("a player who resumes while the last move is being stored gets the fin
   CHECK(b.call({{"type", "join"}, {"table", table}})["type"] == "joined");
   a.reset();
   const json bid = b.expect("request");
-  b.send({{"type", "action"}, {"table", table}, {"seq", bid["seq"]}, {"action", first_legal(bid)}});
+  b.send(
+      {{"type", "action"}, {"table", table}, {"seq", bid["seq"]}, {"action", first_legal(bid)}});
   json last = b.expect("request");
   while (last["legal"][0]["type"] != "play") last = b.expect("request");
 
@@ -235,7 +237,10 @@ TEST_CASE("a player who resumes while the last move is being stored gets the fin
   } else {
     holder->exec("BEGIN IMMEDIATE");
   }
-  b.send({{"type", "action"}, {"table", table}, {"seq", last["seq"]}, {"action", first_legal(last)}});
+  b.send({{"type", "action"},
+          {"table", table},
+          {"seq", last["seq"]},
+          {"action", first_legal(last)}});
   // Messages of one connection are handled in order: once the pong is back,
   // the table has the action ahead of ann's resume.
   CHECK(b.call({{"type", "ping"}})["type"] == "pong");
