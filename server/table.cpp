@@ -81,6 +81,10 @@ void Table::send_to_seat(Seat seat, const Frame& frame) {
 
 void Table::send_to_all(const Frame& frame) {
   for (Seat s = 0; s < setup_.players; ++s) send_to_seat(s, frame);
+  send_to_spectators(frame);
+}
+
+void Table::send_to_spectators(const Frame& frame) {
   for (auto it = spectators_.begin(); it != spectators_.end();) {
     if (auto c = it->second.lock()) {
       c->send(frame);
@@ -867,19 +871,27 @@ void Table::finish() {
   stop_play();
   std::vector<Seat> winners = game_->winners();
   spdlog::info("table {} ends after {} actions; winners {}", setup_.id, seq_, json(winners).dump());
-  send_to_all(make_frame(game_over_frame()));
   // A player away now is owed the game_over: the table stays among their
-  // tables, so that coming back (hello with the token) brings it.
+  // tables, so that coming back (hello with the token) brings it. One look at
+  // each player's connection decides both whether it is sent the game_over and
+  // whether the player is owed it: sending first and asking afterwards whether
+  // the player is connected let one who resumed in between get neither.
+  const Frame over = make_frame(game_over_frame());
   std::vector<std::string> owed;
   for (auto& s : seats_) {
     if (s.player_id.empty()) continue;
-    s.owes_game_over = !lobby_.is_connected(s.player_id);
+    const auto connection = lobby_.connection_of(s.player_id);
+    // A connection that resumed during the last commit still waits for its
+    // table_state (player_connection): the game_over comes after it.
+    s.owes_game_over = !connection || s.resuming > 0;
     if (s.owes_game_over) {
       owed.push_back(s.player_id);
     } else {
+      connection->send(over);
       lobby_.seat_changed(s.player_id, setup_.id, false);
     }
   }
+  send_to_spectators(over);
   if (std::find(owed.begin(), owed.end(), setup_.creator) == owed.end()) {
     lobby_.seat_changed(setup_.creator, setup_.id, false);
   }
@@ -1124,9 +1136,10 @@ void Table::player_connection(std::string player_id, bool connected) {
     if (status_ == Status::closed) return;
     if (status_ == Status::over) {
       // Back after the game ended without them: the final state and the result.
-      if (!connected || seat == kSpectator ||
-          !seats_[static_cast<std::size_t>(seat)].owes_game_over)
-        return;
+      // Also when not owed the game_over: a hello that came as the game ended
+      // is handled here after finish(), which may have counted the new
+      // connection as present; it has had no table_state since it connected.
+      if (!connected || seat == kSpectator) return;
       seats_[static_cast<std::size_t>(seat)].owes_game_over = false;
       lobby_.send_to_player(player_id, make_frame(table_state(seat).dump()));
       forget_view(seat);
@@ -1146,12 +1159,23 @@ void Table::player_connection(std::string player_id, bool connected) {
     // After any commit in flight (a bot may be moving for this seat right now):
     // the state and request the player gets are those after it, never a
     // request that the move being stored is about to make stale.
+    auto& resumed = seats_[static_cast<std::size_t>(seat)];
+    if (connected) ++resumed.resuming;
     when_idle([this, player_id, seat, connected] {
+      auto& s = seats_[static_cast<std::size_t>(seat)];
+      if (connected && s.resuming > 0) --s.resuming;
       if (connected && status_ != Status::closed) {
         // The reconnected player gets the full picture and their pending request.
         lobby_.send_to_player(player_id, make_frame(table_state(seat).dump()));
         forget_view(seat);
         if (status_ == Status::playing && pending_[static_cast<std::size_t>(seat)].seq >= 0) send_request(seat);
+        // The game ended with the commit this waited for: finish() left the
+        // game_over owed, to come after this state.
+        if (status_ == Status::over && s.owes_game_over) {
+          s.owes_game_over = false;
+          lobby_.send_to_player(player_id, make_frame(game_over_frame()));
+          lobby_.seat_changed(player_id, setup_.id, false);
+        }
       }
       if (status_ != Status::playing) return;
       arm_timer();

@@ -136,6 +136,7 @@ class Table : public std::enable_shared_from_this<Table> {
     Clock::time_point takeover_at{};  // set while the grace period runs
     std::string played_by;            // the bot playing for them
     bool owes_game_over = false;      // over, and its player has not been sent game_over
+    int resuming = 0;                 // connections of its player waiting for their table_state
     // The view this seat's connection holds from its last request, when that
     // connection takes view patches: the next request says only what changed.
     std::weak_ptr<Client> view_client;
@@ -168,6 +169,7 @@ class Table : public std::enable_shared_from_this<Table> {
 
   void send_to_seat(Seat seat, const Frame& frame);
   void send_to_all(const Frame& frame);  // seated humans and spectators
+  void send_to_spectators(const Frame& frame);
   void send_state(const std::shared_ptr<Client>& client, Seat seat);
   void send_request(Seat seat);
   // The seat's connection got a table_state (a whole view): its next request

@@ -225,6 +225,62 @@ TEST_CASE("a player away when the game ended gets game_over on coming back") {
 }
 
 TEST_CASE(
+    "a player who resumes while the last move is being stored gets the final state, then game_over") {
+  TestServer ts;
+  auto a = std::make_unique<WsClient>(ts.port());
+  WsClient b(ts.port());
+  a->hello("ann");
+  b.hello("bob");
+  const std::string token = a->token();
+  // One card each: bob bids, then plays the last card of the game (ann's seat
+  // 0 leads the only trick); the robot takes ann's seat at once.
+  const std::string table =
+      create(*a, {{"game", "fake-trick"},
+                  {"players", 2},
+                  {"options", {{"hand", 1}}},
+                  {"disconnect_policy", {{"grace_seconds", 0}, {"takeover", "robot"}}}})["table"];
+  CHECK(b.call({{"type", "join"}, {"table", table}})["type"] == "joined");
+  a.reset();
+  const json bid = b.expect("request");
+  b.send(
+      {{"type", "action"}, {"table", table}, {"seq", bid["seq"]}, {"action", first_legal(bid)}});
+  json last = b.expect("request");
+  while (last["legal"][0]["type"] != "play") last = b.expect("request");
+
+  // The database's write lock, taken from outside, holds the commit of the
+  // last move while ann comes back.
+  auto holder = casa::server::Db::open(ts.config.db, false);
+  if (casa::server::Db::is_postgres_url(ts.config.db)) {
+    holder->exec("BEGIN");
+    holder->exec("LOCK TABLE actions IN EXCLUSIVE MODE");
+  } else {
+    holder->exec("BEGIN IMMEDIATE");
+  }
+  b.send({{"type", "action"},
+          {"table", table},
+          {"seq", last["seq"]},
+          {"action", first_legal(last)}});
+  // Messages of one connection are handled in order: once the pong is back,
+  // the table has the action ahead of ann's resume.
+  CHECK(b.call({{"type", "ping"}})["type"] == "pong");
+  WsClient a2(ts.port());
+  CHECK(a2.hello("", token)["resumed"] == true);
+  holder->exec("ROLLBACK");
+
+  const json over = b.expect("game_over");
+  CHECK(a2.expect("table_state")["status"] == "over");
+  CHECK(a2.expect("game_over") == over);
+  // Told once, and only after the state.
+  CHECK(a2.call({{"type", "ping"}})["type"] == "pong");
+  std::vector<std::string> told;
+  for (const auto& m : a2.log) {
+    if (m["type"] == "table_state" || m["type"] == "game_over") told.push_back(m["type"]);
+  }
+  CHECK(told == std::vector<std::string>{"table_state", "game_over"});
+  check_schemas(a2);
+}
+
+TEST_CASE(
     "a table that ended longer ago than --finished-table-ttl-seconds is not loaded by a restart") {
   TestServer ts([](casa::server::Config& c) { c.finished_table_ttl_seconds = 0; });
   WsClient a(ts.port());
