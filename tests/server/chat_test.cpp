@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <future>
 #include <set>
 #include <thread>
 
@@ -247,14 +248,37 @@ TEST_CASE(
   json last = b.expect("request");
   while (last["legal"][0]["type"] != "play") last = b.expect("request");
 
-  // The database's write lock, taken from outside, holds the commit of the
-  // last move while ann comes back.
-  auto holder = casa::server::Db::open(ts.config.db, false);
+  // The commit of the last move is held while ann comes back: on PostgreSQL
+  // by a lock taken from outside; on SQLite, which the server holds for
+  // itself, by a read on the store's own connection that waits for the test.
+  std::unique_ptr<casa::server::Db> holder;
+  std::promise<void> release, holding;
+  std::thread reader;
+  // Lets the read go however the test ends, so the server can stop.
+  struct Join {
+    std::thread& t;
+    std::promise<void>& release;
+    ~Join() {
+      if (!t.joinable()) return;
+      try {
+        release.set_value();
+      } catch (const std::future_error&) {
+      }
+      t.join();
+    }
+  } join{reader, release};
   if (casa::server::Db::is_postgres_url(ts.config.db)) {
+    holder = casa::server::Db::open(ts.config.db, false);
     holder->exec("BEGIN");
     holder->exec("LOCK TABLE actions IN EXCLUSIVE MODE");
   } else {
-    holder->exec("BEGIN IMMEDIATE");
+    reader = std::thread([&] {
+      ts.server->store().read([&](casa::server::Db&) {
+        holding.set_value();
+        release.get_future().wait();
+      });
+    });
+    holding.get_future().wait();
   }
   b.send({{"type", "action"},
           {"table", table},
@@ -265,7 +289,12 @@ TEST_CASE(
   CHECK(b.call({{"type", "ping"}})["type"] == "pong");
   WsClient a2(ts.port());
   CHECK(a2.hello("", token)["resumed"] == true);
-  holder->exec("ROLLBACK");
+  if (holder) {
+    holder->exec("ROLLBACK");
+  } else {
+    release.set_value();
+    reader.join();
+  }
 
   const json over = b.expect("game_over");
   CHECK(a2.expect("table_state")["status"] == "over");
