@@ -393,12 +393,37 @@ bool Events::may_watch(const std::string& table, const std::string& player_id) {
 
 // ---- recovery --------------------------------------------------------------------
 
+bool Events::install(EventSpec e) {
+  TableSetup setup;
+  setup.game = e.game;
+  setup.players = e.players;
+  setup.options = e.options;
+  setup.seed = e.seeds.empty() ? 0 : e.seeds[0];
+  auto created = lobby_.make_game(setup);
+  if (!created.game) {
+    spdlog::error("event {} cannot be resumed: its game is refused", e.id);
+    return false;
+  }
+  e.groups = seat_groups(*created.game);
+  e.tables.assign(static_cast<std::size_t>(e.boards), std::vector<std::string>(e.sides.size()));
+  std::lock_guard lock(mutex_);
+  stopped_[e.id].assign(e.sides.size(), false);
+  events_[e.id] = std::move(e);
+  return true;
+}
+
+void Events::place(const Row& r) {
+  auto it = events_.find(r.event);
+  if (it == events_.end()) return;
+  auto& tables = it->second.tables;
+  if (r.board < 0 || r.board >= static_cast<int>(tables.size()) || r.rotation < 0 ||
+      r.rotation >= static_cast<int>(tables[static_cast<std::size_t>(r.board)].size()))
+    return;
+  tables[static_cast<std::size_t>(r.board)][static_cast<std::size_t>(r.rotation)] = r.table;
+  by_table_[r.table] = {r.event, r.board, r.rotation};
+}
+
 void Events::recover() {
-  struct Row {
-    std::string event;
-    int board = 0, rotation = 0;
-    std::string table;
-  };
   std::vector<EventSpec> loaded;
   std::vector<Row> rows;
   lobby_.store().read([&](Db& db) {
@@ -413,30 +438,10 @@ void Events::recover() {
                       static_cast<int>(t.int_at(2)), t.text_at(3)});
     }
   });
-  for (auto& e : loaded) {
-    TableSetup setup;
-    setup.game = e.game;
-    setup.players = e.players;
-    setup.options = e.options;
-    setup.seed = e.seeds.empty() ? 0 : e.seeds[0];
-    auto created = lobby_.make_game(setup);
-    if (!created.game) {
-      spdlog::error("event {} cannot be resumed: its game is refused", e.id);
-      continue;
-    }
-    e.groups = seat_groups(*created.game);
-    e.tables.assign(static_cast<std::size_t>(e.boards), std::vector<std::string>(e.sides.size()));
-    std::lock_guard lock(mutex_);
-    stopped_[e.id].assign(e.sides.size(), false);
-    events_[e.id] = std::move(e);
-  }
+  for (auto& e : loaded) install(std::move(e));
   for (const auto& r : rows) {
     std::lock_guard lock(mutex_);
-    auto it = events_.find(r.event);
-    if (it == events_.end()) continue;
-    it->second.tables[static_cast<std::size_t>(r.board)][static_cast<std::size_t>(r.rotation)] =
-        r.table;
-    by_table_[r.table] = {r.event, r.board, r.rotation};
+    place(r);
   }
   std::vector<std::string> ids;
   {
@@ -479,6 +484,67 @@ void Events::recover() {
     finish_if_done(events_[event]);
   }
   spdlog::info("recovered {} running events", ids.size());
+}
+
+void Events::read_event_of(const std::string& table, std::optional<EventSpec>& loaded,
+                           std::vector<Row>& rows) {
+  lobby_.store().read([&](Db& db) {
+    auto& owner = db.prepare(
+        "SELECT et.event_id FROM event_tables et JOIN events e ON e.id = et.event_id "
+        "WHERE et.table_id = ? AND e.status = 'running'");
+    owner.bind_text(1, table);
+    if (!owner.step()) return;
+    const std::string event = owner.text_at(0);
+    owner.run();
+    auto& q = db.prepare(std::string("SELECT ") + kEventColumns + " FROM events WHERE id = ?");
+    q.bind_text(1, event);
+    if (!q.step()) return;
+    loaded = event_from_row(q);
+    q.run();
+    auto& t = db.prepare(
+        "SELECT event_id, board, rotation, table_id FROM event_tables WHERE event_id = ? "
+        "ORDER BY board");
+    t.bind_text(1, event);
+    while (t.step()) {
+      rows.push_back({t.text_at(0), static_cast<int>(t.int_at(1)) - 1,
+                      static_cast<int>(t.int_at(2)), t.text_at(3)});
+    }
+  });
+}
+
+void Events::adopting(const std::string& table) {
+  {
+    std::lock_guard lock(mutex_);
+    if (by_table_.count(table)) return;
+  }
+  std::optional<EventSpec> loaded;
+  std::vector<Row> rows;
+  try {
+    read_event_of(table, loaded, rows);
+  } catch (const std::exception& ex) {
+    spdlog::error("event of table {} cannot be read: {}", table, ex.what());
+    return;
+  }
+  if (!loaded || rows.empty()) return;  // not an event's table, or its event is over
+  bool known = false;
+  {
+    std::lock_guard lock(mutex_);
+    known = events_.count(loaded->id) > 0;
+  }
+  if (!known && !install(std::move(*loaded))) return;
+  std::lock_guard lock(mutex_);
+  for (const auto& r : rows) place(r);
+  // The earlier boards of each rotation are over: only its last can still be
+  // played (the same account recover() keeps).
+  auto& e = events_[rows.front().event];
+  for (std::size_t k = 0; k < e.sides.size(); ++k) {
+    int last = -1;
+    for (int b = 0; b < e.boards; ++b) {
+      if (!e.tables[static_cast<std::size_t>(b)][k].empty()) last = b;
+    }
+    for (int b = 0; b < last; ++b) e.done.insert(e.tables[static_cast<std::size_t>(b)][k]);
+  }
+  spdlog::info("table {} belongs to event {}: loaded from the store", table, e.id);
 }
 
 // ---- GET /api/events/{id} --------------------------------------------------------

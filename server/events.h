@@ -69,6 +69,12 @@ class Events {
   // After the lobby recovered its tables: loads running events, opens what a
   // crash left unopened, moves on rotations whose board finished meanwhile.
   void recover();
+  // Cluster mode, before this node adopts `table` (a takeover): when it belongs
+  // to a running event this node does not know yet (created on another node
+  // since this one started), or opened since this node loaded the event, the
+  // event and its tables are read from the store, so that the table refuses
+  // spectators and its end opens the next board as on the event's own node.
+  void adopting(const std::string& table);
   // A table finished (over or closed): the next board of its rotation opens.
   void table_finished(const std::string& table, bool over);
   // True while `table` belongs to an event that is not over.
@@ -79,6 +85,19 @@ class Events {
   nlohmann::json describe(const std::string& event, int& status);
 
  private:
+  struct Row {  // a stored (board, rotation) -> table row
+    std::string event;
+    int board = 0;  // 0-based
+    int rotation = 0;
+    std::string table;
+  };
+  // Keeps a loaded event (false when its game is refused now); with mutex_ not held.
+  bool install(EventSpec e);
+  // The running event `table` belongs to, and all its table rows (none: no such event).
+  void read_event_of(const std::string& table, std::optional<EventSpec>& loaded,
+                     std::vector<Row>& rows);
+  // Records a table row of a known event; with mutex_ held.
+  void place(const Row& r);
   struct Slot {
     std::string event;
     int board = 0;  // 0-based

@@ -116,6 +116,9 @@ bool Lobby::adopt_table(const StoredTable& stored) {
       if (!seat.player_id.empty() && !known_player(seat.player_id)) load_player("id", seat.player_id);
     }
     if (!known_player(stored.creator)) load_player("id", stored.creator);
+    // An event created on another node since this one started, or a board of
+    // it opened since: known before the table runs here.
+    events_->adopting(stored.id);
   }
   TableSetup setup;
   setup.id = stored.id;

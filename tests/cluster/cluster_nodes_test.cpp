@@ -559,3 +559,94 @@ TEST_CASE("a node restarted in cluster mode reloads the running duplicate events
   CHECK(event_page()["status"] == "over");
   get_json(n[0].port, "/api/games/" + bots_table, 200);
 }
+
+TEST_CASE(
+    "a node that takes over a table of an event created on another node since it started runs that "
+    "event") {
+  Nodes n(2);  // a starts first: it never loaded the event
+  std::string token, event, hugo_table;
+  {
+    WsClient hugo(n[1].port);
+    hugo.hello("hugo");
+    token = hugo.token();
+    // Rotation 0: hugo against a bot, two boards; rotation 1: two bots.
+    const json created =
+        hugo.call({{"type", "create_event"},
+                   {"game", "la-casa"},
+                   {"players", 2},
+                   {"options", {{"rounds", 1}}},
+                   {"boards", 2},
+                   {"seeds", {4242424242ULL, 77ULL}},
+                   {"sides",
+                    {{{"name", "hugo's side"},
+                      {"tables", {{{{"player_id", hugo.player_id}}}, {{{"bot", "robot"}}}}}},
+                     {{"members", {{{"bot", "random"}}}}}}}});
+    REQUIRE_MESSAGE(created["type"] == "event_created", created.dump());
+    event = created["event"];
+    hugo_table = created["tables"][0];
+  }
+  auto node_of = [&](const std::string& table) {
+    PgConn c(n.db);
+    const auto rows = c.exec("SELECT node_id FROM table_leases WHERE table_id = $1", {table});
+    return rows.empty() ? std::string() : rows[0][0].value_or("");
+  };
+  auto stored = [&](const std::string& table) {
+    PgConn c(n.db);
+    return !c.exec("SELECT 1 FROM tables WHERE id = $1", {table}).empty();
+  };
+  // b holds the table and has stored it.
+  auto deadline = std::chrono::steady_clock::now() + 10s;
+  while ((node_of(hugo_table).empty() || !stored(hugo_table)) &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(50ms);
+  }
+  REQUIRE(node_of(hugo_table) == "b");
+  REQUIRE(stored(hugo_table));
+  kill_node(n[1]);
+  deadline = std::chrono::steady_clock::now() + std::chrono::seconds(4 * kLease + 5);
+  while (node_of(hugo_table) != "a" && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(100ms);
+  }
+  REQUIRE(node_of(hugo_table) == "a");
+
+  // hugo comes back on a; once his table runs there (its state reaches him), a
+  // spectator is refused: while the event runs, its deals stay with its players.
+  WsClient hugo(n[0].port);
+  REQUIRE(hugo.hello("", token)["resumed"] == true);
+  bool loaded = false;
+  deadline = std::chrono::steady_clock::now() + 15s;
+  while (!loaded && std::chrono::steady_clock::now() < deadline) {
+    auto m = hugo.recv(50ms);
+    if (!m || !m->contains("table") || (*m)["table"] != hugo_table) continue;
+    if ((*m)["type"] == "request") {
+      hugo.send({{"type", "action"},
+                 {"table", hugo_table},
+                 {"seq", (*m)["seq"]},
+                 {"action", first_legal(*m)}});
+    }
+    loaded = (*m)["type"] == "table_state" || (*m)["type"] == "request";
+  }
+  REQUIRE(loaded);
+  WsClient sam(n[0].port);
+  sam.hello("sam");
+  CHECK(sam.call({{"type", "spectate"}, {"table", hugo_table}})["code"] == "event_table");
+
+  // hugo plays board 1 out: a opens board 2 of his rotation, as b would have.
+  play_out({&hugo}, hugo_table, first_legal, 60s);
+  auto next_board = [&] {
+    PgConn c(n.db);
+    const auto rows = c.exec(
+        "SELECT table_id FROM event_tables WHERE event_id = $1 AND board = 2 AND rotation = 0",
+        {event});
+    return rows.empty() ? std::string() : rows[0][0].value_or("");
+  };
+  deadline = std::chrono::steady_clock::now() + 15s;
+  while (next_board().empty() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(100ms);
+  const std::string board2 = next_board();
+  REQUIRE_FALSE(board2.empty());
+  CHECK(node_of(board2) == "a");
+  CHECK(sam.call({{"type", "spectate"}, {"table", board2}})["code"] == "event_table");
+  // hugo is seated there: he plays it to the end on a.
+  CHECK_FALSE(play_out({&hugo}, board2, first_legal, 60s)[0].is_null());
+}
