@@ -93,6 +93,17 @@ EventSpec event_from_row(const Db::Stmt& q) {
   return e;
 }
 
+// The setup of a stored event's first board: enough to build a game and read
+// its seats (recovery, and an event's page).
+TableSetup first_board(const EventSpec& e) {
+  TableSetup setup;
+  setup.game = e.game;
+  setup.players = e.players;
+  setup.options = e.options;
+  setup.seed = e.seeds.empty() ? 0 : e.seeds[0];
+  return setup;
+}
+
 }  // namespace
 
 Events::Events(Lobby& lobby) : lobby_(lobby) {}
@@ -394,12 +405,7 @@ bool Events::may_watch(const std::string& table, const std::string& player_id) {
 // ---- recovery --------------------------------------------------------------------
 
 bool Events::install(EventSpec e) {
-  TableSetup setup;
-  setup.game = e.game;
-  setup.players = e.players;
-  setup.options = e.options;
-  setup.seed = e.seeds.empty() ? 0 : e.seeds[0];
-  auto created = lobby_.make_game(setup);
+  auto created = lobby_.make_game(first_board(e));
   if (!created.game) {
     spdlog::error("event {} cannot be resumed: its game is refused", e.id);
     return false;
@@ -577,12 +583,7 @@ json Events::describe(const std::string& event, int& status) {
       status = 404;
       return {{"error", "no_such_event"}};
     }
-    TableSetup setup;
-    setup.game = e.game;
-    setup.players = e.players;
-    setup.options = e.options;
-    setup.seed = e.seeds.empty() ? 0 : e.seeds[0];
-    auto created = lobby_.make_game(setup);
+    auto created = lobby_.make_game(first_board(e));
     if (created.game) e.groups = seat_groups(*created.game);
     e.tables.assign(static_cast<std::size_t>(e.boards), std::vector<std::string>(e.sides.size()));
     for (const auto& [b, k, t] : rows)
