@@ -200,9 +200,9 @@ std::unique_ptr<Db::Backend> open_sqlite(const std::string& path, bool read_only
 // pwrite calls. A commit's frames are contiguous, and with synchronous=FULL
 // every commit ends with an fsync of the WAL. This VFS, stacked on the one
 // SQLite would use, keeps the WAL's contiguous writes in memory and hands them
-// to the file in one write just before that fsync (or before anything that
-// reads, sizes or truncates the WAL, or a write elsewhere in it), so a commit
-// costs one pwrite. Nothing is acknowledged before the fsync returns, which
+// to the file just before that fsync (or before anything that reads, sizes or
+// truncates the WAL, or a write elsewhere in it), so a commit costs one pwrite
+// per 124 KiB it writes. Nothing is acknowledged before the fsync returns, which
 // comes after the write, so durability is the same. Only for
 // synchronous=FULL: with NORMAL a commit ends without an fsync, and gathered
 // bytes would be lost with the process.
@@ -221,10 +221,19 @@ constexpr std::size_t kGatherMax = 4 << 20;  // a larger commit is written in pi
 GatherFile* gather_file(sqlite3_file* f) { return reinterpret_cast<GatherFile*>(f); }
 const sqlite3_io_methods* real_methods(sqlite3_file* f) { return gather_file(f)->real->pMethods; }
 
+// SQLite's unix VFS hands at most 128 KiB - 1 bytes to one pwrite (it masks the
+// length to 17 bits) and takes a write it could not finish for a full disk:
+// larger gathered writes reach it in pieces it writes whole.
+constexpr std::size_t kWritePiece = (128 << 10) - (4 << 10);
+
 int gather_flush(GatherFile* f) {
   if (!f->pending || f->pending->empty()) return SQLITE_OK;
-  const int rc = f->real->pMethods->xWrite(f->real, f->pending->data(), static_cast<int>(f->pending->size()),
-                                           f->pending_at);
+  int rc = SQLITE_OK;
+  for (std::size_t at = 0; at < f->pending->size() && rc == SQLITE_OK; at += kWritePiece) {
+    const std::size_t n = std::min(kWritePiece, f->pending->size() - at);
+    rc = f->real->pMethods->xWrite(f->real, f->pending->data() + at, static_cast<int>(n),
+                                   f->pending_at + static_cast<sqlite3_int64>(at));
+  }
   f->pending->clear();
   return rc;
 }

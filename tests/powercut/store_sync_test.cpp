@@ -354,6 +354,44 @@ TEST_CASE("durability full: a group commit writes the WAL once, whatever pages i
   CHECK(log_on_disk(dir.path / "casa.db", "t19").size() == 1);
 }
 
+// SQLite's unix VFS writes at most 128 KB - 1 bytes per pwrite and reports a
+// write it could not finish as a full disk, so a gathered WAL write must
+// reach it in pieces it takes whole. Sizes around and past the 128 KB
+// boundary: every move must be acknowledged, none refused.
+TEST_CASE("durability full: a group commit larger than 128 KB of WAL is written whole") {
+  TempDir dir;
+  Store store((dir.path / "casa.db").string(), Durability::full);
+  constexpr int kTables = 40;
+  for (int t = 0; t < kTables; ++t) {
+    REQUIRE(wait_for([&](Store::Done d) { store.save_table(a_table("t" + std::to_string(t)), std::move(d)); }));
+  }
+  std::int64_t seq = 1;
+  // 40 moves of 5 KB make a WAL write of roughly 50-70 pages (210-290 KB);
+  // the other sizes move it across and along the boundary.
+  for (const std::size_t payload : {3000u, 3300u, 5000u, 7000u}) {
+    Gate gate;
+    gate.block(store);
+    std::atomic<int> acknowledged{0}, refused{0};
+    std::promise<void> all_done;
+    const auto writes_before = casa::powercut::write_count(FileKind::wal);
+    for (int t = 0; t < kTables; ++t) {
+      store.append_action("t" + std::to_string(t), a_move(seq, std::string(payload, 'x')), {}, std::nullopt,
+                          [&](bool ok) {
+                            if (!ok) ++refused;
+                            if (++acknowledged == kTables) all_done.set_value();
+                          });
+    }
+    gate.release.set_value();
+    all_done.get_future().wait();
+    CAPTURE(payload);
+    CHECK(refused.load() == 0);
+    CHECK(casa::powercut::write_count(FileKind::wal) - writes_before >= 1);
+    ++seq;
+  }
+  for (int t = 0; t < kTables; ++t) CHECK(log_in_store(store, "t" + std::to_string(t)).size() == 4);
+  CHECK(log_on_disk(dir.path / "casa.db", "t39").size() == 4);
+}
+
 TEST_CASE("the store holds its database file: no lock taken or released per commit, no second writer") {
   TempDir dir;
   const std::string path = (dir.path / "casa.db").string();
