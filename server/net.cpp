@@ -257,6 +257,10 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     });
     last_read_ = std::chrono::steady_clock::now();
     keep_alive();
+    if constexpr (std::is_same_v<Stream, PlainStream>) {
+      beast::error_code ignored;
+      beast::get_lowest_layer(ws_).socket().non_blocking(true, ignored);
+    }
     do_read();
   }
 
@@ -320,14 +324,37 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
 
   void read_socket() {
     reading_ = true;
-    reader_.release_idle(kKeptReadBuffer);
-    const auto into = reader_.prepare(reader_.read_size(kReadChunk, kMaxRead));
-    auto done = [self = this->shared_from_this()](beast::error_code ec, std::size_t n) { self->on_socket_read(ec, n); };
     if constexpr (std::is_same_v<Stream, PlainStream>) {
-      beast::get_lowest_layer(ws_).socket().async_read_some(into, std::move(done));
+      // Wait until the socket is readable, then read what is there: no read
+      // buffer is held while the client is silent (most of the time), and the
+      // wait re-arms epoll (EPOLL_CTL_MOD reports data already there), so a
+      // message that came before the wait is not missed.
+      reader_.release_idle(0);
+      beast::get_lowest_layer(ws_).socket().async_wait(
+          tcp::socket::wait_read, [self = this->shared_from_this()](beast::error_code ec) { self->on_readable(ec); });
     } else {
-      ws_.next_layer().async_read_some(into, std::move(done));
+      reader_.release_idle(kKeptReadBuffer);
+      const auto into = reader_.prepare(reader_.read_size(kReadChunk, kMaxRead));
+      ws_.next_layer().async_read_some(
+          into, [self = this->shared_from_this()](beast::error_code ec, std::size_t n) { self->on_socket_read(ec, n); });
     }
+  }
+
+  void on_readable(beast::error_code ec) {
+    if (ec) {
+      on_socket_read(ec, 0);
+      return;
+    }
+    auto& socket = beast::get_lowest_layer(ws_).socket();
+    const auto into = reader_.prepare(reader_.read_size(kReadChunk, kMaxRead));
+    const std::size_t n = socket.read_some(into, ec);  // non-blocking (on_accept)
+    if (ec == asio::error::would_block || ec == asio::error::try_again) {
+      socket.async_wait(tcp::socket::wait_read, [self = this->shared_from_this()](beast::error_code e) {
+        self->on_readable(e);
+      });
+      return;
+    }
+    on_socket_read(ec, n);
   }
 
   void on_socket_read(beast::error_code ec, std::size_t n) {

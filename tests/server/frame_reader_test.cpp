@@ -170,6 +170,9 @@ Outcome check_like_beast(const std::string& input) {
   const Outcome expected = beast_reads(input);
   CHECK(reader_reads(input, {}) == expected);
   for (std::size_t k = 1; k < input.size(); ++k) {
+    // Every boundary of the headers and the first and last bytes of a large
+    // payload; in between, every 997th (each run reads the whole input).
+    if (k > 300 && k + 300 < input.size() && k % 997 != 0) continue;
     const Outcome split = reader_reads(input, {k});
     if (!(split == expected)) {
       CAPTURE(k);
