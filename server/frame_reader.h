@@ -4,13 +4,15 @@
 // and joined there to the message it belongs to, and a complete message is
 // handed over as a view of that buffer.
 //
-// It takes and refuses exactly what Beast's stream (server role, no
-// compression, no message limit of its own) takes and refuses, with the same
-// error codes and the same close codes, so that a client sees the same answers
-// as before: the header checks in Beast's order (reserved bits, opcodes,
+// It takes and refuses what Beast's stream (server role, no compression, no
+// message limit of its own) takes and refuses, with the same error codes and
+// the same close codes, so that a client sees the same answers as before: the header checks in Beast's order (reserved bits, opcodes,
 // continuation, fragmented or oversized control frames, the mask a client must
 // set, non-canonical lengths), text checked as UTF-8 as it arrives, a close
-// frame's code and reason validated. Control frames are handed over whole, so
+// frame's code and reason validated. One difference, stricter: Beast checks
+// that a text message ends on a whole UTF-8 character only when its last frame
+// carries bytes; here an empty last frame does not hide half a character (RFC
+// 6455 8.1: the connection fails, 1007). Control frames are handed over whole, so
 // the session answers them (pong, close) as Beast did; `reply_*` build the
 // server's frames for that.
 //

@@ -282,3 +282,16 @@ TEST_CASE("frame reader: a read buffer is let go once empty, so an idle connecti
   reader.release_idle(4096);
   CHECK(reader.capacity() == 0);
 }
+
+TEST_CASE("frame reader: half a UTF-8 character before an empty last fragment fails (1007), where Beast let it through") {
+  const std::string input = frame(1, "caf\xc3", false) + frame(0, "");
+  // Beast checks that the UTF-8 is complete only when the last frame carries bytes.
+  const Outcome beast = beast_reads(input);
+  REQUIRE(beast.messages.size() == 1);
+  CHECK(beast.messages[0].first == "caf\xc3");
+  // The reader fails the connection, as RFC 6455 8.1 asks.
+  const Outcome reader = reader_reads(input, {});
+  CHECK(reader.messages.empty());
+  CHECK(reader.error == websocket::error::bad_frame_payload);
+  CHECK(reader.written == FrameReader::reply_close(websocket::close_code::bad_payload));
+}
