@@ -33,7 +33,7 @@ fi
 seconds="${1:-$([ "$grow" = 1 ] && echo 480 || echo 60)}"
 shift || true
 targets=("$@")
-if [ "${#targets[@]}" -eq 0 ]; then targets=(fuzz_engine fuzz_protocol); fi
+if [ "${#targets[@]}" -eq 0 ]; then targets=(fuzz_engine fuzz_protocol fuzz_frames); fi
 build="${BUILD_DIR:-build-fuzz}"
 
 if ! command -v clang++ >/dev/null; then

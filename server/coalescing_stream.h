@@ -9,8 +9,9 @@
 // are built here, as the WebSocket stream builds a server's frames (RFC 6455
 // 5.2: unmasked, no compression, split into frames of at most
 // kMaxFramePayload bytes like Beast's auto-fragmenting), without the stream's
-// per-message write machinery. The WebSocket stream itself then writes only
-// control frames (ping, pong, close); each lands whole between two messages.
+// per-message write machinery. Control frames (ping, pong, close) come whole
+// from the session (write_frame), which reads the client's frames itself
+// (server/frame_reader.h); each lands whole between two messages.
 //
 // Invariants:
 //  * At most one write to the next layer is in flight; bytes are written in
@@ -104,6 +105,15 @@ class CoalescingStream {
       message.remove_prefix(n);
       first = false;
     } while (!message.empty());
+  }
+
+  // Adds a frame the session built whole (a pong, a ping, a close frame)
+  // after everything handed over before it; written at once outside a hold.
+  // Nothing is added once a socket write has failed.
+  void write_frame(std::string_view frame) {
+    if (state_->error) return;
+    state_->pending.append(frame);
+    if (!state_->held && !state_->in_flight) start_write();
   }
 
   // Ends the hold and writes everything gathered; `done` runs (posted) once

@@ -24,6 +24,7 @@
 #include "protocol/protocol.h"
 #include "server/cluster.h"
 #include "server/coalescing_stream.h"
+#include "server/frame_reader.h"
 #include "server/http.h"
 #include "server/metrics.h"
 #include "server/server.h"
@@ -180,6 +181,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
         hello_timer_(ws_.get_executor()),
         close_timer_(ws_.get_executor()),
         address_(slot_ ? slot_->address : "?"),
+        reader_(shared.config.max_frame_bytes),
         tokens_(shared.config.rate_burst),
         last_refill_(std::chrono::steady_clock::now()) {
     metrics().websocket_connections.fetch_add(1, std::memory_order_relaxed);
@@ -188,16 +190,14 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
 
   void run(http::request<http::string_body> req) {
     beast::get_lowest_layer(ws_).expires_never();
+    // Beast's stream does the opening handshake only: the session reads the
+    // frames itself (FrameReader), and so keeps the idle timeout itself too
+    // (keep_alive), since Beast's would never see the connection read.
     websocket::stream_base::timeout timeouts{};
     timeouts.handshake_timeout = std::chrono::seconds(shared_.config.handshake_timeout_seconds);
-    timeouts.idle_timeout = std::chrono::seconds(shared_.config.idle_timeout_seconds);
-    timeouts.keep_alive_pings = true;
+    timeouts.idle_timeout = websocket::stream_base::none();
+    timeouts.keep_alive_pings = false;
     ws_.set_option(timeouts);
-    // No limit in Beast: it would refuse a frame by its header and close at once.
-    // on_read_some checks the size as the pieces come (so at most one piece over
-    // the limit is ever held), answers `frame_too_large`, then closes (1009); a
-    // peer that keeps sending instead of closing is cut off by close_timer_.
-    ws_.read_message_max(0);
     ws_.text(true);  // every frame the server sends is JSON text
     ws_.set_option(websocket::stream_base::decorator(
         [](websocket::response_type& res) { res.set(http::field::server, "casa-server"); }));
@@ -239,6 +239,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
  private:
   void on_accept(beast::error_code ec) {
     if (ec) return;
+    ws_.set_option(websocket::stream_base::timeout{websocket::stream_base::none(), websocket::stream_base::none(), false});
     spdlog::info("connection from {}", address_);
     shared_.sessions->add(this->shared_from_this());
     if (shared_.draining->load()) {
@@ -254,6 +255,12 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
         self->hard_close();
       }
     });
+    last_read_ = std::chrono::steady_clock::now();
+    keep_alive();
+    if constexpr (std::is_same_v<Stream, PlainStream>) {
+      beast::error_code ignored;
+      beast::get_lowest_layer(ws_).socket().non_blocking(true, ignored);
+    }
     do_read();
   }
 
@@ -271,31 +278,137 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     if (!writing_) do_write();
   }
 
-  // Reads a message in pieces of at most kReadChunk bytes: Beast's async_read
-  // would reserve a whole TCP frame (1536 bytes) in buffer_ while it waits, and
-  // an idle connection waits all the time.
+  // Hands over the messages already read, then reads the socket when the
+  // frame under way is not all here. While a message is with the lobby no
+  // read is made: the client waits for its answer (resume calls this again).
+  // Once the server sent its close frame, reading goes on to drop what comes
+  // until the client's close frame, as Beast's closing handshake does.
   void do_read() {
-    if (closed_) return;
-    ws_.async_read_some(buffer_, kReadChunk,
-                        beast::bind_front_handler(&WsSession::on_read_some, this->shared_from_this()));
+    if (finished_ || reading_ || tearing_down_ || (closed_ && !close_sent_)) return;
+    for (;;) {
+      const FrameReader::Step step = reader_.next();
+      switch (step.kind) {
+        case FrameReader::Kind::more:
+          read_socket();
+          return;
+        case FrameReader::Kind::message:
+          if (!on_message(step.payload, step.text)) return;
+          break;
+        case FrameReader::Kind::ping:
+          ws_.next_layer().write_frame(FrameReader::reply_pong(step.payload));
+          break;
+        case FrameReader::Kind::too_big:
+          spdlog::info("connection from {}: frame over {} bytes, closed", address_, shared_.config.max_frame_bytes);
+          enqueue(protocol::error({"frame_too_large", "Frames are limited to " +
+                                                          std::to_string(shared_.config.max_frame_bytes) + " bytes."},
+                                  std::nullopt));
+          close_with(websocket::close_code::too_big, "frame too large");
+          return;
+        case FrameReader::Kind::close:
+        case FrameReader::Kind::failed:
+          // Beast's answer: a close frame (the peer's code, or the error's),
+          // then the TCP teardown; messages are refused from here.
+          ws_open_ = false;
+          if (!close_sent_) {
+            close_sent_ = true;
+            ws_.next_layer().write_frame(FrameReader::reply_close(step.close_code));
+          }
+          tear_down(step.error);
+          return;
+        case FrameReader::Kind::closed:
+          tear_down(step.error);
+          return;
+      }
+    }
   }
 
-  // on_read_some bounds the whole message across the pieces (see run()).
-  void on_read_some(beast::error_code ec, std::size_t n) {
-    if (!ec && buffer_.size() > shared_.config.max_frame_bytes) {
-      spdlog::info("connection from {}: frame over {} bytes, closed", address_, shared_.config.max_frame_bytes);
-      buffer_.consume(buffer_.size());
-      enqueue(protocol::error({"frame_too_large", "Frames are limited to " +
-                                                      std::to_string(shared_.config.max_frame_bytes) + " bytes."},
-                              std::nullopt));
-      close_with(websocket::close_code::too_big, "frame too large");
+  void read_socket() {
+    reading_ = true;
+    if constexpr (std::is_same_v<Stream, PlainStream>) {
+      // Wait until the socket is readable, then read what is there: no read
+      // buffer is held while the client is silent (most of the time), and the
+      // wait re-arms epoll (EPOLL_CTL_MOD reports data already there), so a
+      // message that came before the wait is not missed.
+      reader_.release_idle(0);
+      beast::get_lowest_layer(ws_).socket().async_wait(
+          tcp::socket::wait_read, [self = this->shared_from_this()](beast::error_code ec) { self->on_readable(ec); });
+    } else {
+      reader_.release_idle(kKeptReadBuffer);
+      const auto into = reader_.prepare(reader_.read_size(kReadChunk, kMaxRead));
+      ws_.next_layer().async_read_some(
+          into, [self = this->shared_from_this()](beast::error_code ec, std::size_t n) { self->on_socket_read(ec, n); });
+    }
+  }
+
+  void on_readable(beast::error_code ec) {
+    if (ec) {
+      on_socket_read(ec, 0);
       return;
     }
-    if (!ec && !ws_.is_message_done()) {
-      do_read();
+    auto& socket = beast::get_lowest_layer(ws_).socket();
+    const auto into = reader_.prepare(reader_.read_size(kReadChunk, kMaxRead));
+    const std::size_t n = socket.read_some(into, ec);  // non-blocking (on_accept)
+    if (ec == asio::error::would_block || ec == asio::error::try_again) {
+      socket.async_wait(tcp::socket::wait_read, [self = this->shared_from_this()](beast::error_code e) {
+        self->on_readable(e);
+      });
       return;
     }
-    on_read(ec, n);
+    on_socket_read(ec, n);
+  }
+
+  void on_socket_read(beast::error_code ec, std::size_t n) {
+    reading_ = false;
+    if (ec) {
+      finish(ec);
+      return;
+    }
+    reader_.commit(n);
+    last_read_ = std::chrono::steady_clock::now();
+    idle_pinged_ = false;
+    do_read();
+  }
+
+  // The closing handshake's end (RFC 6455 7.1.1): the server closes the TCP
+  // connection first; a peer that never closes its side is cut off after the
+  // handshake timeout.
+  void tear_down(beast::error_code ec) {
+    closed_ = true;
+    tearing_down_ = true;
+    close_timer_.expires_after(std::chrono::seconds(shared_.config.handshake_timeout_seconds));
+    close_timer_.async_wait([self = this->shared_from_this()](beast::error_code e) {
+      if (!e && !self->finished_) self->hard_close();
+    });
+    using websocket::async_teardown;
+    async_teardown(beast::role_type::server, ws_.next_layer(),
+                   [self = this->shared_from_this(), ec](beast::error_code) { self->finish(ec); });
+  }
+
+  // Beast's keep-alive, kept here since the session reads the frames: a
+  // connection that sent nothing for half the idle timeout gets an empty ping;
+  // if it still sends nothing for another half, it is dropped.
+  void keep_alive() {
+    if (closed_ || shared_.config.idle_timeout_seconds <= 0) return;
+    const auto half = std::chrono::milliseconds(shared_.config.idle_timeout_seconds * 500);
+    close_timer_.expires_at((idle_pinged_ ? std::chrono::steady_clock::now() : last_read_) + half);
+    close_timer_.async_wait([self = this->shared_from_this()](beast::error_code e) {
+      if (!e) self->on_idle_timer();
+    });
+  }
+
+  void on_idle_timer() {
+    if (closed_ || finished_) return;
+    const auto half = std::chrono::milliseconds(shared_.config.idle_timeout_seconds * 500);
+    if (std::chrono::steady_clock::now() - last_read_ < half) {
+      keep_alive();  // something came since: wait from then
+    } else if (!idle_pinged_) {
+      idle_pinged_ = true;
+      ws_.next_layer().write_frame(FrameReader::reply_ping());
+      keep_alive();
+    } else {
+      spdlog::info("connection from {}: idle, closed", address_);
+      hard_close();
+    }
   }
 
   bool take_token() {
@@ -308,36 +421,25 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     return true;
   }
 
-  void on_read(beast::error_code ec, std::size_t) {
-    if (ec) {
-      if (ec == websocket::error::message_too_big) {
-        spdlog::info("connection from {}: frame over {} bytes, closed", address_, shared_.config.max_frame_bytes);
-      }
-      finish(ec);
-      return;
-    }
-    if (!ws_.got_text()) {
-      buffer_.consume(buffer_.size());
+  // A whole message from the client; false when reading waits (the lobby
+  // has it, or the session is closing).
+  bool on_message(std::string_view text, bool is_text) {
+    if (!is_text) {
       enqueue(protocol::error({"malformed_json", "Send JSON in text frames."}, std::nullopt));
-      do_read();
-      return;
+      return true;
     }
     if (!take_token()) {
-      buffer_.consume(buffer_.size());
       if (++over_budget_ > 10 * shared_.config.rate_burst) {
         spdlog::warn("connection from {} flooded; closed", address_);
         close_with(websocket::close_code::policy_error, "too many messages");
-        return;
+        return false;
       }
       enqueue(protocol::error({"rate_limited", "Too many messages; slow down."}, std::nullopt));
-      do_read();
-      return;
+      return true;
     }
-    std::string text = beast::buffers_to_string(buffer_.data());
-    buffer_.consume(buffer_.size());
-    if (buffer_.capacity() > kKeptReadBuffer) buffer_.shrink_to_fit();
     auto self = this->shared_from_this();
     shared_.lobby->handle(self, text, [self] { asio::post(self->ws_.get_executor(), [self] { self->do_read(); }); });
+    return false;
   }
 
   void enqueue(std::string frame) { enqueue(make_frame(std::move(frame))); }
@@ -369,7 +471,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     out.hold();
     // As the WebSocket stream would refuse a message once a close frame went
     // either way (it answers a peer's close on its own).
-    const beast::error_code ec = ws_.is_open() ? beast::error_code{} : beast::error_code{websocket::error::closed};
+    const beast::error_code ec = ws_open_ ? beast::error_code{} : beast::error_code{websocket::error::closed};
     if (!ec) {
       for (; staged_ < queue_.size(); ++staged_) out.gather_text(*queue_[staged_]);
     }
@@ -400,6 +502,9 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     }
   }
 
+  // The server's close frame, then reading on (dropping messages) until the
+  // client's close frame, then the teardown: Beast's async_close, on the
+  // session's own reader.
   void start_close() {
     if (closed_) return;
     closed_ = true;
@@ -408,7 +513,12 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     close_timer_.async_wait([self = this->shared_from_this()](beast::error_code e) {
       if (!e && !self->finished_) self->hard_close();
     });
-    ws_.async_close(close_reason_, [self = this->shared_from_this()](beast::error_code) { self->finish({}); });
+    ws_open_ = false;
+    close_sent_ = true;
+    ws_.next_layer().write_frame(FrameReader::reply_close(close_reason_.code, {close_reason_.reason.data(), close_reason_.reason.size()}));
+    reader_.closing();
+    // Posted: a message the lobby is reading may still be a view of the reader's buffer.
+    if (!reading_) asio::post(ws_.get_executor(), [self = this->shared_from_this()] { self->do_read(); });
   }
 
   void hard_close() {
@@ -437,11 +547,20 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
   asio::steady_timer close_timer_;
   websocket::close_reason close_reason_{websocket::close_code::normal};
   std::string address_;
+  // Reads ask for kReadChunk bytes, or the rest of a large frame up to
+  // kMaxRead; a read buffer grown past kKeptReadBuffer is let go once empty.
   static constexpr std::size_t kReadChunk = 512;
+  static constexpr std::size_t kMaxRead = 64 * 1024;
   static constexpr std::size_t kKeptReadBuffer = 4096;
   static constexpr std::size_t kKeptQueueCapacity = 64;
 
-  beast::flat_buffer buffer_;
+  FrameReader reader_;
+  std::chrono::steady_clock::time_point last_read_;  // the last bytes from the client
+  bool reading_ = false;       // a socket read is outstanding
+  bool ws_open_ = true;        // no close frame went either way: messages may be sent
+  bool close_sent_ = false;    // the server's close frame was written
+  bool tearing_down_ = false;  // the closing handshake is done: TCP teardown
+  bool idle_pinged_ = false;   // a keep-alive ping went, unanswered so far
   std::mutex inbox_mutex_;
   std::vector<Frame> inbox_;  // guarded by inbox_mutex_
   bool flush_posted_ = false;  // guarded by inbox_mutex_
