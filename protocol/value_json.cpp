@@ -189,6 +189,70 @@ void append_json(std::string& out, const Value& value) {
   }
 }
 
+void JsonViewWriter::begin_object(std::size_t) {
+  separate();
+  out_ += '{';
+  after_item_ = false;
+}
+
+void JsonViewWriter::end_object() {
+  out_ += '}';
+  after_item_ = true;
+}
+
+void JsonViewWriter::begin_array(std::size_t) {
+  separate();
+  out_ += '[';
+  after_item_ = false;
+}
+
+void JsonViewWriter::end_array() {
+  out_ += ']';
+  after_item_ = true;
+}
+
+void JsonViewWriter::key(std::string_view name) {
+  // `,"key":` in one piece when it can be.
+  if (!append_plain(out_, after_item_ ? ',' : 0, name, ':')) {
+    separate();
+    append_json_string(out_, name);
+    out_ += ':';
+  }
+  after_item_ = false;
+}
+
+void JsonViewWriter::null() {
+  separate();
+  out_ += "null";
+  after_item_ = true;
+}
+
+void JsonViewWriter::boolean(bool b) {
+  separate();
+  out_ += b ? "true" : "false";
+  after_item_ = true;
+}
+
+void JsonViewWriter::integer(std::int64_t n) {
+  separate();
+  append_json_int(out_, n);
+  after_item_ = true;
+}
+
+void JsonViewWriter::string(std::string_view s) {
+  if (!append_plain(out_, after_item_ ? ',' : 0, s, 0)) {
+    separate();
+    append_json_string(out_, s);
+  }
+  after_item_ = true;
+}
+
+void JsonViewWriter::value(const Value& v) {
+  separate();
+  append_json(out_, v);
+  after_item_ = true;
+}
+
 }  // namespace casa
 
 namespace casa {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/value.h"
+#include "engine/view_writer.h"
 
 namespace casa {
 
@@ -23,6 +24,35 @@ void append_json(std::string& out, const Value& value);
 // part of valid UTF-8 becomes U+FFFD, so the output is always valid JSON.
 void append_json_string(std::string& out, std::string_view text);
 void append_json_int(std::string& out, std::int64_t number);
+
+// Writes what a ViewWriter is told as compact JSON text appended to `out`: the
+// same bytes append_json gives for the Value a ValueWriter would build from
+// the same calls (a game's view written straight into a message).
+class JsonViewWriter final : public ViewWriter {
+ public:
+  explicit JsonViewWriter(std::string& out) : out_(out) {}
+
+  void begin_object(std::size_t size_hint) override;
+  void end_object() override;
+  void begin_array(std::size_t size_hint) override;
+  void end_array() override;
+  void key(std::string_view name) override;
+  void null() override;
+  void boolean(bool b) override;
+  void integer(std::int64_t n) override;
+  void string(std::string_view s) override;
+  void value(const Value& v) override;
+
+ private:
+  // A value or a closed object/array was just written: the next item or
+  // member needs a comma first.
+  void separate() {
+    if (after_item_) out_ += ',';
+  }
+
+  std::string& out_;
+  bool after_item_ = false;
+};
 
 }  // namespace casa
 
