@@ -367,8 +367,10 @@ std::string request(const std::string& table, std::int64_t seq, Seat seat, const
   std::string& out = scratch();
   open_request(out, table, seq, seat, legal);
   append_key(out, "view");
-  JsonViewWriter writer(out);
-  game.write_view(seat, writer);
+  {
+    JsonViewWriter writer(out);
+    game.write_view(seat, writer);
+  }
   close_request(out, deadline_ms);
   return out;
 }

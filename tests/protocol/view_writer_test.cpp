@@ -21,10 +21,11 @@ using namespace casa;
 namespace {
 
 std::string direct_json(const Game& game, Seat seat) {
-  std::string out;
+  std::string out = "prefix:";  // as in a message, after what precedes the view
   JsonViewWriter writer(out);
   game.write_view(seat, writer);
-  return out;
+  writer.finish();
+  return out.substr(7);
 }
 
 Value direct_value(const Game& game, Seat seat) {
@@ -176,6 +177,12 @@ TEST_CASE("JsonViewWriter's calls give append_json's bytes, escapes and nesting 
       Value(std::string("quote \" backslash \\ tab \t nul \0 end", 34)),
       Value("caf\xC3\xA9 and a lone \xFF byte"),
       Value(std::string(100, 'x')),
+      Value(std::string(5000, 'y')),  // longer than the room the writer starts with
+      [] {
+        Value long_list = Value::array();
+        for (int i = -1500; i < 1500; ++i) long_list.push(i * 1000003LL);
+        return Value::obj({{"list", long_list}, {std::string(3000, 'k'), "after"}, {"esc\n", "a\nb"}});
+      }(),
       Value::array(),
       Value::object(),
       Value(Value::Array{true, false, nullptr, 3, "s", Value::Array{}, Value::object(), nullptr, true}),
@@ -186,13 +193,16 @@ TEST_CASE("JsonViewWriter's calls give append_json's bytes, escapes and nesting 
     std::string expected;
     append_json(expected, v);
     std::string walked;  // every scalar, key and bracket through the writer's own calls
-    JsonViewWriter writer(walked);
-    walk(writer, v);
+    {
+      JsonViewWriter writer(walked);
+      walk(writer, v);
+    }
     CHECK(walked == expected);
-    std::string default_walk;  // ViewWriter's own walk of a whole Value
+    std::string default_walk = "[";  // ViewWriter's own walk of a whole Value, after other text
     JsonViewWriter base(default_walk);
     base.ViewWriter::value(v);
-    CHECK(default_walk == expected);
+    base.finish();
+    CHECK(default_walk == "[" + expected);
     std::string whole;  // a Value handed over whole
     JsonViewWriter(whole).value(v);
     CHECK(whole == expected);
@@ -204,19 +214,35 @@ TEST_CASE("JsonViewWriter's calls give append_json's bytes, escapes and nesting 
     append_json(rebuilt, built);
     CHECK(rebuilt == expected);
   }
-  // Values handed whole between members and items.
+  // The shorthands and whole Values between members and items, both writers.
+  const auto write = [](ViewWriter& w) {
+    w.begin_object(0);
+    w.member("a", 1);
+    w.member("big", std::int64_t{-1234567890123});
+    w.member("t", true);
+    w.member("s", "text");
+    w.member("q\"uote", std::string("line\nbreak"));
+    w.null_member("n");
+    w.key("b");
+    w.value(Value(Value::Array{1, 2}));
+    w.key("c");
+    w.begin_array(0);
+    w.value(Value::obj({{"d", "e"}}));
+    w.string("f");
+    w.value(Value());
+    w.integer(10);
+    w.end_array();
+    w.end_object();
+  };
   std::string out;
   JsonViewWriter writer(out);
-  writer.begin_object(0);
-  writer.member("a", 1);
-  writer.key("b");
-  writer.value(Value(Value::Array{1, 2}));
-  writer.key("c");
-  writer.begin_array(0);
-  writer.value(Value::obj({{"d", "e"}}));
-  writer.string("f");
-  writer.value(Value());
-  writer.end_array();
-  writer.end_object();
-  CHECK(out == R"({"a":1,"b":[1,2],"c":[{"d":"e"},"f",null]})");
+  write(writer);
+  writer.finish();
+  CHECK(out == R"({"a":1,"big":-1234567890123,"t":true,"s":"text","q\"uote":"line\nbreak","n":null,)"
+               R"("b":[1,2],"c":[{"d":"e"},"f",null,10]})");
+  ValueWriter builder;
+  write(builder);
+  std::string rebuilt;
+  append_json(rebuilt, builder.take());
+  CHECK(rebuilt == out);
 }
