@@ -246,3 +246,33 @@ TEST_CASE("JsonViewWriter's calls give append_json's bytes, escapes and nesting 
   append_json(rebuilt, builder.take());
   CHECK(rebuilt == out);
 }
+
+TEST_CASE("JsonViewWriter escapes any byte at any place of a string or key as append_json does") {
+  // Every byte value at every position of strings up to 20 bytes long.
+  long differing = 0;
+  for (std::size_t length = 1; length <= 20; ++length) {
+    for (std::size_t at = 0; at < length; ++at) {
+      for (int byte = 0; byte < 256; ++byte) {
+        std::string text(length, 'a');
+        text[at] = static_cast<char>(byte);
+        std::string expected = "[";
+        append_json_string(expected, text);
+        expected += ",{";
+        append_json_string(expected, text);
+        expected += ":1}]";
+        std::string out;
+        {
+          JsonViewWriter writer(out);
+          writer.begin_array(2);
+          writer.string(text);
+          writer.begin_object(1);
+          writer.member(text, 1);
+          writer.end_object();
+          writer.end_array();
+        }
+        if (out != expected) ++differing;
+      }
+    }
+  }
+  CHECK(differing == 0);
+}
