@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "engine/value.h"
+#include "engine/view_writer.h"
 
 namespace casa {
 
@@ -87,6 +88,12 @@ class Game {
 
   // What `seat` may see now (kSpectator: only what every player sees).
   virtual Value view(Seat seat) const = 0;
+  // The same view written through `out` (engine/view_writer.h): the server
+  // writes a seat's view straight into a message this way. The calls describe
+  // exactly the Value view(seat) returns; the default walks that Value, a game
+  // whose view is hot writes it directly (and builds view() from the same
+  // calls with a ValueWriter).
+  virtual void write_view(Seat seat, ViewWriter& out) const { out.value(view(seat)); }
   // The whole state, hidden cards included: for finished-game replays and tests.
   virtual Value full_state() const = 0;
   // Ids of the cards that exist in the state but `seat` may not see now

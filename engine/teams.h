@@ -5,6 +5,7 @@
 
 #include "engine/game.h"
 #include "engine/value.h"
+#include "engine/view_writer.h"
 
 namespace casa {
 
@@ -20,6 +21,20 @@ Value teams_value(int players, int sides, SideOf side_of) {
     teams.push(std::move(members));
   }
   return teams;
+}
+
+// The same array written through a ViewWriter.
+template <typename SideOf>
+void write_teams(ViewWriter& out, int players, int sides, SideOf side_of) {
+  out.begin_array(static_cast<std::size_t>(sides));
+  for (int side = 0; side < sides; ++side) {
+    out.begin_array(static_cast<std::size_t>(players));
+    for (Seat s = 0; s < players; ++s) {
+      if (side_of(s) == side) out.integer(s);
+    }
+    out.end_array();
+  }
+  out.end_array();
 }
 
 }  // namespace casa

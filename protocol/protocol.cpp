@@ -335,9 +335,11 @@ std::string request(const std::string& table, std::int64_t seq, Seat seat,
   return request(table, seq, seat, legal, &view, nullptr, deadline_ms);
 }
 
-std::string request(const std::string& table, std::int64_t seq, Seat seat, const std::vector<Value>& legal,
-                    const Value* view, const Value* view_patch, std::optional<std::int64_t> deadline_ms) {
-  std::string& out = scratch();
+namespace {
+
+// {"type":"request","table","seq","seat","legal"
+void open_request(std::string& out, const std::string& table, std::int64_t seq, Seat seat,
+                  const std::vector<Value>& legal) {
   open_table_message(out, "request", table, seq);
   append_key(out, "seat");
   append_json_int(out, seat);
@@ -348,6 +350,35 @@ std::string request(const std::string& table, std::int64_t seq, Seat seat, const
     append_json(out, legal[i]);
   }
   out += ']';
+}
+
+void close_request(std::string& out, std::optional<std::int64_t> deadline_ms) {
+  if (deadline_ms) {
+    append_key(out, "deadline_ms");
+    append_json_int(out, *deadline_ms);
+  }
+  out += '}';
+}
+
+}  // namespace
+
+std::string request(const std::string& table, std::int64_t seq, Seat seat, const std::vector<Value>& legal,
+                    const Game& game, std::optional<std::int64_t> deadline_ms) {
+  std::string& out = scratch();
+  open_request(out, table, seq, seat, legal);
+  append_key(out, "view");
+  {
+    JsonViewWriter writer(out);
+    game.write_view(seat, writer);
+  }
+  close_request(out, deadline_ms);
+  return out;
+}
+
+std::string request(const std::string& table, std::int64_t seq, Seat seat, const std::vector<Value>& legal,
+                    const Value* view, const Value* view_patch, std::optional<std::int64_t> deadline_ms) {
+  std::string& out = scratch();
+  open_request(out, table, seq, seat, legal);
   if (view) {
     append_key(out, "view");
     append_json(out, *view);
@@ -356,11 +387,7 @@ std::string request(const std::string& table, std::int64_t seq, Seat seat, const
     append_key(out, "view_patch");
     append_json(out, *view_patch);
   }
-  if (deadline_ms) {
-    append_key(out, "deadline_ms");
-    append_json_int(out, *deadline_ms);
-  }
-  out += '}';
+  close_request(out, deadline_ms);
   return out;
 }
 

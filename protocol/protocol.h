@@ -80,6 +80,11 @@ std::string request(const std::string& table, std::int64_t seq, Seat seat,
 // connection that negotiated the "view_patch" feature; one of them is given.
 std::string request(const std::string& table, std::int64_t seq, Seat seat, const std::vector<Value>& legal,
                     const Value* view, const Value* view_patch, std::optional<std::int64_t> deadline_ms);
+// A request whose "view" is `game`'s view for `seat`, written straight into
+// the text (Game::write_view): the same bytes as the request given
+// game.view(seat), without building it.
+std::string request(const std::string& table, std::int64_t seq, Seat seat, const std::vector<Value>& legal,
+                    const Game& game, std::optional<std::int64_t> deadline_ms);
 // `auto_by`: "timer", "away" or "left" when the server chose the action that
 // caused the event on the seat's behalf; empty otherwise.
 std::string event(const std::string& table, std::int64_t seq, const Value& event,

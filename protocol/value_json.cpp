@@ -1,5 +1,6 @@
 #include "protocol/value_json.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstring>
@@ -187,6 +188,135 @@ void append_json(std::string& out, const Value& value) {
     }
     out += '}';
   }
+}
+
+JsonViewWriter::JsonViewWriter(std::string& out) : out_(out) {
+  const std::size_t used = out_.size();
+  out_.resize(used + 2048);
+  p_ = out_.data() + used;
+  end_ = out_.data() + out_.size();
+}
+
+void JsonViewWriter::finish() {
+  out_.resize(static_cast<std::size_t>(p_ - out_.data()));
+  p_ = end_ = out_.data() + out_.size();
+}
+
+void JsonViewWriter::grow(std::size_t n) {
+  const std::size_t used = static_cast<std::size_t>(p_ - out_.data());
+  out_.resize(std::max(out_.size() * 2, used + n + 256));
+  p_ = out_.data() + used;
+  end_ = out_.data() + out_.size();
+}
+
+bool JsonViewWriter::plain_string(std::string_view text) {
+  const char* s = text.data();
+  const std::size_t n = text.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!plain_byte(s[i])) return false;
+  }
+  ensure(n + 4);  // , " text " and : at most
+  char* p = p_;
+  *p = ',';
+  p += after_item_;
+  *p++ = '"';
+  std::memcpy(p, s, n);
+  p += n;
+  *p++ = '"';
+  p_ = p;
+  return true;
+}
+
+void JsonViewWriter::begin_object(std::size_t) {
+  ensure(2);
+  separate();
+  *p_++ = '{';
+  after_item_ = false;
+}
+
+void JsonViewWriter::end_object() {
+  ensure(1);
+  *p_++ = '}';
+  after_item_ = true;
+}
+
+void JsonViewWriter::begin_array(std::size_t) {
+  ensure(2);
+  separate();
+  *p_++ = '[';
+  after_item_ = false;
+}
+
+void JsonViewWriter::end_array() {
+  ensure(1);
+  *p_++ = ']';
+  after_item_ = true;
+}
+
+void JsonViewWriter::key(std::string_view name) {
+  if (plain_string(name)) {
+    *p_++ = ':';
+  } else {
+    ensure(1);
+    separate();
+    finish();
+    append_json_string(out_, name);
+    out_ += ':';
+    p_ = end_ = out_.data() + out_.size();
+  }
+  after_item_ = false;
+}
+
+void JsonViewWriter::null() {
+  ensure(5);
+  separate();
+  std::memcpy(p_, "null", 4);
+  p_ += 4;
+  after_item_ = true;
+}
+
+void JsonViewWriter::boolean(bool b) {
+  ensure(6);
+  separate();
+  if (b) {
+    std::memcpy(p_, "true", 4);
+    p_ += 4;
+  } else {
+    std::memcpy(p_, "false", 5);
+    p_ += 5;
+  }
+  after_item_ = true;
+}
+
+void JsonViewWriter::integer(std::int64_t n) {
+  ensure(24);
+  separate();
+  if (n >= 0 && n < 10) {
+    *p_++ = static_cast<char>('0' + n);
+  } else {
+    p_ = std::to_chars(p_, end_, n).ptr;
+  }
+  after_item_ = true;
+}
+
+void JsonViewWriter::string(std::string_view s) {
+  if (!plain_string(s)) {
+    ensure(1);
+    separate();
+    finish();
+    append_json_string(out_, s);
+    p_ = end_ = out_.data() + out_.size();
+  }
+  after_item_ = true;
+}
+
+void JsonViewWriter::value(const Value& v) {
+  ensure(1);
+  separate();
+  finish();
+  append_json(out_, v);
+  p_ = end_ = out_.data() + out_.size();
+  after_item_ = true;
 }
 
 }  // namespace casa

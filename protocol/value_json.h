@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/value.h"
+#include "engine/view_writer.h"
 
 namespace casa {
 
@@ -23,6 +24,53 @@ void append_json(std::string& out, const Value& value);
 // part of valid UTF-8 becomes U+FFFD, so the output is always valid JSON.
 void append_json_string(std::string& out, std::string_view text);
 void append_json_int(std::string& out, std::int64_t number);
+
+// Writes what a ViewWriter is told as compact JSON text appended to `out`: the
+// same bytes append_json gives for the Value a ValueWriter would build from
+// the same calls (a game's view written straight into a message). It writes
+// through a cursor into room it makes at the end of `out`; the text is
+// complete, and `out` its right length, once finish() is called or the writer
+// is destroyed. Leave `out` alone until then.
+class JsonViewWriter final : public ViewWriter {
+ public:
+  explicit JsonViewWriter(std::string& out);
+  ~JsonViewWriter() override { finish(); }
+  JsonViewWriter(const JsonViewWriter&) = delete;
+  JsonViewWriter& operator=(const JsonViewWriter&) = delete;
+
+  void begin_object(std::size_t size_hint) override;
+  void end_object() override;
+  void begin_array(std::size_t size_hint) override;
+  void end_array() override;
+  void key(std::string_view name) override;
+  void null() override;
+  void boolean(bool b) override;
+  void integer(std::int64_t n) override;
+  void string(std::string_view s) override;
+  void value(const Value& v) override;
+
+  // Cuts `out` to the text written so far.
+  void finish();
+
+ private:
+  // Room for `n` more bytes at the cursor.
+  void ensure(std::size_t n) {
+    if (static_cast<std::size_t>(end_ - p_) < n) grow(n);
+  }
+  void grow(std::size_t n);
+  // A value or a closed object/array was just written: the next item or
+  // member needs a comma first.
+  void separate() {
+    if (after_item_) *p_++ = ',';
+  }
+  // `text` as a JSON string when it needs no escape; false (nothing written) otherwise.
+  bool plain_string(std::string_view text);
+
+  std::string& out_;
+  char* p_ = nullptr;    // the cursor, inside out_
+  char* end_ = nullptr;  // the end of out_'s room
+  bool after_item_ = false;
+};
 
 }  // namespace casa
 

@@ -230,19 +230,20 @@ void Table::send_request(Seat seat) {
   if (s.player_id.empty()) return;
   const std::shared_ptr<Client> client = lobby_.connection_of(s.player_id);
   if (!client) return;
+  if (!client->view_patch) {
+    // The whole view, written straight into the request's text.
+    client->send(make_frame(protocol::request(setup_.id, p.seq, seat, p.legal, *game_, deadline)));
+    forget_view(seat);
+    return;
+  }
   Value view = game_->view(seat);
   Value patch;
-  const bool patched = client->view_patch && s.view_client.lock() == client &&
-                       make_merge_patch(s.view_base, view, patch);
+  const bool patched = s.view_client.lock() == client && make_merge_patch(s.view_base, view, patch);
   client->send(make_frame(protocol::request(setup_.id, p.seq, seat, p.legal, patched ? nullptr : &view,
                                             patched ? &patch : nullptr, deadline)));
   // What the connection holds now: the base of its next patch.
-  if (client->view_patch) {
-    s.view_client = client;
-    s.view_base = std::move(view);
-  } else {
-    forget_view(seat);
-  }
+  s.view_client = client;
+  s.view_base = std::move(view);
 }
 
 void Table::forget_view(Seat seat) {

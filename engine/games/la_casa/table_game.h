@@ -137,6 +137,7 @@ class TableGame final : public Game {
   std::vector<int> scores() const override;
   std::vector<Seat> winners() const override;
   Value view(Seat seat) const override;
+  void write_view(Seat seat, ViewWriter& out) const override;
   Value full_state() const override;
   std::vector<std::string> secret_cards(Seat seat) const override;
   Value encode_action(const Action& action) const override;
@@ -205,6 +206,7 @@ class TableGame final : public Game {
   void emit(std::vector<Event>* events, Value body) const;
   void emit_to(std::vector<Event>* events, SeatMask seats, Value body) const;
   Value trick_value(const TrickCard* trick, int n, Seat viewer) const;
+  void write_trick(ViewWriter& out, const TrickCard* trick, int n, Seat viewer) const;
 
   // Fixed for the game.
   int players_ = 4;

@@ -1,6 +1,7 @@
 // What each seat sees of the table game (LC-10), the god view, the public form of
 // actions, and determinize().
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include "engine/action_fields.h"
@@ -12,8 +13,6 @@ namespace casa::la_casa {
 
 namespace {
 
-Value family_value(int family) { return family == kNoFamily ? Value() : Value(family_name(family)); }
-
 Value cards_value(CardSet cards) {
   Value out = Value::array(static_cast<std::size_t>(cards.size()));
   for (int c : cards) out.push(card_id(c));
@@ -22,48 +21,104 @@ Value cards_value(CardSet cards) {
 
 Value card_or_null(int card) { return card < 0 ? Value() : Value(card_id(card)); }
 
-Value seat_list(SeatMask mask, int players) {
-  Value out = Value::array(static_cast<std::size_t>(players));
-  for (int s = 0; s < players; ++s)
-    if (mask & seat_bit(s)) out.push(s);
-  return out;
-}
+// card_id() without building a string: the ids of the deck, by index.
+constexpr auto kCardNames = [] {
+  std::array<std::array<char, 2>, kDeckSize> names{};
+  for (int c = 0; c < kDeckSize; ++c) {
+    if (c == kMangiaCake) {
+      names[static_cast<std::size_t>(c)] = {'M', 'C'};
+    } else {
+      names[static_cast<std::size_t>(c)] = {kFamilyLetters[static_cast<std::size_t>(c / kValuesPerFamily)],
+                                            static_cast<char>('0' + card_value(c))};
+    }
+  }
+  return names;
+}();
+
+std::string_view card_name(int card) { return {kCardNames[static_cast<std::size_t>(card)].data(), 2}; }
 
 }  // namespace
 
 // A trick as `viewer` sees it (kSpectator: public only; -2: everything).
 Value TableGame::trick_value(const TrickCard* trick, int n, Seat viewer) const {
-  Value out = Value::array(static_cast<std::size_t>(n));
+  ValueWriter out;
+  write_trick(out, trick, n, viewer);
+  return out.take();
+}
+
+void TableGame::write_trick(ViewWriter& out, const TrickCard* trick, int n, Seat viewer) const {
+  out.begin_array(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     const TrickCard& e = trick[i];
     if (e.card < 0) continue;
     if ((e.flags & kHidden) && viewer != -2) continue;
-    Value item = Value::object(4);
-    item.add("seat", e.seat);
+    out.begin_object(4);
+    out.member("seat", e.seat);
     const bool face_down = e.flags & kFaceDown;
-    if (!face_down || viewer == -2 || viewer == e.seat) item.add("card", card_id(e.card));
-    if (face_down) item.add("face_down", true);
-    if (e.flags & kEliminated) item.add("eliminated", true);
-    if ((e.flags & kHidden) && viewer == -2) item.add("hidden", true);
-    out.push(std::move(item));
+    if (!face_down || viewer == -2 || viewer == e.seat) out.member("card", card_name(e.card));
+    if (face_down) out.member("face_down", true);
+    if (e.flags & kEliminated) out.member("eliminated", true);
+    if ((e.flags & kHidden) && viewer == -2) out.member("hidden", true);
+    out.end_object();
   }
-  return out;
+  out.end_array();
 }
 
 Value TableGame::view(Seat seat) const {
+  ValueWriter out;
+  write_view(seat, out);
+  return out.take();
+}
+
+// The one description of what `seat` sees: view() builds it as a Value, the
+// server writes it straight into a request's JSON.
+void TableGame::write_view(Seat seat, ViewWriter& v) const {
   const bool player = seat >= 0 && seat < players_;
-  Value v = Value::object(40);
-  v.add("game", "la-casa");
-  v.add("seat", player ? seat : -1);
-  v.add("players", players_);
+  const auto family = [&v](std::string_view name, int f) {
+    if (f == kNoFamily) {
+      v.null_member(name);
+    } else {
+      v.member(name, family_name(f));
+    }
+  };
+  const auto card_or_null = [&v](int card) {
+    if (card < 0) {
+      v.null();
+    } else {
+      v.string(card_name(card));
+    }
+  };
+  const auto cards = [&v](CardSet set) {
+    v.begin_array(static_cast<std::size_t>(set.size()));
+    for (int c : set) v.string(card_name(c));
+    v.end_array();
+  };
+  const auto seats = [&v, this](SeatMask mask) {
+    v.begin_array(static_cast<std::size_t>(players_));
+    for (int s = 0; s < players_; ++s)
+      if (mask & seat_bit(s)) v.integer(s);
+    v.end_array();
+  };
+  const auto pair = [&v](std::string_view name, int a, int b) {
+    v.key(name);
+    v.begin_array(2);
+    v.integer(a);
+    v.integer(b);
+    v.end_array();
+  };
+  v.begin_object(40);
+  v.member("game", "la-casa");
+  v.member("seat", player ? seat : -1);
+  v.member("players", players_);
   // LC-3.1 partners sit opposite: seats 0+2 against 1+3; two players are a side each.
-  v.add("teams", teams_value(players_, 2, [this](Seat s) { return side_of(s); }));
-  v.add("format", format_ == Format::kClassic      ? "classic"
-                  : format_ == Format::kChallenges ? "challenges"
-                                                   : "sticky");
-  v.add("target", target_);
-  v.add("election", election_);
-  v.add("phase", phase_name(phase_));
+  v.key("teams");
+  write_teams(v, players_, 2, [this](Seat s) { return side_of(s); });
+  v.member("format", format_ == Format::kClassic      ? "classic"
+                     : format_ == Format::kChallenges ? "challenges"
+                                                      : "sticky");
+  v.member("target", target_);
+  v.member("election", election_);
+  v.member("phase", phase_name(phase_));
   SeatMask acting = to_act();
   if (phase_ == Phase::kSlapFollow) {
     // LC-7.16 nobody learns who has committed: every follower is shown as acting,
@@ -71,110 +126,143 @@ Value TableGame::view(Seat seat) const {
     acting = ((SeatMask{1} << players_) - 1) & ~seat_bit(leader_);
     if (player && (committed_ & seat_bit(seat))) acting &= ~seat_bit(seat);
   }
-  v.add("to_act", seat_list(acting, players_));
-  v.add("dealer", dealer_);
-  v.add("leader", leader_);
-  v.add("round", round_);
-  v.add("challenge", challenge_ == kNoChallenge ? Value() : Value(challenge_name(challenge_)));
-  v.add("ruling_family", family_value(ruling_));
-  v.add("lead_family", family_value(lead_));
-  v.add("cousins", family_value(cousins_));
-  v.add("scores", Value::Array{scores_[0], scores_[1]});
-  v.add("seat_scores", [&] {
-    Value out = Value::array();
-    for (int s = 0; s < players_; ++s) out.push(scores_[side_of(s)]);
-    return out;
-  }());
-  v.add("tricks_won", Value::Array{tricks_won_[0], tricks_won_[1]});
-  v.add("tricks_played", tricks_played_);
-  v.add("total_tricks", total_tricks_);
-  Value sizes = Value::array(static_cast<std::size_t>(players_));
+  v.key("to_act");
+  seats(acting);
+  v.member("dealer", dealer_);
+  v.member("leader", leader_);
+  v.member("round", round_);
+  if (challenge_ == kNoChallenge) {
+    v.null_member("challenge");
+  } else {
+    v.member("challenge", challenge_name(challenge_));
+  }
+  family("ruling_family", ruling_);
+  family("lead_family", lead_);
+  family("cousins", cousins_);
+  pair("scores", scores_[0], scores_[1]);
+  v.key("seat_scores");
+  v.begin_array(static_cast<std::size_t>(players_));
+  for (int s = 0; s < players_; ++s) v.integer(scores_[side_of(s)]);
+  v.end_array();
+  pair("tricks_won", tricks_won_[0], tricks_won_[1]);
+  v.member("tricks_played", tricks_played_);
+  v.member("total_tricks", total_tricks_);
+  v.key("hand_sizes");
+  v.begin_array(static_cast<std::size_t>(players_));
   for (int s = 0; s < players_; ++s) {
     // LC-7.16 a follower's commit still counts in its hand for everyone else
     // until the reveal: a shrinking hand would tell who has committed.
     const bool hidden_commit = phase_ == Phase::kSlapFollow && s != leader_ &&
                                (committed_ & seat_bit(s)) && !(player && s == seat);
-    sizes.push(hand_[s].size() + (hidden_commit ? 1 : 0));
+    v.integer(hand_[s].size() + (hidden_commit ? 1 : 0));
   }
-  v.add("hand_sizes", std::move(sizes));
+  v.end_array();
   if (player) {
-    v.add("hand", cards_value(hand_[seat]));
-    v.add("reference", card_or_null(reference_[seat]));
-    v.add("set_aside", cards_value(set_aside_[seat]));
+    v.key("hand");
+    cards(hand_[seat]);
+    v.key("reference");
+    card_or_null(reference_[seat]);
+    v.key("set_aside");
+    cards(set_aside_[seat]);
   }
   if (round_scored_) {
     // LC-7.3 the reference cards are shown once the round is scored.
-    Value refs = Value::array(static_cast<std::size_t>(players_));
-    for (int s = 0; s < players_; ++s) refs.push(card_or_null(reference_[s]));
-    v.add("references", std::move(refs));
+    v.key("references");
+    v.begin_array(static_cast<std::size_t>(players_));
+    for (int s = 0; s < players_; ++s) card_or_null(reference_[s]);
+    v.end_array();
   }
-  Value aside = Value::array(static_cast<std::size_t>(players_));
-  for (int s = 0; s < players_; ++s) aside.push(set_aside_[s].size());
-  v.add("set_aside_counts", std::move(aside));
-  Value face_up = Value::array(static_cast<std::size_t>(players_));
-  for (int s = 0; s < players_; ++s) face_up.push(cards_value(face_up_[s]));
-  v.add("face_up", std::move(face_up));
+  v.key("set_aside_counts");
+  v.begin_array(static_cast<std::size_t>(players_));
+  for (int s = 0; s < players_; ++s) v.integer(set_aside_[s].size());
+  v.end_array();
+  v.key("face_up");
+  v.begin_array(static_cast<std::size_t>(players_));
+  for (int s = 0; s < players_; ++s) cards(face_up_[s]);
+  v.end_array();
   if (players_ == 2) {
     // LC-4.4 face-up tableau cards are public; face-down ones are only counted.
-    Value tableaux = Value::array();
+    v.key("tableaux");
+    v.begin_array(static_cast<std::size_t>(players_));
     for (int s = 0; s < players_; ++s) {
-      Value stacks = Value::array();
+      v.begin_array(static_cast<std::size_t>(stacks_));
       for (int j = 0; j < stacks_; ++j) {
-        stacks.push(Value::obj({{"up", card_or_null(stack_up_[s][j])},
-                                {"down", stack_down_[s][j] >= 0 ? 1 : 0}}));
+        v.begin_object(2);
+        v.key("up");
+        card_or_null(stack_up_[s][j]);
+        v.member("down", stack_down_[s][j] >= 0 ? 1 : 0);
+        v.end_object();
       }
-      tableaux.push(std::move(stacks));
+      v.end_array();
     }
-    v.add("tableaux", std::move(tableaux));
+    v.end_array();
   }
   int casa_count = 0;
   for (int i = 0; i < casa_size_; ++i) casa_count += casa_[i] >= 0;
-  Value casa = Value::object(2);
-  casa.add("count", casa_count);
-  casa.add("top", casa_top_up_ ? Value(card_id(casa_[0])) : Value());
-  v.add("casa", std::move(casa));
+  v.key("casa");
+  v.begin_object(2);
+  v.member("count", casa_count);
+  v.key("top");
+  card_or_null(casa_top_up_ ? casa_[0] : -1);
+  v.end_object();
   if (election_round_ > 0) {
-    Value e = Value::obj({{"nominated", family_value(nominated_)},
-                          {"round", election_round_},
-                          {"passed", seat_list(passed_, players_)},
-                          {"elector", elector_}});
-    if (player && seat == elector_ && discarded_ >= 0) e.set("discard", card_id(discarded_));
-    v.add("election_state", std::move(e));
+    v.key("election_state");
+    v.begin_object(5);
+    family("nominated", nominated_);
+    v.member("round", election_round_);
+    v.key("passed");
+    seats(passed_);
+    v.member("elector", elector_);
+    if (player && seat == elector_ && discarded_ >= 0) v.member("discard", card_name(discarded_));
+    v.end_object();
   }
   if (challenge_ == kFigura) {
-    v.add("bidding", Value::obj({{"bid", bid_}, {"bidder", bidder_},
-                                 {"passed", seat_list(passed_, players_)}}));
+    v.key("bidding");
+    v.begin_object(3);
+    v.member("bid", bid_);
+    v.member("bidder", bidder_);
+    v.key("passed");
+    seats(passed_);
+    v.end_object();
   }
   if (format_ == Format::kSticky) {
-    Value used = Value::array();
+    v.key("challenges_chosen");
+    v.begin_array(0);
     for (int c = 0; c < kChallengeCount; ++c)
-      if (sticky_used_ & (1u << c)) used.push(challenge_name(c));
-    v.add("challenges_chosen", std::move(used));
+      if (sticky_used_ & (1u << c)) v.string(challenge_name(c));
+    v.end_array();
   }
-  v.add("trick", trick_value(trick_.data(), trick_n_, player ? seat : kSpectator));
+  v.key("trick");
+  write_trick(v, trick_.data(), trick_n_, player ? seat : kSpectator);
   if (challenge_ == kSlapDown) {
-    v.add("commits", phase_ == Phase::kSlapFollow ? trick_n_ : 0);
+    v.member("commits", phase_ == Phase::kSlapFollow ? trick_n_ : 0);
     if (player && (committed_ & seat_bit(seat))) {
-      v.add("my_commit", card_id(trick_[(seat - leader_ + players_) % players_].card));
+      v.member("my_commit", card_name(trick_[(seat - leader_ + players_) % players_].card));
     }
   }
   if (last_trick_n_ > 0) {
-    Value last = Value::object(2);
-    last.add("cards", trick_value(last_trick_.data(), last_trick_n_, player ? seat : kSpectator));
-    last.add("winner", last_winner_);
-    v.add("last_trick", std::move(last));
+    v.key("last_trick");
+    v.begin_object(2);
+    v.key("cards");
+    write_trick(v, last_trick_.data(), last_trick_n_, player ? seat : kSpectator);
+    v.member("winner", last_winner_);
+    v.end_object();
   }
   if (round_scored_) {
-    v.add("round_result", Value::obj({{"points", Value::Array{round_points_[0], round_points_[1]}},
-                                      {"counts", Value::Array{round_counts_[0], round_counts_[1]}},
-                                      {"tricks", Value::Array{tricks_won_[0], tricks_won_[1]}}}));
+    v.key("round_result");
+    v.begin_object(3);
+    pair("points", round_points_[0], round_points_[1]);
+    pair("counts", round_counts_[0], round_counts_[1]);
+    pair("tricks", tricks_won_[0], tricks_won_[1]);
+    v.end_object();
   }
   if (phase_ == Phase::kGameOver) {
-    Value w = Value::array();
-    for (Seat s : winners()) w.push(s);
-    v.add("winners", std::move(w));
+    v.key("winners");
+    v.begin_array(0);
+    for (Seat s : winners()) v.integer(s);
+    v.end_array();
   }
-  return v;
+  v.end_object();
 }
 
 Value TableGame::full_state() const {
