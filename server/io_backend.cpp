@@ -25,7 +25,7 @@ std::optional<std::string> io_backend_unavailable() {
   return std::string("this casa-server is built on io_uring (CASA_IO_URING) and the kernel refused "
                      "io_uring_setup: ") +
          std::strerror(-result) +
-         ". Container runtimes' default seccomp profiles (Docker, podman) and the sysctl "
+         ". Docker's default seccomp profile (and container runtimes that follow it) and the sysctl "
          "kernel.io_uring_disabled refuse it: allow io_uring_setup, io_uring_enter and io_uring_register "
          "to this process, or run a casa-server built without -DCASA_IO_URING=ON (epoll)";
 }
