@@ -14,7 +14,7 @@
 #   scripts/deps.sh charts   also matplotlib, for scripts/arena_chart.py (BENCHMARKS.md)
 #   scripts/deps.sh bench    also valgrind (callgrind), strace and curl, for bench/counts.sh
 #   scripts/deps.sh iouring  also liburing, for a build with -DCASA_IO_URING=ON (Asio's
-#                            io_uring backend; docs/server.md, Building)
+#                            io_uring backend; docs/server.md, "Network backend")
 #   scripts/deps.sh postgres also the PostgreSQL server, for the server tests on PostgreSQL
 #                            (scripts/pg-test-cluster.sh)
 #   scripts/deps.sh cluster  also PostgreSQL (server and pgbench), HAProxy, curl and

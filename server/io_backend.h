@@ -1,6 +1,6 @@
 // The event-loop backend this build of the server runs its network on:
 // Asio's epoll reactor (the default) or its io_uring backend (built with
-// -DCASA_IO_URING=ON; docs/server.md, Building).
+// -DCASA_IO_URING=ON; docs/server.md, "Network backend").
 #pragma once
 
 #include <optional>

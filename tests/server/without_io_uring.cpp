@@ -15,6 +15,16 @@
 #include <cstdio>
 #include <cstring>
 
+// The architecture whose system call numbers the filter speaks of: this
+// program's own (the one it passes to exec).
+#if defined(__x86_64__)
+constexpr unsigned kArch = AUDIT_ARCH_X86_64;
+#elif defined(__aarch64__)
+constexpr unsigned kArch = AUDIT_ARCH_AARCH64;
+#else
+#error "casa-without-io-uring: add this architecture's AUDIT_ARCH_ value"
+#endif
+
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: casa-without-io-uring COMMAND [ARG]...\n");
@@ -23,7 +33,7 @@ int main(int argc, char** argv) {
   sock_filter filter[] = {
       // Another architecture's system call numbers mean other calls: let them be.
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, kArch, 1, 0),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
