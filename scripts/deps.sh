@@ -13,6 +13,8 @@
 #                            with the wasm32-wasi C and C++ libraries
 #   scripts/deps.sh charts   also matplotlib, for scripts/arena_chart.py (BENCHMARKS.md)
 #   scripts/deps.sh bench    also valgrind (callgrind), strace and curl, for bench/counts.sh
+#   scripts/deps.sh iouring  also liburing, for a build with -DCASA_IO_URING=ON (Asio's
+#                            io_uring backend; docs/server.md, "Network backend")
 #   scripts/deps.sh postgres also the PostgreSQL server, for the server tests on PostgreSQL
 #                            (scripts/pg-test-cluster.sh)
 #   scripts/deps.sh cluster  also PostgreSQL (server and pgbench), HAProxy, curl and
@@ -42,6 +44,7 @@ for mode in "$@"; do
     wasm) packages+=("${wasm_packages[@]}") ;;
     charts) packages+=(python3-matplotlib) ;;
     bench) packages+=(valgrind strace curl) ;;
+    iouring) packages+=(liburing-dev) ;;
     postgres) packages+=(postgresql) ;;
     cluster) packages+=(postgresql postgresql-contrib haproxy curl util-linux) ;;
     *) echo "deps.sh: unknown mode $mode" >&2; exit 2 ;;

@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "server/backup.h"
+#include "server/io_backend.h"
 #include "server/server.h"
 #include "server/store.h"
 
@@ -71,6 +72,13 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  // Before the database is opened or a port is bound: a build whose network
+  // backend this kernel (or container) refuses stops here and says why.
+  if (auto why = casa::server::io_backend_unavailable()) {
+    std::fprintf(stderr, "casa-server: %s\n", why->c_str());
+    return 1;
+  }
+  spdlog::debug("network backend: {}", casa::server::io_backend());
   try {
     casa::server::Server server(config);
     server.start();
