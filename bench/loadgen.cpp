@@ -867,7 +867,9 @@ class GameDriver : public Driver {
     }
     // An action refused: which of the connection's tables is not said, so
     // with one table per connection that one stops waiting.
-    if (group_size() == 1) seat(c.index() / players(), seat_of(c)).awaiting_ack = false;
+    // Idle connections (--connections-only) have no seat: their count is not
+    // the tables' (an error to one of them used to write past the seats).
+    if (!idle && group_size() == 1) seat(c.index() / players(), seat_of(c)).awaiting_ack = false;
   }
 
   const Config& cfg_;
