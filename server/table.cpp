@@ -790,14 +790,14 @@ void Table::submit(Seat seat, const Action& action, std::shared_ptr<Client> acto
     result->teams = teams_;  // the sides, for ratings
   }
   committing_ = true;
+  // The outcome comes back on this strand, with the rest of its group
+  // commit's outcomes for this loop (one hand-off per batch, server/store.h).
   lobby_.store().append_action(
       setup_.id, row, std::move(rounds), std::move(result),
       [self = shared_from_this(), seat, action, events = std::move(events), actor, id, auto_by](bool ok) mutable {
-        asio::post(self->strand_,
-                   [self, ok, seat, action, events = std::move(events), actor, id, auto_by]() mutable {
-                     self->committed(ok, seat, action, std::move(events), actor, id, std::move(auto_by));
-                   });
-      });
+        self->committed(ok, seat, action, std::move(events), actor, id, std::move(auto_by));
+      },
+      strand_);
 }
 
 void Table::committed(bool ok, Seat seat, Action action, std::vector<Event> events,
@@ -1077,12 +1077,12 @@ void Table::chat(std::shared_ptr<Client> client, std::string text, bool team, Re
     // in the order of submission, and tells in that order.
     StoredChat line{0, client->player_id, seat, team, text};
     lobby_.store().append_chat(
-        setup_.id, line, [self = shared_from_this(), line, client, id](bool ok, std::int64_t n) {
-          asio::post(self->strand_, [self, line, client, id, ok, n]() mutable {
-            line.line = n;
-            self->chat_committed(ok, std::move(line), client, id);
-          });
-        });
+        setup_.id, line,
+        [self = shared_from_this(), line, client, id](bool ok, std::int64_t n) mutable {
+          line.line = n;
+          self->chat_committed(ok, std::move(line), client, id);
+        },
+        strand_);
   });
 }
 
