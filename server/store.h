@@ -12,9 +12,13 @@
 //    strand has its `done` run on that strand; the outcomes of one group
 //    commit bound for strands of one io_context are handed over in one post
 //    (one wake-up of that loop per batch, not one per job), run there in
-//    commit order. A job queued without a strand has its `done` run on the
-//    store thread itself, which never waits for an io_context: a caller may
-//    block an I/O thread on such a job (admin.cpp, write_and_wait).
+//    commit order. They enter the strand when the loop runs that post, so
+//    what others post to the strand meanwhile runs first: an owner of a
+//    strand that needs its outcomes in order queues all its jobs with it (a
+//    table does), rather than posting some outcomes itself. A job queued
+//    without a strand has its `done` run on the store thread itself, which
+//    never waits for an io_context: a caller may block an I/O thread on such
+//    a job (admin.cpp, write_and_wait).
 //  * SQLite: the store's one connection holds the database file for itself
 //    (locking_mode=EXCLUSIVE: no file lock taken or released per transaction,
 //    no shared-memory index; a second server on the same file is refused).

@@ -343,31 +343,29 @@ void Table::open(std::vector<StoredSeat> seats, std::shared_ptr<Client> creator,
     }
     committing_ = true;
     lobby_.store().save_table(row, [self = shared_from_this(), creator, after](bool ok) {
-      asio::post(self->strand_, [self, ok, creator, after] {
-        self->committing_ = false;
-        if (!ok) {
-          self->lobby_.forget_table(self->setup_.id);
-          after(false);
-          return;
-        }
-        for (const auto& s : self->seats_) {
-          if (!s.player_id.empty()) self->lobby_.seat_changed(s.player_id, self->setup_.id, true);
-        }
-        // The creator hears of the table's connection changes even unseated:
-        // its absence can close the table while it waits.
-        self->lobby_.seat_changed(self->setup_.creator, self->setup_.id, true);
-        self->update_presence();
-        self->refresh_summary();
-        after(true);
-        if (creator) self->send_state(creator, self->seat_of(creator->player_id));
-        if (self->all_seated()) {
-          self->start();
-        } else {
-          self->check_dead();
-        }
-        self->drain_deferred();
-      });
-    });
+      self->committing_ = false;
+      if (!ok) {
+        self->lobby_.forget_table(self->setup_.id);
+        after(false);
+        return;
+      }
+      for (const auto& s : self->seats_) {
+        if (!s.player_id.empty()) self->lobby_.seat_changed(s.player_id, self->setup_.id, true);
+      }
+      // The creator hears of the table's connection changes even unseated:
+      // its absence can close the table while it waits.
+      self->lobby_.seat_changed(self->setup_.creator, self->setup_.id, true);
+      self->update_presence();
+      self->refresh_summary();
+      after(true);
+      if (creator) self->send_state(creator, self->seat_of(creator->player_id));
+      if (self->all_seated()) {
+        self->start();
+      } else {
+        self->check_dead();
+      }
+      self->drain_deferred();
+    }, strand_);
   });
 }
 
@@ -923,26 +921,24 @@ void Table::join(std::shared_ptr<Client> client, std::optional<int> wanted, Repl
       seats_[static_cast<std::size_t>(seat)].player_id = client->player_id;
       committing_ = true;
       lobby_.store().save_seat(setup_.id, seat, stored_seat(seat), [self = shared_from_this(), client, seat, id](bool ok) {
-        asio::post(self->strand_, [self, client, seat, id, ok] {
-          self->committing_ = false;
-          if (!ok) {
-            self->seats_[static_cast<std::size_t>(seat)] = {};
-            client->send(protocol::error({"storage_unavailable", "The seat could not be stored."}, id, self->setup_.id));
-          } else {
-            // A spectator who sits down stops spectating.
-            std::erase_if(self->spectators_, [&](const auto& sp) { return sp.first == client->player_id; });
-            self->lobby_.seat_changed(client->player_id, self->setup_.id, true);
-            // The lobby sees the new seat before the player hears of it, so a
-            // list_tables sent after "joined" never shows the old table.
-            self->refresh_summary();
-            client->send(protocol::reply("joined", {{"table", self->setup_.id}, {"seat", seat}}, id));
-            self->send_update();
-            self->send_state(client, seat);
-            if (self->all_seated()) self->start();
-          }
-          self->drain_deferred();
-        });
-      });
+        self->committing_ = false;
+        if (!ok) {
+          self->seats_[static_cast<std::size_t>(seat)] = {};
+          client->send(protocol::error({"storage_unavailable", "The seat could not be stored."}, id, self->setup_.id));
+        } else {
+          // A spectator who sits down stops spectating.
+          std::erase_if(self->spectators_, [&](const auto& sp) { return sp.first == client->player_id; });
+          self->lobby_.seat_changed(client->player_id, self->setup_.id, true);
+          // The lobby sees the new seat before the player hears of it, so a
+          // list_tables sent after "joined" never shows the old table.
+          self->refresh_summary();
+          client->send(protocol::reply("joined", {{"table", self->setup_.id}, {"seat", seat}}, id));
+          self->send_update();
+          self->send_state(client, seat);
+          if (self->all_seated()) self->start();
+        }
+        self->drain_deferred();
+      }, strand_);
     });
   });
 }
@@ -971,42 +967,40 @@ void Table::leave(std::shared_ptr<Client> client, Reply id) {
       }
       committing_ = true;
       lobby_.store().save_seat(setup_.id, seat, stored_seat(seat), [self = shared_from_this(), client, seat, before, id](bool ok) {
-        asio::post(self->strand_, [self, client, seat, before, id, ok] {
-          self->committing_ = false;
-          if (!ok) {
-            self->seats_[static_cast<std::size_t>(seat)] = before;
-            client->send(protocol::error({"storage_unavailable", "Leaving could not be stored."}, id, self->setup_.id));
-            self->drain_deferred();
-            return;
-          }
-          self->lobby_.seat_changed(client->player_id, self->setup_.id, false);
-          bool any_human = false;
-          for (const auto& s : self->seats_) any_human = any_human || !s.player_id.empty();
-          const bool abandoned = self->status_ == Status::waiting && !any_human;
-          // The creator left a table others wait at: nobody can add bots any more.
-          const bool creator_gone = self->status_ == Status::waiting && any_human &&
-                                    client->player_id == self->setup_.creator &&
-                                    self->lobby_.config().creator_gone_seconds > 0;
-          // As for joining: the lobby is up to date before the reply goes out.
-          if (abandoned) self->lobby_.forget_table(self->setup_.id);
-          self->refresh_summary();
-          client->send(protocol::reply("left", {{"table", self->setup_.id}}, id));
-          self->send_update();
-          if (self->status_ == Status::playing) {
-            self->pending_[static_cast<std::size_t>(seat)] = Pending{};
-            self->issue_requests();
-            self->check_dead();
-          } else if (abandoned) {
-            ++self->dead_generation_;  // gone already: nothing left to close
-            self->dead_timer_.cancel();
-            self->lobby_.seat_changed(self->setup_.creator, self->setup_.id, false);
-            self->lobby_.store().delete_table(self->setup_.id, nullptr);
-          } else if (creator_gone) {
-            self->close("creator_gone", "The table's creator left; the table is closed.");
-          }
+        self->committing_ = false;
+        if (!ok) {
+          self->seats_[static_cast<std::size_t>(seat)] = before;
+          client->send(protocol::error({"storage_unavailable", "Leaving could not be stored."}, id, self->setup_.id));
           self->drain_deferred();
-        });
-      });
+          return;
+        }
+        self->lobby_.seat_changed(client->player_id, self->setup_.id, false);
+        bool any_human = false;
+        for (const auto& s : self->seats_) any_human = any_human || !s.player_id.empty();
+        const bool abandoned = self->status_ == Status::waiting && !any_human;
+        // The creator left a table others wait at: nobody can add bots any more.
+        const bool creator_gone = self->status_ == Status::waiting && any_human &&
+                                  client->player_id == self->setup_.creator &&
+                                  self->lobby_.config().creator_gone_seconds > 0;
+        // As for joining: the lobby is up to date before the reply goes out.
+        if (abandoned) self->lobby_.forget_table(self->setup_.id);
+        self->refresh_summary();
+        client->send(protocol::reply("left", {{"table", self->setup_.id}}, id));
+        self->send_update();
+        if (self->status_ == Status::playing) {
+          self->pending_[static_cast<std::size_t>(seat)] = Pending{};
+          self->issue_requests();
+          self->check_dead();
+        } else if (abandoned) {
+          ++self->dead_generation_;  // gone already: nothing left to close
+          self->dead_timer_.cancel();
+          self->lobby_.seat_changed(self->setup_.creator, self->setup_.id, false);
+          self->lobby_.store().delete_table(self->setup_.id, nullptr);
+        } else if (creator_gone) {
+          self->close("creator_gone", "The table's creator left; the table is closed.");
+        }
+        self->drain_deferred();
+      }, strand_);
     });
   });
 }
@@ -1045,20 +1039,18 @@ void Table::add_bot(std::shared_ptr<Client> client, int seat, std::string bot, R
       seats_[static_cast<std::size_t>(seat)].bot = bot;
       committing_ = true;
       lobby_.store().save_seat(setup_.id, seat, stored_seat(seat), [self = shared_from_this(), client, seat, bot, id](bool ok) {
-        asio::post(self->strand_, [self, client, seat, bot, id, ok] {
-          self->committing_ = false;
-          if (!ok) {
-            self->seats_[static_cast<std::size_t>(seat)] = {};
-            client->send(protocol::error({"storage_unavailable", "The bot could not be stored."}, id, self->setup_.id));
-          } else {
-            self->refresh_summary();
-            client->send(protocol::reply("bot_added", {{"table", self->setup_.id}, {"seat", seat}, {"bot", bot}}, id));
-            self->send_update();
-            if (self->all_seated()) self->start();
-          }
-          self->drain_deferred();
-        });
-      });
+        self->committing_ = false;
+        if (!ok) {
+          self->seats_[static_cast<std::size_t>(seat)] = {};
+          client->send(protocol::error({"storage_unavailable", "The bot could not be stored."}, id, self->setup_.id));
+        } else {
+          self->refresh_summary();
+          client->send(protocol::reply("bot_added", {{"table", self->setup_.id}, {"seat", seat}, {"bot", bot}}, id));
+          self->send_update();
+          if (self->all_seated()) self->start();
+        }
+        self->drain_deferred();
+      }, strand_);
     });
   });
 }
