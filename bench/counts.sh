@@ -36,6 +36,8 @@
 #   GAME (la-casa)  TABLES (16)  SMALL (400)  LARGE (1600)  SEED (1)
 #   FEATURES (none): protocol features the generator's players ask for in
 #   hello, e.g. FEATURES=view_patch (docs/protocol.md, Features)
+#   TOOLS ("callgrind strace"): TOOLS=strace counts only the system calls
+#   (minutes faster; the instruction figure is then left out)
 # Needs valgrind and strace: scripts/deps.sh bench; perf for an io_uring build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -122,14 +124,14 @@ moves_of() {
 for target in "${targets[@]}"; do
   case "$target" in echo | server) ;; *) echo "unknown target $target" >&2; exit 2 ;; esac
   bin="$server_bin"; [ "$target" = echo ] && bin="$echo_bin"
-  for tool in callgrind strace uring; do
+  for tool in ${TOOLS:-callgrind strace} uring; do
     if [ "$tool" = callgrind ] && [ "$target" = server ] && ldd "$bin" | grep -q liburing; then
       echo "counts.sh: $bin runs on io_uring: no callgrind runs (see the header)" >&2
       rm -f "$out/$target-callgrind-"*
       continue
     fi
     if [ "$tool" = uring ]; then
-      grep -qw io_uring_setup "$out/$target-strace-small.tool" || continue
+      [ -f "$out/$target-strace-small.tool" ] && grep -qw io_uring_setup "$out/$target-strace-small.tool" || continue
       command -v perf >/dev/null || { echo "counts.sh needs perf for an io_uring build" >&2; exit 2; }
     fi
     for size in small large; do
@@ -148,6 +150,9 @@ import json, os, re, sys
 out, target, tables = sys.argv[1], sys.argv[2], int(sys.argv[3])
 def moves(name): return int(open(f"{out}/{name}.moves").read())
 def instructions(name):
+    import os
+    if not os.path.exists(f"{out}/{name}.tool") or not os.path.exists(f"{out}/{name}.moves"):
+        return None
     for line in open(f"{out}/{name}.tool"):
         if line.startswith("summary:") or line.startswith("totals:"):
             return int(line.split()[1])
@@ -162,8 +167,8 @@ def syscalls(name):
     return calls
 c_s, c_l = f"{target}-callgrind-small", f"{target}-callgrind-large"
 s_s, s_l = f"{target}-strace-small", f"{target}-strace-large"
-has_callgrind = os.path.exists(f"{out}/{c_l}.moves")
-dm_c = moves(c_l) - moves(c_s) if has_callgrind else None
+counted = os.path.exists(f"{out}/{c_l}.moves") and instructions(c_l) is not None and instructions(c_s) is not None
+dm_c = moves(c_l) - moves(c_s) if counted else None
 dm_s = moves(s_l) - moves(s_s)
 small, large = syscalls(s_s), syscalls(s_l)
 per_kind = {k: round((large.get(k, 0) - small.get(k, 0)) / dm_s, 3) for k in set(small) | set(large)}
@@ -191,7 +196,7 @@ result = {
     "target": target,
     "tables": tables,
     "moves_counted": {"callgrind": dm_c, "strace": dm_s},
-    "instructions_per_move": round((instructions(c_l) - instructions(c_s)) / dm_c) if has_callgrind else None,
+    "instructions_per_move": round((instructions(c_l) - instructions(c_s)) / dm_c) if counted else None,
     "syscalls_per_move": round(sum(per_kind.values()), 2),
     "syscalls_per_move_by_kind": per_kind,
     "socket_writes_per_move": round(socket_writes, 3),

@@ -160,6 +160,13 @@ std::string metrics_text(const MetricsGauges& g) {
   commit.metric.push_back(histogram(m.commit_latency));
   all.push_back(std::move(commit));
 
+  auto checkpoint =
+      family("casa_store_checkpoint_seconds",
+             "Store checkpoints (SQLite): the WAL copied into the database file, between two group commits",
+             MetricType::Histogram);
+  checkpoint.metric.push_back(histogram(m.checkpoint_latency));
+  all.push_back(std::move(checkpoint));
+
   auto move =
       family("casa_move_event_seconds",
              "Player actions: from the action received to its event frames queued for the players",

@@ -4,6 +4,8 @@
 #include "server/metrics.h"
 
 #include <sqlite3.h>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -426,6 +428,16 @@ Store::Store(const std::string& path, Durability durability) {
     // NORMAL: the WAL is fsync'd only at checkpoints.
     writer_->exec(durability == Durability::full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
     writer_->exec("PRAGMA foreign_keys=ON");
+    // No checkpoint inside a COMMIT: SQLite's auto-checkpoint is itself a wal
+    // hook, which this one replaces. It only notes the WAL's length; the
+    // writer checkpoints between group commits (maybe_checkpoint).
+    sqlite3_wal_hook(
+        writer_->handle(),
+        [](void* self, sqlite3*, const char*, int pages) {
+          static_cast<Store*>(self)->wal_pages_ = pages;
+          return SQLITE_OK;
+        },
+        this);
   }
   migrate();
   if (postgres_) reader_ = Db::open(path, true);
@@ -488,13 +500,51 @@ Store::~Store() {
   thread_.join();
 }
 
-void Store::write(Job job, Done done) {
+void Store::write(Job job, Done done, std::optional<Strand> on) {
   {
     std::lock_guard lock(mutex_);
     if (queue_.empty()) first_queued_ = std::chrono::steady_clock::now();
-    queue_.emplace_back(std::move(job), std::move(done));
+    queue_.push_back({std::move(job), std::move(done), std::move(on)});
   }
   wake_.notify_one();
+}
+
+void Store::deliver(Batch& batch, const std::vector<bool>& ok) {
+  // One post per io_context for the whole batch: each post from this thread
+  // may wake that loop's thread out of epoll_wait, and a batch holds the
+  // moves of many tables on a few loops. The loop then enters each table's
+  // strand in turn (dispatch: at once when the strand is idle, else behind
+  // what it already holds), so a table's outcomes keep their order and run
+  // on its strand.
+  struct Outcome {
+    Strand on;
+    Done done;
+    bool ok;
+  };
+  struct Handover {
+    boost::asio::io_context* loop;
+    std::vector<Outcome> outcomes;
+  };
+  std::vector<Handover> handovers;  // usually one per network thread, or none
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    auto& job = batch[i];
+    if (!job.done) continue;
+    if (!job.on) {
+      job.done(ok[i]);
+      continue;
+    }
+    auto* loop = &job.on->get_inner_executor().context();
+    auto it = std::find_if(handovers.begin(), handovers.end(), [&](const Handover& h) { return h.loop == loop; });
+    if (it == handovers.end()) it = handovers.insert(handovers.end(), Handover{loop, {}});
+    it->outcomes.push_back({std::move(*job.on), std::move(job.done), ok[i]});
+  }
+  for (auto& h : handovers) {
+    boost::asio::post(*h.loop, [outcomes = std::move(h.outcomes)]() mutable {
+      for (auto& o : outcomes) {
+        boost::asio::dispatch(o.on, [done = std::move(o.done), ok = o.ok] { done(ok); });
+      }
+    });
+  }
 }
 
 std::size_t Store::queue_depth() {
@@ -503,7 +553,7 @@ std::size_t Store::queue_depth() {
 }
 
 void Store::run() {
-  std::deque<std::pair<Job, Done>> batch;
+  Batch batch;
   std::vector<bool> ok;
   for (;;) {
     bool last = false;
@@ -545,15 +595,45 @@ void Store::run() {
     bool any_failed = !committed || in_doubt_;
     for (std::size_t i = 0; i < batch.size(); ++i) any_failed = any_failed || !ok[i];
     healthy_ = !any_failed;
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      if (batch[i].second) batch[i].second(committed && ok[i]);
-    }
+    if (!committed) ok.assign(batch.size(), false);
+    deliver(batch, ok);
     batch.clear();
     if (last) return;
+    if (!postgres_ && wal_pages_ >= kCheckpointPages) {
+      bool idle = false;
+      {
+        std::lock_guard lock(mutex_);
+        idle = queue_.empty();
+      }
+      maybe_checkpoint(idle);
+    }
   }
 }
 
-bool Store::commit_batch(std::deque<std::pair<Job, Done>>& batch, std::vector<bool>& ok) {
+void Store::maybe_checkpoint(bool idle) {
+  if (wal_pages_ < std::max(kCheckpointPages, checkpoint_retry_at_)) return;
+  if (!idle && wal_pages_ < std::max(kCheckpointForcePages, checkpoint_retry_at_)) return;
+  std::lock_guard conn(conn_mutex_);
+  const auto began = std::chrono::steady_clock::now();
+  int wal = 0, copied = 0;
+  // PASSIVE: with the file held by this one connection no reader can stop
+  // it, so it copies every page; the next commit starts the WAL over. With
+  // FULL or NORMAL it fsyncs the WAL first and the database file after.
+  const int rc = sqlite3_wal_checkpoint_v2(writer_->handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, &wal, &copied);
+  metrics().checkpoint_latency.observe(std::chrono::steady_clock::now() - began);
+  if (rc == SQLITE_OK && copied == wal) {
+    ++checkpoints_;
+    checkpoint_retry_at_ = 0;
+    return;
+  }
+  // A full or failing disk: the WAL keeps every commit (nothing is lost),
+  // and the next try waits until it grew by another kCheckpointPages.
+  spdlog::warn("store: a checkpoint failed ({} of {} WAL pages copied): {}", copied, wal,
+               sqlite3_errmsg(writer_->handle()));
+  checkpoint_retry_at_ = wal_pages_ + kCheckpointPages;
+}
+
+bool Store::commit_batch(Batch& batch, std::vector<bool>& ok) {
   ok.assign(batch.size(), false);
   // PostgreSQL: a connection lost before connects again here, outside any
   // transaction; while the server cannot be reached, every job is refused.
@@ -568,7 +648,7 @@ bool Store::commit_batch(std::deque<std::pair<Job, Done>>& batch, std::vector<bo
     bool all_ok = true;
     for (std::size_t i = 0; i < batch.size() && all_ok; ++i) {
       try {
-        batch[i].first(*writer_);
+        batch[i].job(*writer_);
         ok[i] = true;
       } catch (const std::exception&) {
         all_ok = false;
@@ -585,7 +665,7 @@ bool Store::commit_batch(std::deque<std::pair<Job, Done>>& batch, std::vector<bo
       for (std::size_t i = 0; i < batch.size(); ++i) {
         writer_->prepare("SAVEPOINT job").run();
         try {
-          batch[i].first(*writer_);
+          batch[i].job(*writer_);
           writer_->prepare("RELEASE job").run();
           ok[i] = true;
         } catch (const std::exception& e) {
@@ -650,7 +730,7 @@ bool Store::resolve_commit(std::int64_t xid) {
   in_doubt_ = true;
   healthy_ = false;
   for (;;) {
-    std::deque<std::pair<Job, Done>> refused;
+    Batch refused;
     bool stop = false;
     {
       std::unique_lock lock(mutex_);
@@ -658,9 +738,7 @@ bool Store::resolve_commit(std::int64_t xid) {
       refused.swap(queue_);
       stop = stopping_;
     }
-    for (auto& job : refused) {
-      if (job.second) job.second(false);
-    }
+    deliver(refused, std::vector<bool>(refused.size(), false));
     if (writer_->recover()) {
       try {
         auto& q = writer_->prepare("SELECT txid_status(?)");
@@ -737,7 +815,7 @@ void write_seat(Db& db, const std::string& table, int seat, const StoredSeat& wh
 }
 }  // namespace
 
-void Store::save_table(const StoredTable& t, Done done) {
+void Store::save_table(const StoredTable& t, Done done, std::optional<Strand> on) {
   write(
       [this, t](Db& db) {
         fence(db, t.id);
@@ -770,10 +848,11 @@ void Store::save_table(const StoredTable& t, Done done) {
           }
         }
       },
-      std::move(done));
+      std::move(done), std::move(on));
 }
 
-void Store::save_seat(const std::string& table, int seat, const StoredSeat& who, Done done) {
+void Store::save_seat(const std::string& table, int seat, const StoredSeat& who, Done done,
+                      std::optional<Strand> on) {
   write(
       [this, table, seat, who](Db& db) {
         fence(db, table);
@@ -786,7 +865,7 @@ void Store::save_seat(const std::string& table, int seat, const StoredSeat& who,
           write_seat(db, table, seat, who);
         }
       },
-      std::move(done));
+      std::move(done), std::move(on));
 }
 
 void Store::delete_table(const std::string& table, Done done) {
@@ -812,7 +891,7 @@ void Store::close_table(const std::string& table, Done done) {
 
 void Store::append_action(const std::string& table, const StoredAction& a,
                           std::vector<StoredRound> rounds, std::optional<StoredResult> result,
-                          Done done) {
+                          Done done, std::optional<Strand> on) {
   write(
       [this, table, a, rounds = std::move(rounds), result = std::move(result)](Db& db) {
         const auto epoch = fence(db, table);
@@ -878,11 +957,11 @@ void Store::append_action(const std::string& table, const StoredAction& a,
             .run();
         rate_finished_game(db, table);
       },
-      std::move(done));
+      std::move(done), std::move(on));
 }
 
 void Store::append_chat(const std::string& table, const StoredChat& c,
-                        std::function<void(bool, std::int64_t)> done) {
+                        std::function<void(bool, std::int64_t)> done, std::optional<Strand> on) {
   auto line = std::make_shared<std::int64_t>(0);
   write(
       [this, table, c, line](Db& db) {
@@ -905,7 +984,8 @@ void Store::append_chat(const std::string& table, const StoredChat& c,
       },
       [line, done = std::move(done)](bool ok) {
         if (done) done(ok, *line);
-      });
+      },
+      std::move(on));
 }
 
 std::int64_t Store::now() { return now_seconds(); }

@@ -8,6 +8,17 @@
 //    first run undone); it writes only through its Db.
 //  * A job's `done(true)` runs only after its COMMIT returned: callers tell
 //    nobody about an action before that.
+//  * Outcomes go back in the order the jobs were queued. A job queued with a
+//    strand has its `done` run on that strand; the outcomes of one group
+//    commit bound for strands of one io_context are handed over in one post
+//    (one wake-up of that loop per batch, not one per job), run there in
+//    commit order. They enter the strand when the loop runs that post, so
+//    what others post to the strand meanwhile runs first: an owner of a
+//    strand that needs its outcomes in order queues all its jobs with it (a
+//    table does), rather than posting some outcomes itself. A job queued
+//    without a strand has its `done` run on the store thread itself, which
+//    never waits for an io_context: a caller may block an I/O thread on such
+//    a job (admin.cpp, write_and_wait).
 //  * SQLite: the store's one connection holds the database file for itself
 //    (locking_mode=EXCLUSIVE: no file lock taken or released per transaction,
 //    no shared-memory index; a second server on the same file is refused).
@@ -24,6 +35,13 @@
 //    Durability::normal: synchronous=NORMAL, no fsync on COMMIT: a commit
 //    survives the death of the process (kill -9), but every commit since the
 //    last checkpoint may be lost on a power cut.
+//  * SQLite: checkpoints (copying the WAL's pages into the database file,
+//    which fsyncs that file in either setting) never run inside a COMMIT, so
+//    they hold up no job of the batch being committed. The writer runs one
+//    between two group commits, once the WAL holds kCheckpointPages pages and
+//    no job is waiting; under load that never lets the queue empty, it runs
+//    one anyway once the WAL holds kCheckpointForcePages, so the WAL stays
+//    below about that size (each page 4 KB), whatever the load.
 //  * A COMMIT that failed after writing to the WAL (a failed fsync) leaves its
 //    outcome in doubt: a restart may find it on disk. Until a later commit
 //    lands, which overwrites those WAL frames for good, the store refuses
@@ -44,6 +62,9 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/strand.hpp>
 
 struct sqlite3;
 
@@ -264,14 +285,18 @@ class Store {
 
   using Done = std::function<void(bool ok)>;
   using Job = std::function<void(Db&)>;  // throws on failure
+  // Where a write's outcome is delivered (see the invariants above).
+  using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
 
-  // Queues a write; `done` runs on the store thread after the commit.
-  void write(Job job, Done done);
+  // Queues a write; `done` runs after the commit: on the store thread, or on
+  // `on` when given.
+  void write(Job job, Done done, std::optional<Strand> on = std::nullopt);
 
-  // ---- writes ----
+  // ---- writes (`on`: where `done` runs, as for write()) ----
   void save_player(const StoredPlayer& player, Done done);
-  void save_table(const StoredTable& table, Done done);  // row + seats
-  void save_seat(const std::string& table, int seat, const StoredSeat& who, Done done);
+  void save_table(const StoredTable& table, Done done, std::optional<Strand> on = std::nullopt);  // row + seats
+  void save_seat(const std::string& table, int seat, const StoredSeat& who, Done done,
+                 std::optional<Strand> on = std::nullopt);
   void delete_table(const std::string& table, Done done);
   // A dead table the server gave up on: status 'closed', never resumed.
   void close_table(const std::string& table, Done done);
@@ -279,11 +304,12 @@ class Store {
   // when it ended the game, the result: all in one transaction.
   void append_action(const std::string& table, const StoredAction& action,
                      std::vector<StoredRound> rounds, std::optional<StoredResult> result,
-                     Done done);
+                     Done done, std::optional<Strand> on = std::nullopt);
   // A chat line, numbered after the table's last one. `done(ok, line)` gets
   // the number it was stored under.
   void append_chat(const std::string& table, const StoredChat& chat,
-                   std::function<void(bool ok, std::int64_t line)> done);
+                   std::function<void(bool ok, std::int64_t line)> done,
+                   std::optional<Strand> on = std::nullopt);
 
   // ---- reads (callable from any thread; see the invariants above) ----
   std::vector<StoredPlayer> load_players();
@@ -342,15 +368,35 @@ class Store {
   static std::int64_t now();
   // Number of transactions committed (tests and figures).
   std::uint64_t commits() const { return commits_.load(); }
+  // Number of checkpoints that copied the whole WAL into the database file
+  // (SQLite; tests and figures).
+  std::uint64_t checkpoints() const { return checkpoints_.load(); }
+  // SQLite: the WAL size (in pages) at which the writer checkpoints when idle,
+  // and at which it checkpoints even with jobs waiting.
+  static constexpr int kCheckpointPages = 1000;
+  static constexpr int kCheckpointForcePages = 4000;
   // True while a failed COMMIT may still be found on disk by a restart.
   bool in_doubt() const { return in_doubt_.load(); }
   // Writes waiting for the next group commit (/metrics).
   std::size_t queue_depth();
 
  private:
+  // A queued write.
+  struct Pending {
+    Job job;
+    Done done;
+    std::optional<Strand> on;
+  };
+  using Batch = std::deque<Pending>;
   void run();
-  bool commit_batch(std::deque<std::pair<Job, Done>>& batch, std::vector<bool>& ok);
+  bool commit_batch(Batch& batch, std::vector<bool>& ok);
+  // Runs or hands over the outcome of every job of `batch` (ok[i] for job i),
+  // in order: see the invariants above.
+  void deliver(Batch& batch, const std::vector<bool>& ok);
   void settle_doubt();  // inside a transaction: see in_doubt()
+  // SQLite, between group commits: a PASSIVE checkpoint when the WAL is long
+  // enough (see the invariants above). `idle`: no job is waiting.
+  void maybe_checkpoint(bool idle);
   void migrate();
   void begin();  // BEGIN, and what each backend does first in a transaction
   // PostgreSQL: waits until the server tells whether transaction `xid`, whose
@@ -390,7 +436,7 @@ class Store {
 
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<std::pair<Job, Done>> queue_;
+  Batch queue_;
   // When the first job of queue_ was queued: a batch's commit latency (/metrics).
   std::chrono::steady_clock::time_point first_queued_{};
   bool stopping_ = false;
@@ -398,6 +444,12 @@ class Store {
   std::atomic<bool> healthy_{true};
   std::atomic<bool> in_doubt_{false};
   std::atomic<std::uint64_t> commits_{0};
+  std::atomic<std::uint64_t> checkpoints_{0};
+  // SQLite: pages in the WAL after the last commit (its wal hook), and the
+  // length at which the next checkpoint is tried (pushed further after one
+  // that failed, so a failing disk is not retried after every batch).
+  int wal_pages_ = 0;
+  int checkpoint_retry_at_ = 0;
   std::thread thread_;
 };
 

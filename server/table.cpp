@@ -344,31 +344,29 @@ void Table::open(std::vector<StoredSeat> seats, std::shared_ptr<Client> creator,
     }
     committing_ = true;
     lobby_.store().save_table(row, [self = shared_from_this(), creator, after](bool ok) {
-      asio::post(self->strand_, [self, ok, creator, after] {
-        self->committing_ = false;
-        if (!ok) {
-          self->lobby_.forget_table(self->setup_.id);
-          after(false);
-          return;
-        }
-        for (const auto& s : self->seats_) {
-          if (!s.player_id.empty()) self->lobby_.seat_changed(s.player_id, self->setup_.id, true);
-        }
-        // The creator hears of the table's connection changes even unseated:
-        // its absence can close the table while it waits.
-        self->lobby_.seat_changed(self->setup_.creator, self->setup_.id, true);
-        self->update_presence();
-        self->refresh_summary();
-        after(true);
-        if (creator) self->send_state(creator, self->seat_of(creator->player_id));
-        if (self->all_seated()) {
-          self->start();
-        } else {
-          self->check_dead();
-        }
-        self->drain_deferred();
-      });
-    });
+      self->committing_ = false;
+      if (!ok) {
+        self->lobby_.forget_table(self->setup_.id);
+        after(false);
+        return;
+      }
+      for (const auto& s : self->seats_) {
+        if (!s.player_id.empty()) self->lobby_.seat_changed(s.player_id, self->setup_.id, true);
+      }
+      // The creator hears of the table's connection changes even unseated:
+      // its absence can close the table while it waits.
+      self->lobby_.seat_changed(self->setup_.creator, self->setup_.id, true);
+      self->update_presence();
+      self->refresh_summary();
+      after(true);
+      if (creator) self->send_state(creator, self->seat_of(creator->player_id));
+      if (self->all_seated()) {
+        self->start();
+      } else {
+        self->check_dead();
+      }
+      self->drain_deferred();
+    }, strand_);
   });
 }
 
@@ -791,14 +789,14 @@ void Table::submit(Seat seat, const Action& action, std::shared_ptr<Client> acto
     result->teams = teams_;  // the sides, for ratings
   }
   committing_ = true;
+  // The outcome comes back on this strand, with the rest of its group
+  // commit's outcomes for this loop (one hand-off per batch, server/store.h).
   lobby_.store().append_action(
       setup_.id, row, std::move(rounds), std::move(result),
       [self = shared_from_this(), seat, action, events = std::move(events), actor, id, auto_by](bool ok) mutable {
-        asio::post(self->strand_,
-                   [self, ok, seat, action, events = std::move(events), actor, id, auto_by]() mutable {
-                     self->committed(ok, seat, action, std::move(events), actor, id, std::move(auto_by));
-                   });
-      });
+        self->committed(ok, seat, action, std::move(events), actor, id, std::move(auto_by));
+      },
+      strand_);
 }
 
 void Table::committed(bool ok, Seat seat, Action action, std::vector<Event> events,
@@ -924,26 +922,24 @@ void Table::join(std::shared_ptr<Client> client, std::optional<int> wanted, Repl
       seats_[static_cast<std::size_t>(seat)].player_id = client->player_id;
       committing_ = true;
       lobby_.store().save_seat(setup_.id, seat, stored_seat(seat), [self = shared_from_this(), client, seat, id](bool ok) {
-        asio::post(self->strand_, [self, client, seat, id, ok] {
-          self->committing_ = false;
-          if (!ok) {
-            self->seats_[static_cast<std::size_t>(seat)] = {};
-            client->send(protocol::error({"storage_unavailable", "The seat could not be stored."}, id, self->setup_.id));
-          } else {
-            // A spectator who sits down stops spectating.
-            std::erase_if(self->spectators_, [&](const auto& sp) { return sp.first == client->player_id; });
-            self->lobby_.seat_changed(client->player_id, self->setup_.id, true);
-            // The lobby sees the new seat before the player hears of it, so a
-            // list_tables sent after "joined" never shows the old table.
-            self->refresh_summary();
-            client->send(protocol::reply("joined", {{"table", self->setup_.id}, {"seat", seat}}, id));
-            self->send_update();
-            self->send_state(client, seat);
-            if (self->all_seated()) self->start();
-          }
-          self->drain_deferred();
-        });
-      });
+        self->committing_ = false;
+        if (!ok) {
+          self->seats_[static_cast<std::size_t>(seat)] = {};
+          client->send(protocol::error({"storage_unavailable", "The seat could not be stored."}, id, self->setup_.id));
+        } else {
+          // A spectator who sits down stops spectating.
+          std::erase_if(self->spectators_, [&](const auto& sp) { return sp.first == client->player_id; });
+          self->lobby_.seat_changed(client->player_id, self->setup_.id, true);
+          // The lobby sees the new seat before the player hears of it, so a
+          // list_tables sent after "joined" never shows the old table.
+          self->refresh_summary();
+          client->send(protocol::reply("joined", {{"table", self->setup_.id}, {"seat", seat}}, id));
+          self->send_update();
+          self->send_state(client, seat);
+          if (self->all_seated()) self->start();
+        }
+        self->drain_deferred();
+      }, strand_);
     });
   });
 }
@@ -972,42 +968,40 @@ void Table::leave(std::shared_ptr<Client> client, Reply id) {
       }
       committing_ = true;
       lobby_.store().save_seat(setup_.id, seat, stored_seat(seat), [self = shared_from_this(), client, seat, before, id](bool ok) {
-        asio::post(self->strand_, [self, client, seat, before, id, ok] {
-          self->committing_ = false;
-          if (!ok) {
-            self->seats_[static_cast<std::size_t>(seat)] = before;
-            client->send(protocol::error({"storage_unavailable", "Leaving could not be stored."}, id, self->setup_.id));
-            self->drain_deferred();
-            return;
-          }
-          self->lobby_.seat_changed(client->player_id, self->setup_.id, false);
-          bool any_human = false;
-          for (const auto& s : self->seats_) any_human = any_human || !s.player_id.empty();
-          const bool abandoned = self->status_ == Status::waiting && !any_human;
-          // The creator left a table others wait at: nobody can add bots any more.
-          const bool creator_gone = self->status_ == Status::waiting && any_human &&
-                                    client->player_id == self->setup_.creator &&
-                                    self->lobby_.config().creator_gone_seconds > 0;
-          // As for joining: the lobby is up to date before the reply goes out.
-          if (abandoned) self->lobby_.forget_table(self->setup_.id);
-          self->refresh_summary();
-          client->send(protocol::reply("left", {{"table", self->setup_.id}}, id));
-          self->send_update();
-          if (self->status_ == Status::playing) {
-            self->pending_[static_cast<std::size_t>(seat)] = Pending{};
-            self->issue_requests();
-            self->check_dead();
-          } else if (abandoned) {
-            ++self->dead_generation_;  // gone already: nothing left to close
-            self->dead_timer_.cancel();
-            self->lobby_.seat_changed(self->setup_.creator, self->setup_.id, false);
-            self->lobby_.store().delete_table(self->setup_.id, nullptr);
-          } else if (creator_gone) {
-            self->close("creator_gone", "The table's creator left; the table is closed.");
-          }
+        self->committing_ = false;
+        if (!ok) {
+          self->seats_[static_cast<std::size_t>(seat)] = before;
+          client->send(protocol::error({"storage_unavailable", "Leaving could not be stored."}, id, self->setup_.id));
           self->drain_deferred();
-        });
-      });
+          return;
+        }
+        self->lobby_.seat_changed(client->player_id, self->setup_.id, false);
+        bool any_human = false;
+        for (const auto& s : self->seats_) any_human = any_human || !s.player_id.empty();
+        const bool abandoned = self->status_ == Status::waiting && !any_human;
+        // The creator left a table others wait at: nobody can add bots any more.
+        const bool creator_gone = self->status_ == Status::waiting && any_human &&
+                                  client->player_id == self->setup_.creator &&
+                                  self->lobby_.config().creator_gone_seconds > 0;
+        // As for joining: the lobby is up to date before the reply goes out.
+        if (abandoned) self->lobby_.forget_table(self->setup_.id);
+        self->refresh_summary();
+        client->send(protocol::reply("left", {{"table", self->setup_.id}}, id));
+        self->send_update();
+        if (self->status_ == Status::playing) {
+          self->pending_[static_cast<std::size_t>(seat)] = Pending{};
+          self->issue_requests();
+          self->check_dead();
+        } else if (abandoned) {
+          ++self->dead_generation_;  // gone already: nothing left to close
+          self->dead_timer_.cancel();
+          self->lobby_.seat_changed(self->setup_.creator, self->setup_.id, false);
+          self->lobby_.store().delete_table(self->setup_.id, nullptr);
+        } else if (creator_gone) {
+          self->close("creator_gone", "The table's creator left; the table is closed.");
+        }
+        self->drain_deferred();
+      }, strand_);
     });
   });
 }
@@ -1046,20 +1040,18 @@ void Table::add_bot(std::shared_ptr<Client> client, int seat, std::string bot, R
       seats_[static_cast<std::size_t>(seat)].bot = bot;
       committing_ = true;
       lobby_.store().save_seat(setup_.id, seat, stored_seat(seat), [self = shared_from_this(), client, seat, bot, id](bool ok) {
-        asio::post(self->strand_, [self, client, seat, bot, id, ok] {
-          self->committing_ = false;
-          if (!ok) {
-            self->seats_[static_cast<std::size_t>(seat)] = {};
-            client->send(protocol::error({"storage_unavailable", "The bot could not be stored."}, id, self->setup_.id));
-          } else {
-            self->refresh_summary();
-            client->send(protocol::reply("bot_added", {{"table", self->setup_.id}, {"seat", seat}, {"bot", bot}}, id));
-            self->send_update();
-            if (self->all_seated()) self->start();
-          }
-          self->drain_deferred();
-        });
-      });
+        self->committing_ = false;
+        if (!ok) {
+          self->seats_[static_cast<std::size_t>(seat)] = {};
+          client->send(protocol::error({"storage_unavailable", "The bot could not be stored."}, id, self->setup_.id));
+        } else {
+          self->refresh_summary();
+          client->send(protocol::reply("bot_added", {{"table", self->setup_.id}, {"seat", seat}, {"bot", bot}}, id));
+          self->send_update();
+          if (self->all_seated()) self->start();
+        }
+        self->drain_deferred();
+      }, strand_);
     });
   });
 }
@@ -1078,12 +1070,12 @@ void Table::chat(std::shared_ptr<Client> client, std::string text, bool team, Re
     // in the order of submission, and tells in that order.
     StoredChat line{0, client->player_id, seat, team, text};
     lobby_.store().append_chat(
-        setup_.id, line, [self = shared_from_this(), line, client, id](bool ok, std::int64_t n) {
-          asio::post(self->strand_, [self, line, client, id, ok, n]() mutable {
-            line.line = n;
-            self->chat_committed(ok, std::move(line), client, id);
-          });
-        });
+        setup_.id, line,
+        [self = shared_from_this(), line, client, id](bool ok, std::int64_t n) mutable {
+          line.line = n;
+          self->chat_committed(ok, std::move(line), client, id);
+        },
+        strand_);
   });
 }
 

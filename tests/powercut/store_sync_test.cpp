@@ -16,6 +16,9 @@
 #include <thread>
 #include <vector>
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/strand.hpp>
+
 #include "server/config.h"
 #include "server/store.h"
 #include "tests/powercut/powercut_vfs.h"
@@ -410,4 +413,160 @@ TEST_CASE("the store holds its database file: no lock taken or released per comm
   sqlite3_close(other);
   // A second store on the file is refused (after the busy timeout).
   CHECK_THROWS(Store(path, Durability::full));
+}
+
+TEST_CASE("a group commit's outcomes reach each event loop in one post, in commit order, on their strands") {
+  TempDir dir;
+  Store store((dir.path / "casa.db").string(), Durability::normal);
+  for (int t = 0; t < 4; ++t) {
+    REQUIRE(wait_for([&](Store::Done d) { store.save_table(a_table("t" + std::to_string(t)), std::move(d)); }));
+  }
+  // Two loops that nobody runs yet, two tables' strands on each.
+  boost::asio::io_context loop_a, loop_b;
+  std::vector<Store::Strand> strands = {boost::asio::make_strand(loop_a), boost::asio::make_strand(loop_a),
+                                        boost::asio::make_strand(loop_b), boost::asio::make_strand(loop_b)};
+  struct Heard {
+    int table;
+    std::int64_t seq;
+    bool ok;
+    bool on_strand;
+  };
+  std::vector<Heard> heard_a, heard_b;
+  Gate gate;
+  gate.block(store);
+  // Three moves per table, interleaved; table 1's second move repeats seq 1
+  // and is refused, alone.
+  for (std::int64_t seq = 1; seq <= 3; ++seq) {
+    for (int t = 0; t < 4; ++t) {
+      const std::int64_t stored_seq = (t == 1 && seq >= 2) ? seq - 1 : seq;
+      auto& heard = t < 2 ? heard_a : heard_b;
+      auto& strand = strands[static_cast<std::size_t>(t)];
+      store.append_action(
+          "t" + std::to_string(t), a_move(stored_seq, card_id(static_cast<int>(seq))), {}, std::nullopt,
+          [&heard, &strand, t, seq](bool ok) { heard.push_back({t, seq, ok, strand.running_in_this_thread()}); },
+          strand);
+    }
+  }
+  auto busy_a = boost::asio::make_work_guard(loop_a);
+  auto busy_b = boost::asio::make_work_guard(loop_b);
+  gate.release.set_value();
+
+  // One handler per loop carries all six outcomes of that loop (none ran on
+  // the store thread: the loops had not run yet).
+  CHECK(loop_a.run_one_for(std::chrono::seconds(10)) == 1);
+  REQUIRE(heard_a.size() == 6);
+  CHECK(loop_a.poll() == 0);
+  CHECK(loop_b.run_one_for(std::chrono::seconds(10)) == 1);
+  REQUIRE(heard_b.size() == 6);
+  CHECK(loop_b.poll() == 0);
+  for (std::size_t i = 0; i < 6; ++i) {
+    // Commit order: seq by seq, the loop's two tables in turn.
+    CHECK(heard_a[i].table == static_cast<int>(i % 2));
+    CHECK(heard_a[i].seq == static_cast<std::int64_t>(i / 2 + 1));
+    CHECK(heard_a[i].on_strand);
+    CHECK(heard_a[i].ok == !(heard_a[i].table == 1 && heard_a[i].seq == 2));
+    CHECK(heard_b[i].table == static_cast<int>(2 + i % 2));
+    CHECK(heard_b[i].seq == static_cast<std::int64_t>(i / 2 + 1));
+    CHECK(heard_b[i].on_strand);
+    CHECK(heard_b[i].ok);
+  }
+  CHECK(log_in_store(store, "t1").size() == 2);
+  CHECK(log_in_store(store, "t2").size() == 3);
+}
+
+namespace {
+// One job's worth of filler: `rows` rows of 4,000 bytes (about a page each).
+void fill(casa::server::Db& db, int rows) {
+  const std::string blob(4000, 'x');
+  for (int i = 0; i < rows; ++i) db.prepare("INSERT INTO filler (body) VALUES (?)").bind_text(1, blob).run();
+}
+}  // namespace
+
+TEST_CASE("durability full: a checkpoint runs after the commit that filled the WAL is acknowledged, not inside it") {
+  TempDir dir;
+  const fs::path db = dir.path / "casa.db";
+  Store store(db.string(), Durability::full);
+  REQUIRE(wait_for([&](Store::Done d) {
+    store.write([](casa::server::Db& conn) { conn.exec("CREATE TABLE filler (body TEXT)"); }, std::move(d));
+  }));
+  // Commits of 20 pages, one after the other, past kCheckpointPages. At each
+  // one's acknowledgement: the database file's fsyncs and the checkpoints so
+  // far. A commit that ran a checkpoint inside it would fsync the database
+  // file before its acknowledgement, with no checkpoint of the writer's
+  // counted since the previous one.
+  struct AtAck {
+    std::uint64_t db_syncs, checkpoints;
+  };
+  std::vector<AtAck> acks;
+  acks.push_back({casa::powercut::sync_count(FileKind::main_db), store.checkpoints()});
+  constexpr int kCommits = Store::kCheckpointPages / 20 + 10;
+  for (int i = 0; i < kCommits; ++i) {
+    REQUIRE(wait_for([&](Store::Done d) {
+      store.write([](casa::server::Db& conn) { fill(conn, 20); },
+                  [&acks, &store, d = std::move(d)](bool ok) {
+                    acks.push_back({casa::powercut::sync_count(FileKind::main_db), store.checkpoints()});
+                    d(ok);
+                  });
+    }));
+  }
+  for (std::size_t i = 1; i < acks.size(); ++i) {
+    CAPTURE(i);
+    if (acks[i].checkpoints == acks[i - 1].checkpoints) CHECK(acks[i].db_syncs == acks[i - 1].db_syncs);
+  }
+  // The writer checkpoints once the WAL is long enough and nothing waits
+  // (here at the latest once the loop above stopped queueing).
+  for (int i = 0; i < 500 && store.checkpoints() == acks.front().checkpoints; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  CHECK(store.checkpoints() == acks.front().checkpoints + 1);
+  CHECK(casa::powercut::sync_count(FileKind::main_db) > acks.front().db_syncs);
+  // The next commit starts the WAL over: it stays at its high-water mark.
+  const auto wal_size = fs::file_size(db.string() + "-wal");
+  REQUIRE(wait_for([&](Store::Done d) { store.write([](casa::server::Db& conn) { fill(conn, 10); }, std::move(d)); }));
+  CHECK(fs::file_size(db.string() + "-wal") == wal_size);
+  std::int64_t rows = 0;
+  store.read([&](casa::server::Db& conn) {
+    auto& q = conn.prepare("SELECT COUNT(*) FROM filler");
+    rows = q.step() ? q.int_at(0) : -1;
+    q.run();
+  });
+  CHECK(rows == kCommits * 20 + 10);
+}
+
+TEST_CASE("a queue that never empties: the WAL is checkpointed all the same, and stays bounded") {
+  TempDir dir;
+  const fs::path db = dir.path / "casa.db";
+  Store store(db.string(), Durability::normal);
+  REQUIRE(wait_for([&](Store::Done d) {
+    store.write([](casa::server::Db& conn) { conn.exec("CREATE TABLE filler (body TEXT)"); }, std::move(d));
+  }));
+  // Each job queues the next before it ends, so the writer never finds its
+  // queue empty between two commits: only the forced checkpoint can run.
+  constexpr int kJobs = 5 * Store::kCheckpointForcePages / 16;
+  constexpr int kRowsPerJob = 8;
+  std::promise<void> finished;
+  std::atomic<int> done{0};
+  std::uintmax_t wal_max = 0;
+  std::function<void(int)> chain = [&](int n) {
+    store.write(
+        [&, n](casa::server::Db& conn) {
+          fill(conn, kRowsPerJob);
+          if (fs::exists(db.string() + "-wal")) wal_max = std::max(wal_max, fs::file_size(db.string() + "-wal"));
+          if (n + 1 < kJobs) chain(n + 1);
+        },
+        [&](bool ok) {
+          CHECK(ok);
+          if (++done == kJobs) finished.set_value();
+        });
+  };
+  const auto checkpoints_before = store.checkpoints();
+  chain(0);
+  finished.get_future().wait();
+  // About kJobs * kRowsPerJob pages written: two and a half times the bound.
+  CHECK(store.checkpoints() - checkpoints_before >= 2);
+  // A page is 4,096 bytes plus a 24-byte frame header; one job's frames of slack.
+  const std::uintmax_t bound = 32 + static_cast<std::uintmax_t>(Store::kCheckpointForcePages + 4 * kRowsPerJob) * (4096 + 24);
+  CHECK(wal_max <= bound);
+  CHECK(fs::file_size(db.string() + "-wal") <= bound);
+  MESSAGE("WAL at most " << wal_max << " bytes over " << kJobs * kRowsPerJob << " pages written, "
+                         << store.checkpoints() - checkpoints_before << " checkpoints");
 }
