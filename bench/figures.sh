@@ -2,7 +2,7 @@
 # Measures the "Server under load" figures of BENCHMARKS.md on this machine.
 #
 #   bench/figures.sh [STEP...]     steps: echo saturation half idle restart (default: all),
-#                                  and curve, cores and scrape (not in the default list)
+#                                  and curve, cores, syscalls and scrape (not in the default list)
 #
 # The server runs pinned to CPU 0 (taskset -c 0, --threads 1) and the generator
 # to CPU 1. Everything listens on and connects to 127.0.0.1 only. Each step is
@@ -21,6 +21,8 @@
 #   measurement (move -> event, commit; casa-loadgen --metrics). TABLES_PER_PLAYER
 #   (1): each generator connection sits at that many tables, for more live tables
 #   than the file descriptor limit (`ulimit -Hn`) allows connections.
+#   syscalls: system calls per move at saturation (perf over WINDOW (4) s of a
+#   saturation run; needs perf and tracepoint access), by name.
 #   scrape: how long GET /metrics takes with HALF_TABLES live tables (20 scrapes
 #   while the generator plays 200 moves/s; TABLES_PER_PLAYER as for curve).
 #   cores: saturation with the server on one core (taskset -c 0, --threads 1)
@@ -127,6 +129,37 @@ for step in "${steps[@]}"; do
       done
     done
     server_cpus="${SERVER_CPUS:-0}"; server_flags[5]="${THREADS:-1}" ;;
+  syscalls)
+    # System calls per move at saturation, by name: perf counts the server's
+    # syscall entries (tracepoints, no ptrace, so the server keeps its speed)
+    # over WINDOW (4) seconds in the middle of a saturation run, and the
+    # server's own casa_moves_total gives the moves of the same window.
+    command -v perf >/dev/null || { echo "figures.sh syscalls needs perf (linux-perf)" >&2; exit 2; }
+    window="${WINDOW:-4}"
+    start_server "$out/syscalls.log" "$server_bin" "${server_flags[@]}" --db "$out/syscalls.db" --log-level warn
+    gen --url "ws://127.0.0.1:$server_port/ws" --game "$game" --options "$options" --tables "$tables" \
+      --duration "$((window + 4))" --server-pid "$server_pid" > "$out/syscalls-load.json" &
+    load_pid=$!
+    moves_now() { curl -s "http://127.0.0.1:$port/metrics" | awk '/^casa_moves_total/ {s += $2} END {print s + 0}'; }
+    sleep 4  # setup and the warm-up of the generator
+    m0=$(moves_now)
+    perf stat -x, -e raw_syscalls:sys_enter,syscalls:sys_enter_sendmsg,syscalls:sys_enter_recvmsg,syscalls:sys_enter_recvfrom,syscalls:sys_enter_epoll_wait,syscalls:sys_enter_epoll_ctl,syscalls:sys_enter_futex,syscalls:sys_enter_pwrite64,syscalls:sys_enter_fdatasync,syscalls:sys_enter_pread64,syscalls:sys_enter_io_uring_enter \
+      -p "$server_pid" -o "$out/syscalls.perf" -- sleep "$window"
+    m1=$(moves_now)
+    wait "$load_pid" || true
+    python3 - "$out/syscalls.perf" "$((m1 - m0))" <<'PY' | tee "$out/syscalls.json"
+import json, sys
+counts = {}
+for line in open(sys.argv[1]):
+    f = line.strip().split(",")
+    if len(f) > 2 and f[0].replace(".", "").isdigit():
+        counts[f[2].split(":")[-1].replace("sys_enter_", "")] = float(f[0])
+moves = int(sys.argv[2])
+per = {k: round(v / moves, 3) for k, v in counts.items() if k != "sys_enter"} if moves else {}
+print(json.dumps({"mode": "syscalls", "moves": moves, "syscalls_per_move": round(counts.get("sys_enter", 0) / moves, 2) if moves else None,
+                  "by_name": per}))
+PY
+    stop_server; rm -f "$out"/syscalls.db* ;;
   scrape)
     # How long GET /metrics takes with HALF_TABLES live tables (it runs on a
     # network thread, holding up that thread's connections and tables).

@@ -230,8 +230,14 @@ std::string Client::tag(const std::string& table) const {
 void Client::say(const std::string& table, const std::string& line) {
   if (!chatty()) return;
   const std::string prefix = tag(table);
+  // A line that comes while the prompt waits (another seat's move in a phase
+  // where several act at once, a chat line) goes below it, and the prompt is
+  // shown again under it, so that what the person types stays on its line.
+  const bool under_prompt = interactive() && !prompt_again_.empty();
+  if (under_prompt) screen() << "\n";
   for (const auto& piece : wrap_line(line, kScreenWidth - columns(prefix)))
     screen() << prefix << piece << "\n";
+  if (under_prompt) screen() << prompt_again_ << std::flush;
 }
 
 std::string Client::game_of(const std::string& table) const {
@@ -647,6 +653,7 @@ std::string Client::oldest_pending() const {
 }
 
 void Client::prompt() {
+  prompt_again_.clear();
   if (pending_.empty()) return;
   const std::string table = oldest_pending();
   PendingRequest& r = pending_.at(table);
@@ -671,6 +678,7 @@ void Client::prompt() {
     if (i + 1 < lines.size()) out_ << "\n";
   }
   out_ << std::flush;
+  prompt_again_ = prefix + "Your move (" + range + ", or help)> ";
 }
 
 std::string Client::current_table() const {
@@ -741,6 +749,7 @@ bool Client::command_line(const std::string& line) {
 }
 
 void Client::on_line(const std::string& raw) {
+  prompt_again_.clear();  // the Enter key ended the prompt's line
   std::string line = raw;
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
   if (picking_) {

@@ -201,6 +201,7 @@ class Client {
   std::map<std::string, PendingRequest> pending_;  // followed table -> unanswered request
   std::uint64_t requests_seen_ = 0;
   std::deque<std::string> typed_;  // typed choices waiting for a request
+  std::string prompt_again_;       // the prompt line now waiting for input, or empty
   bool input_closed_ = false;
   std::uint64_t rng_state_;
 };

@@ -324,6 +324,33 @@ TEST_CASE("play follows only the table it created, even when the token resumes o
   CHECK(h.client.take_outgoing().empty());
 }
 
+TEST_CASE("a line that comes while the prompt waits goes below it, and the prompt is shown again") {
+  Harness h(person(Command::kPlay));
+  h.client.hello();
+  h.feed(kResumed);
+  h.feed(R"({"type":"table_created","table":"t_new","invite":"NEW","seat":0})");
+  h.feed(state_of("t_new", "NEW", 0));
+  h.feed(request_of("t_new", 7));
+  const std::string before = h.out.str();
+  REQUIRE(before.size() >= 2);
+  CHECK(before.substr(before.size() - 2) == "> ");  // the prompt waits, at the end of its line
+  // Another seat acts while the person thinks (phases where several seats act
+  // at once): its line must not be glued to the prompt.
+  h.feed(event_of("t_new"));
+  const std::string after = h.out.str().substr(before.size());
+  CHECK(after.rfind("\n* ", 0) == 0);
+  CHECK(after.find("Your move (") != std::string::npos);
+  CHECK(after.substr(after.size() - 2) == "> ");
+  // Once the person pressed Enter the prompt's line has ended: nothing is added to it.
+  h.client.on_line("1");
+  REQUIRE(h.client.take_outgoing().size() == 1);
+  const std::string shown = h.out.str();
+  h.feed(event_of("t_new"));
+  const std::string last = h.out.str().substr(shown.size());
+  CHECK(last.rfind("* ", 0) == 0);
+  CHECK(last.find("Your move") == std::string::npos);
+}
+
 TEST_CASE("join of a table the player already sits at takes it up again") {
   ClientOptions o = person(Command::kJoin);
   o.invite = "OLD";
