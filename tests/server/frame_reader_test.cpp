@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "server/frame_reader.h"
+#include "tests/server/frame_reference.h"
 
 namespace {
 
@@ -26,15 +27,9 @@ namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 using casa::server::FrameReader;
 
-struct Outcome {
-  std::vector<std::pair<std::string, bool>> messages;  // payload, text
-  std::string written;                                 // what the server wrote back
-  beast::error_code error;                             // how reading ended ({}: still reading)
-
-  bool operator==(const Outcome& o) const {
-    return messages == o.messages && written == o.written && error == o.error;
-  }
-};
+using Outcome = casa::test::FrameOutcome;
+using casa::test::beast_reads;
+using casa::test::reader_reads;
 
 std::string hex(const std::string& s) {
   static const char* d = "0123456789abcdef";
@@ -46,11 +41,18 @@ std::string hex(const std::string& s) {
   return out;
 }
 
-std::ostream& operator<<(std::ostream& os, const Outcome& o) {
+}  // namespace
+
+// Found by doctest through the type's namespace, to print an outcome that differs.
+namespace casa::test {
+std::ostream& operator<<(std::ostream& os, const FrameOutcome& o) {
   os << "messages:";
   for (const auto& [m, text] : o.messages) os << " [" << (text ? "text " : "binary ") << m.size() << "B]";
   return os << " written: " << hex(o.written) << " error: " << o.error.message();
 }
+}  // namespace casa::test
+
+namespace {
 
 // A client frame: FIN, RSV bits, opcode, then the length in the form asked
 // (0: the shortest, 126: 16 bits, 127: 64 bits), the mask key, the payload.
@@ -84,86 +86,6 @@ std::string close_payload(std::uint16_t code, const std::string& reason = {}) {
   p.push_back(static_cast<char>(code >> 8));
   p.push_back(static_cast<char>(code & 0xFF));
   return p + reason;
-}
-
-// What Beast's server stream makes of `input` (opening handshake done, no
-// message limit, as the server ran it).
-Outcome beast_reads(const std::string& input) {
-  asio::io_context io;
-  beast::test::stream peer(io);
-  websocket::stream<beast::test::stream> server(io);
-  server.next_layer().connect(peer);
-  server.read_message_max(0);
-  websocket::stream<beast::test::stream&> client(peer);
-  bool accepted = false;
-  server.async_accept([&](beast::error_code ec) { accepted = !ec; });
-  client.async_handshake("localhost", "/ws", [](beast::error_code) {});
-  io.run();
-  io.restart();
-  REQUIRE(accepted);
-  peer.clear();
-
-  Outcome out;
-  beast::flat_buffer buffer;
-  bool done = false;
-  std::function<void()> read = [&] {
-    server.async_read(buffer, [&](beast::error_code ec, std::size_t) {
-      if (ec) {
-        out.error = ec;
-        done = true;
-        return;
-      }
-      out.messages.emplace_back(beast::buffers_to_string(buffer.data()), server.got_text());
-      buffer.consume(buffer.size());
-      read();
-    });
-  };
-  read();
-  asio::write(peer, asio::buffer(input));
-  while (io.poll() > 0) {
-  }
-  out.written = std::string(peer.str());
-  (void)done;
-  return out;
-}
-
-// What the session's reader makes of `input`, delivered in `pieces`, with the
-// session's answers: a pong for a ping, a close frame for a close or an error.
-Outcome reader_reads(const std::string& input, const std::vector<std::size_t>& cuts,
-                     std::size_t max = std::size_t{1} << 40) {
-  FrameReader reader(max);
-  Outcome out;
-  std::size_t at = 0;
-  std::vector<std::size_t> ends = cuts;
-  ends.push_back(input.size());
-  for (std::size_t end : ends) {
-    const std::size_t n = end - at;
-    auto into = reader.prepare(n);
-    if (n) std::memcpy(into.data(), input.data() + at, n);
-    reader.commit(n);
-    at = end;
-    for (;;) {
-      const auto step = reader.next();
-      if (step.kind == FrameReader::Kind::more) break;
-      switch (step.kind) {
-        case FrameReader::Kind::message:
-          out.messages.emplace_back(std::string(step.payload), step.text);
-          continue;
-        case FrameReader::Kind::ping:
-          out.written += FrameReader::reply_pong(step.payload);
-          continue;
-        case FrameReader::Kind::close:
-        case FrameReader::Kind::failed:
-          out.written += FrameReader::reply_close(step.close_code);
-          out.error = step.error;
-          return out;
-        default:
-          out.error = step.error;
-          return out;
-      }
-    }
-  }
-  return out;
 }
 
 Outcome check_like_beast(const std::string& input) {
