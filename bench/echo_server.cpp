@@ -9,7 +9,13 @@
 // It also answers plain HTTP GET /healthz with "ok" so scripts can wait for it
 // the same way they wait for casa-server.
 //
-// Usage: casa-echo-server [--port N] [--address 127.0.0.1]
+// With --fanout, a connection that opens /ws?group=K joins group K, and a
+// message from any member goes to every member of its group (the sender
+// too), each in one write: a move's traffic at a table of four (one frame in,
+// one write to each seat) with nothing else. casa-loadgen --echo --fanout N
+// drives it.
+//
+// Usage: casa-echo-server [--port N] [--address 127.0.0.1] [--fanout]
 //   --port 0 picks a free port; the chosen port is printed as "listening on N".
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
@@ -19,9 +25,11 @@
 #include <cstdlib>
 #include <deque>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -30,6 +38,64 @@ namespace websocket = beast::websocket;
 using tcp = asio::ip::tcp;
 
 namespace {
+
+class FanoutSession;
+
+// The members of one --fanout group.
+struct Group {
+  std::vector<std::weak_ptr<FanoutSession>> members;
+};
+std::map<int, std::shared_ptr<Group>> groups;
+
+// A --fanout connection: every message it reads goes to each member of its
+// group, queued behind what that member is still writing.
+class FanoutSession : public std::enable_shared_from_this<FanoutSession> {
+ public:
+  FanoutSession(tcp::socket socket, std::shared_ptr<Group> group) : ws_(std::move(socket)), group_(std::move(group)) {}
+
+  void start(http::request<http::string_body> upgrade) {
+    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+    ws_.read_message_max(64 * 1024);
+    group_->members.push_back(weak_from_this());
+    ws_.async_accept(upgrade, [self = shared_from_this()](beast::error_code ec) {
+      if (!ec) self->read();
+    });
+  }
+
+  void deliver(const std::shared_ptr<const std::string>& message) {
+    queue_.push_back(message);
+    if (queue_.size() == 1) write();
+  }
+
+ private:
+  void read() {
+    ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) return;
+      auto message = std::make_shared<const std::string>(beast::buffers_to_string(self->buffer_.data()));
+      self->buffer_.consume(self->buffer_.size());
+      for (auto& m : self->group_->members) {
+        if (auto member = m.lock()) member->deliver(message);
+      }
+      self->read();
+    });
+  }
+
+  void write() {
+    ws_.text(true);
+    ws_.async_write(asio::buffer(*queue_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) return;
+      self->queue_.pop_front();
+      if (!self->queue_.empty()) self->write();
+    });
+  }
+
+  websocket::stream<beast::tcp_stream> ws_;
+  beast::flat_buffer buffer_;
+  std::shared_ptr<Group> group_;
+  std::deque<std::shared_ptr<const std::string>> queue_;
+};
+
+bool fanout = false;
 
 // One WebSocket connection: reads a message, writes it back, reads the next.
 // Only one read and one write are ever outstanding, as Beast requires; the
@@ -82,6 +148,14 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void dispatch() {
     if (websocket::is_upgrade(request_)) {
       stream_.expires_never();
+      const std::string_view target = request_.target();
+      const auto at = target.find("group=");
+      if (fanout && at != std::string_view::npos) {
+        auto& group = groups[std::atoi(std::string(target.substr(at + 6)).c_str())];
+        if (!group) group = std::make_shared<Group>();
+        std::make_shared<FanoutSession>(stream_.release_socket(), group)->start(std::move(request_));
+        return;
+      }
       std::make_shared<EchoSession>(stream_.release_socket())->start(std::move(request_));
       return;
     }
@@ -139,7 +213,7 @@ class Listener {
 };
 
 [[noreturn]] void usage(int code) {
-  std::cerr << "usage: casa-echo-server [--port N] [--address 127.0.0.1]\n";
+  std::cerr << "usage: casa-echo-server [--port N] [--address 127.0.0.1] [--fanout]\n";
   std::exit(code);
 }
 
@@ -158,6 +232,8 @@ int main(int argc, char** argv) {
       port = static_cast<unsigned short>(std::stoi(value()));
     } else if (arg == "--address") {
       address = value();
+    } else if (arg == "--fanout") {
+      fanout = true;
     } else if (arg == "--help" || arg == "-h") {
       usage(0);
     } else {

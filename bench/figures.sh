@@ -2,7 +2,8 @@
 # Measures the "Server under load" figures of BENCHMARKS.md on this machine.
 #
 #   bench/figures.sh [STEP...]     steps: echo saturation half idle restart (default: all),
-#                                  and curve, cores, syscalls and scrape (not in the default list)
+#                                  and echo4, curve, cores, syscalls and scrape (not in the
+#                                  default list)
 #
 # The server runs pinned to CPU 0 (taskset -c 0, --threads 1) and the generator
 # to CPU 1. Everything listens on and connects to 127.0.0.1 only. Each step is
@@ -21,6 +22,9 @@
 #   measurement (move -> event, commit; casa-loadgen --metrics). TABLES_PER_PLAYER
 #   (1): each generator connection sits at that many tables, for more live tables
 #   than the file descriptor limit (`ulimit -Hn`) allows connections.
+#   echo4: the fan-out echo (casa-echo-server --fanout, casa-loadgen --echo
+#   --fanout 4): per round trip, one frame in and one write to each of four
+#   connections, the network part of a move at a table of four and nothing else.
 #   syscalls: system calls per move at saturation (perf over WINDOW (4) s of a
 #   saturation run; needs perf and tracepoint access), by name.
 #   scrape: how long GET /metrics takes with HALF_TABLES live tables (20 scrapes
@@ -86,6 +90,14 @@ for step in "${steps[@]}"; do
     start_server "$out/echo.log" "$echo_bin" --port "$port"
     gen --echo --url "ws://127.0.0.1:$server_port/ws" --tables "$tables" --duration "$duration" \
       --server-pid "$server_pid" | tee "$out/echo.json"
+    stop_server ;;
+  echo4)
+    # The fan-out echo: a move's network traffic at a table of four (one frame
+    # in, one write of FANOUT_BYTES (360) to each of four connections: about
+    # the bytes a move sends) and nothing else. A "move" is a round trip here.
+    start_server "$out/echo4.log" "$echo_bin" --port "$port" --fanout
+    gen --echo --fanout 4 --message-size "${FANOUT_BYTES:-360}" --url "ws://127.0.0.1:$server_port/ws" \
+      --tables "$tables" --duration "$duration" --server-pid "$server_pid" | tee "$out/echo4.json"
     stop_server ;;
   saturation)
     start_server "$out/saturation.log" "$server_bin" "${server_flags[@]}" --db "$out/saturation.db" --log-level warn

@@ -77,6 +77,7 @@ struct Config {
   double rate = 0;
   int connections_only = 0;
   bool echo = false;
+  int fanout = 1;        // echo: connections that each message goes to
   int message_size = 0;  // echo payload; 0 = the size of a typical action message
   int server_pid = 0;
   int connect_parallel = 512;
@@ -108,6 +109,9 @@ struct Config {
                                also its VmRSS before/after
   --echo                       drive casa-echo-server with action-sized messages
   --message-size B             echo payload size (default: a typical action message)
+  --fanout N                   echo: connections in groups of N (casa-echo-server
+                               --fanout): each message goes to all N, and a round trip
+                               ends when all N have it; the members send in turn
   --connect-parallel K         handshakes in flight while connecting (default 512);
                                a failed connect is tried again, up to 5 times
   --setup-seconds S            longest wait for every table to start (default 180)
@@ -146,6 +150,7 @@ Config parse_args(int argc, char** argv) {
       else if (flag == "--server-pid") c.server_pid = std::stoi(next());
       else if (flag == "--echo") c.echo = true;
       else if (flag == "--message-size") c.message_size = std::stoi(next());
+      else if (flag == "--fanout") c.fanout = std::stoi(next());
       else if (flag == "--connect-parallel") c.connect_parallel = std::stoi(next());
       else if (flag == "--seed") c.seed = std::stoull(next());
       else if (flag == "--quiet") c.quiet = true;
@@ -176,6 +181,8 @@ Config parse_args(int argc, char** argv) {
   if (c.warmup < 0 || c.warmup > 60) usage("--warmup must be in [0, 60]");
   if (c.rate < 0) usage("--rate must be >= 0");
   if (c.connect_parallel < 1) usage("--connect-parallel must be >= 1");
+  if (c.fanout < 1 || (c.fanout > 1 && (!c.echo || connections % c.fanout != 0)))
+    usage("--fanout goes with --echo, and must divide the number of connections");
   if (!json::accept(c.options)) usage("--options must be JSON");
   return c;
 }
@@ -385,6 +392,7 @@ class Connector {
 
   // By index; null until its first attempt.
   std::vector<std::shared_ptr<Connection>> connections;
+  int group_size = 1;  // > 1: connection i opens the URL with ?group=i/group_size
   int failed = 0;
   int retries = 0;
 
@@ -413,6 +421,13 @@ class Connector {
     auto c = std::make_shared<Connection>(io_, driver_, stats_, index,
                                           [this, index, attempt](bool ok) { settled(index, attempt, ok); });
     connections[static_cast<std::size_t>(index)] = c;
+    if (group_size > 1) {
+      Url grouped = url_;
+      grouped.target += (grouped.target.find('?') == std::string::npos ? "?group=" : "&group=") +
+                        std::to_string(index / group_size);
+      c->connect(endpoint_, grouped);
+      return;
+    }
     c->connect(endpoint_, url_);
   }
 
@@ -582,8 +597,8 @@ class Pacer {
 
 class EchoDriver : public Driver {
  public:
-  EchoDriver(Stats& stats, Pacer& pacer, int size, long max_moves)
-      : stats_(stats), pacer_(pacer), max_moves_(max_moves) {
+  EchoDriver(Stats& stats, Pacer& pacer, int size, long max_moves, int fanout)
+      : stats_(stats), pacer_(pacer), max_moves_(max_moves), fanout_(fanout) {
     // Shaped like an action message so the server frames the same bytes.
     payload_ = R"({"type":"action","table":"t3kq9x2m","seq":17,"action":{"type":"play","card":"G5"}})";
     if (size > 0) payload_.resize(static_cast<std::size_t>(size), ' ');
@@ -594,9 +609,12 @@ class EchoDriver : public Driver {
   void begin() {
     running_ = true;
     sent_at_.resize(connector_->connections.size());
+    const std::size_t groups = connector_->connections.size() / static_cast<std::size_t>(fanout_);
+    received_.assign(groups, 0);
+    sender_.assign(groups, 0);
     pacer_.start([this](int who) { send(who); });
     for (auto& c : connector_->connections) {
-      if (!c || !c->open()) continue;
+      if (!c || !c->open() || c->index() % fanout_ != 0) continue;
       if (pacer_.saturating()) send(c->index());
       else pacer_.ready(c->index());
     }
@@ -607,20 +625,33 @@ class EchoDriver : public Driver {
   void opened(Connection&) override {}
   void closed(Connection&) override {}
   void message(Connection& c, std::string_view) override {
+    // With groups, the round trip ends when the last member has the message;
+    // the next member sends next.
+    int who = c.index();
+    if (fanout_ > 1) {
+      const auto group = static_cast<std::size_t>(who / fanout_);
+      if (++received_[group] < fanout_) return;
+      received_[group] = 0;
+      who = sender_[group];
+      const int first = static_cast<int>(group) * fanout_;
+      sender_[group] = first + (who - first + 1) % fanout_;
+    }
     if (stats_.measuring) {
       ++stats_.moves;
-      stats_.record_latency(Clock::now() - sent_at_[static_cast<std::size_t>(c.index())]);
+      stats_.record_latency(Clock::now() - sent_at_[static_cast<std::size_t>(who)]);
       if (max_moves_ > 0 && stats_.moves >= static_cast<std::uint64_t>(max_moves_)) on_max_moves();
     }
     if (!running_) return;
-    if (pacer_.saturating()) send(c.index());
-    else pacer_.ready(c.index());
+    const int next = fanout_ > 1 ? sender_[static_cast<std::size_t>(who / fanout_)] : who;
+    if (pacer_.saturating()) send(next);
+    else pacer_.ready(next);
   }
 
  private:
   void send(int who) {
     if (!running_) return;
     sent_at_[static_cast<std::size_t>(who)] = Clock::now();
+    if (fanout_ > 1) sender_[static_cast<std::size_t>(who / fanout_)] = who;
     connector_->connections[static_cast<std::size_t>(who)]->send(payload_);
   }
 
@@ -630,6 +661,9 @@ class EchoDriver : public Driver {
   std::string payload_;
   std::vector<Clock::time_point> sent_at_;
   long max_moves_ = 0;
+  int fanout_ = 1;
+  std::vector<int> received_;  // per group: members that have the message in flight
+  std::vector<int> sender_;    // per group: who sent it (or sends next)
   bool running_ = false;
 };
 
@@ -1125,11 +1159,12 @@ int main(int argc, char** argv) {
   const int count = cfg.connections_only > 0 ? cfg.connections_only
                                              : cfg.tables / cfg.tables_per_player * cfg.players_per_table;
 
-  EchoDriver echo(stats, pacer, cfg.message_size, cfg.max_moves);
+  EchoDriver echo(stats, pacer, cfg.message_size, cfg.max_moves, cfg.fanout);
   GameDriver game(cfg, stats, pacer);
   Driver& driver = cfg.echo ? static_cast<Driver&>(echo) : static_cast<Driver&>(game);
   Connector connector(io, driver, stats, url, count, cfg.connect_parallel);
   echo.set_connector(&connector);
+  connector.group_size = cfg.fanout;
   game.set_connector(&connector);
   game.idle = cfg.connections_only > 0;
 
@@ -1263,6 +1298,7 @@ int main(int argc, char** argv) {
   r["connect_seconds"] = connect_seconds;
   r["tables_per_player"] = cfg.tables_per_player;
   if (mode == "echo") r["message_size"] = echo.payload_size();
+  if (mode == "echo" && cfg.fanout > 1) r["fanout"] = cfg.fanout;
   if (!cfg.features.empty()) r["features"] = cfg.features;
   if (mode == "game") {
     r["setup_errors"] = game.setup_error_codes;
