@@ -160,12 +160,17 @@ std::string metrics_text(const MetricsGauges& g) {
   commit.metric.push_back(histogram(m.commit_latency));
   all.push_back(std::move(commit));
 
-  auto checkpoint =
-      family("casa_store_checkpoint_seconds",
-             "Store checkpoints (SQLite): the WAL copied into the database file, between two group commits",
-             MetricType::Histogram);
+  auto checkpoint = family("casa_store_checkpoint_seconds",
+                           "Store checkpoints (SQLite) run by the store thread between two group commits, "
+                           "which hold the writes queued meanwhile",
+                           MetricType::Histogram);
   checkpoint.metric.push_back(histogram(m.checkpoint_latency));
   all.push_back(std::move(checkpoint));
+  auto background = family("casa_store_checkpoint_background_seconds",
+                           "Store checkpoints (SQLite) run by the checkpoint thread while commits go on",
+                           MetricType::Histogram);
+  background.metric.push_back(histogram(m.background_checkpoint_latency));
+  all.push_back(std::move(background));
 
   auto move =
       family("casa_move_event_seconds",

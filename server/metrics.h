@@ -51,7 +51,8 @@ struct Metrics {
   std::atomic<std::uint64_t> bot_fallbacks{0};  // a searching bot's move played by the robot
   std::atomic<std::uint64_t> lobby_lock_waits{0};  // the lobby's lock found held by another thread
   LatencyHistogram commit_latency;  // a store batch: its first job queued -> COMMIT returned
-  LatencyHistogram checkpoint_latency;  // a SQLite checkpoint, run between two batches
+  LatencyHistogram checkpoint_latency;  // a SQLite checkpoint run by the store thread, between two batches
+  LatencyHistogram background_checkpoint_latency;  // one run by the checkpoint thread, beside the batches
   LatencyHistogram move_latency;    // an action received -> its event frames queued
 };
 

@@ -6,17 +6,22 @@
 #include <sqlite3.h>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <ctime>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 #include <mutex>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 namespace casa::server {
@@ -208,14 +213,91 @@ std::unique_ptr<Db::Backend> open_sqlite(const std::string& path, bool read_only
 // comes after the write, so durability is the same. Only for
 // synchronous=FULL: with NORMAL a commit ends without an fsync, and gathered
 // bytes would be lost with the process.
+//
+// It also keeps a copy of the bytes it wrote to the WAL since the WAL last
+// started over (up to kMirrorMax), shared by every connection of the process
+// on that file: a checkpoint reads each page it copies from the WAL, and
+// those reads are served from memory instead of a pread each.
 
 namespace {
+
+// What this process wrote to one WAL file: the bytes [at, at + size()) of
+// the file, as the last successful writes left them.
+struct WalMirror {
+  std::mutex mutex;
+  std::vector<char> bytes;
+  sqlite3_int64 at = 0;
+  int users = 0;
+};
+constexpr std::size_t kMirrorMax = 64 << 20;
+
+std::mutex mirrors_mutex;
+std::map<std::string, WalMirror*>& mirrors() {
+  static std::map<std::string, WalMirror*> by_path;
+  return by_path;
+}
+
+WalMirror* open_mirror(const std::string& path) {
+  std::lock_guard lock(mirrors_mutex);
+  auto& m = mirrors()[path];
+  if (!m) m = new WalMirror();
+  ++m->users;
+  return m;
+}
+
+void close_mirror(const std::string& path, WalMirror* m) {
+  std::lock_guard lock(mirrors_mutex);
+  if (--m->users > 0) return;
+  mirrors().erase(path);
+  delete m;
+}
+
+// After `n` bytes at `off` reached the file.
+void mirror_write(WalMirror* m, const char* data, std::size_t n, sqlite3_int64 off) {
+  std::lock_guard lock(m->mutex);
+  const sqlite3_int64 end = m->at + static_cast<sqlite3_int64>(m->bytes.size());
+  if (off < m->at || off > end || static_cast<std::size_t>(off - m->at) + n > kMirrorMax) {
+    // Not next to what is kept (the WAL starting over at its header, or a
+    // WAL larger than kept): keep from here on.
+    m->bytes.clear();
+    m->at = off;
+    if (n > kMirrorMax) return;
+  }
+  const auto from = static_cast<std::size_t>(off - m->at);
+  if (m->bytes.size() < from + n) m->bytes.resize(from + n);
+  std::memcpy(m->bytes.data() + from, data, n);
+}
+
+void mirror_forget(WalMirror* m) {
+  std::lock_guard lock(m->mutex);
+  m->bytes.clear();
+  m->at = 0;
+}
+
+void mirror_truncate(WalMirror* m, sqlite3_int64 size) {
+  std::lock_guard lock(m->mutex);
+  if (size <= m->at) {
+    m->bytes.clear();
+    m->at = 0;
+  } else if (size < m->at + static_cast<sqlite3_int64>(m->bytes.size())) {
+    m->bytes.resize(static_cast<std::size_t>(size - m->at));
+  }
+}
+
+bool mirror_read(WalMirror* m, void* buf, int amt, sqlite3_int64 off) {
+  std::lock_guard lock(m->mutex);
+  if (off < m->at || off + amt > m->at + static_cast<sqlite3_int64>(m->bytes.size())) return false;
+  std::memcpy(buf, m->bytes.data() + (off - m->at), static_cast<std::size_t>(amt));
+  return true;
+}
 
 struct GatherFile {
   sqlite3_file base;
   sqlite3_file* real;         // the parent VFS's file, right after this struct
   std::string* pending;       // the WAL's gathered bytes; null for other files
   sqlite3_int64 pending_at;   // where they go
+  WalMirror* mirror;          // the WAL's copy; null for other files
+  std::string* path;          // with mirror
 };
 
 constexpr std::size_t kGatherMax = 4 << 20;  // a larger commit is written in pieces
@@ -233,9 +315,12 @@ int gather_flush(GatherFile* f) {
   int rc = SQLITE_OK;
   for (std::size_t at = 0; at < f->pending->size() && rc == SQLITE_OK; at += kWritePiece) {
     const std::size_t n = std::min(kWritePiece, f->pending->size() - at);
-    rc = f->real->pMethods->xWrite(f->real, f->pending->data() + at, static_cast<int>(n),
-                                   f->pending_at + static_cast<sqlite3_int64>(at));
+    const sqlite3_int64 off = f->pending_at + static_cast<sqlite3_int64>(at);
+    rc = f->real->pMethods->xWrite(f->real, f->pending->data() + at, static_cast<int>(n), off);
+    if (rc == SQLITE_OK) mirror_write(f->mirror, f->pending->data() + at, n, off);
   }
+  // A failed write leaves the file's bytes unknown: they are read from it.
+  if (rc != SQLITE_OK) mirror_forget(f->mirror);
   f->pending->clear();
   return rc;
 }
@@ -247,11 +332,16 @@ int gather_close(sqlite3_file* pf) {
   if (rc == SQLITE_OK) rc = closed;
   delete f->pending;
   f->pending = nullptr;
+  if (f->mirror) close_mirror(*f->path, f->mirror);
+  delete f->path;
+  f->mirror = nullptr;
+  f->path = nullptr;
   return rc;
 }
 int gather_read(sqlite3_file* pf, void* buf, int amt, sqlite3_int64 off) {
   auto* f = gather_file(pf);
   if (const int rc = gather_flush(f); rc != SQLITE_OK) return rc;
+  if (f->mirror && mirror_read(f->mirror, buf, amt, off)) return SQLITE_OK;
   return f->real->pMethods->xRead(f->real, buf, amt, off);
 }
 int gather_write(sqlite3_file* pf, const void* buf, int amt, sqlite3_int64 off) {
@@ -268,6 +358,7 @@ int gather_write(sqlite3_file* pf, const void* buf, int amt, sqlite3_int64 off) 
 int gather_truncate(sqlite3_file* pf, sqlite3_int64 size) {
   auto* f = gather_file(pf);
   if (const int rc = gather_flush(f); rc != SQLITE_OK) return rc;
+  if (f->mirror) mirror_truncate(f->mirror, size);
   return f->real->pMethods->xTruncate(f->real, size);
 }
 int gather_sync(sqlite3_file* pf, int flags) {
@@ -349,20 +440,41 @@ int gather_open(sqlite3_vfs* vfs, sqlite3_filename name, sqlite3_file* pf, int f
   f->real = reinterpret_cast<sqlite3_file*>(f + 1);
   f->pending = nullptr;
   f->pending_at = 0;
+  f->mirror = nullptr;
+  f->path = nullptr;
   const int rc = parent->xOpen(parent, name, f->real, flags, out_flags);
   if (rc != SQLITE_OK || !f->real->pMethods) return rc;
-  if (flags & SQLITE_OPEN_WAL) f->pending = new std::string();
+  if (flags & SQLITE_OPEN_WAL) {
+    f->pending = new std::string();
+    f->path = new std::string(name ? name : "");
+    f->mirror = open_mirror(*f->path);
+  }
   f->base.pMethods = gather_methods();
   return SQLITE_OK;
 }
 
-// The gathering VFS stacked on the current default one (registered once per
-// parent: a test may make another VFS the default between two stores).
+// The VFS the store's connections open the file through: SQLite's
+// "unix-excl" where the default is plain "unix". It takes one exclusive lock
+// on the file for the whole process at the first access and keeps the WAL
+// index in the process's memory, so the connections of this process (the
+// writer and the checkpointer) share the file without a lock call per
+// transaction, and no other process can open it while the server runs. Any
+// other default (a test's fault-injecting VFS) is used as it is.
+sqlite3_vfs* store_base_vfs() {
+  sqlite3_vfs* vfs = sqlite3_vfs_find(nullptr);
+  if (vfs && std::string_view(vfs->zName) == "unix") {
+    if (sqlite3_vfs* excl = sqlite3_vfs_find("unix-excl")) return excl;
+  }
+  return vfs;
+}
+
+// The gathering VFS stacked on store_base_vfs() (registered once per parent:
+// a test may make another VFS the default between two stores).
 const char* gather_vfs() {
   static std::mutex mutex;
   static std::vector<std::unique_ptr<std::pair<sqlite3_vfs, std::string>>> made;
   std::lock_guard lock(mutex);
-  sqlite3_vfs* parent = sqlite3_vfs_find(nullptr);
+  sqlite3_vfs* parent = store_base_vfs();
   if (!parent) return nullptr;
   if (parent->xOpen == gather_open) return parent->zName;
   for (auto& v : made) {
@@ -403,8 +515,10 @@ const char* gather_vfs() {
 Store::Store(const std::string& path, Durability durability) {
   // SQLite with synchronous=FULL: the WAL's writes are gathered until the
   // commit's fsync (see gather_vfs above).
-  writer_ = std::make_unique<Db>(path, false,
-                                 !Db::is_postgres_url(path) && durability == Durability::full ? gather_vfs() : nullptr);
+  const bool sqlite = !Db::is_postgres_url(path);
+  const char* vfs = nullptr;
+  if (sqlite) vfs = durability == Durability::full ? gather_vfs() : store_base_vfs()->zName;
+  writer_ = std::make_unique<Db>(path, false, vfs);
   postgres_ = writer_->postgres();
   if (postgres_) {
     // PostgreSQL: every session runs with synchronous_commit = on (store_pg.cpp),
@@ -418,15 +532,14 @@ Store::Store(const std::string& path, Durability durability) {
     }
     fsync.run();
   } else {
-    // Before the first access in WAL mode: the connection then keeps the WAL
-    // index in its own memory and holds the file's lock from the first read on,
-    // instead of taking and releasing about six locks per commit. Reads and the
-    // backup go through this connection (reading(), backup()).
-    writer_->exec("PRAGMA locking_mode=EXCLUSIVE");
+    // The file is held by this process alone (store_base_vfs): no lock is
+    // taken or released per commit. Reads and the backup go through this
+    // connection (reading(), backup()); checkpoints through their own.
     writer_->exec("PRAGMA journal_mode=WAL");
     // FULL: COMMIT fsyncs the WAL before it returns (one fsync per group commit).
     // NORMAL: the WAL is fsync'd only at checkpoints.
-    writer_->exec(durability == Durability::full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
+    synchronous_ = durability == Durability::full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL";
+    writer_->exec(synchronous_);
     writer_->exec("PRAGMA foreign_keys=ON");
     // No checkpoint inside a COMMIT: SQLite's auto-checkpoint is itself a wal
     // hook, which this one replaces. It only notes the WAL's length; the
@@ -434,13 +547,24 @@ Store::Store(const std::string& path, Durability durability) {
     sqlite3_wal_hook(
         writer_->handle(),
         [](void* self, sqlite3*, const char*, int pages) {
-          static_cast<Store*>(self)->wal_pages_ = pages;
+          auto* store = static_cast<Store*>(self);
+          if (pages < store->wal_pages_) ++store->wal_generation_;  // the WAL started over
+          store->wal_pages_ = pages;
           return SQLITE_OK;
         },
         this);
   }
   migrate();
   if (postgres_) reader_ = Db::open(path, true);
+  if (!postgres_) {
+    // The checkpointer's connection: the same file, VFS and synchronous
+    // setting (a checkpoint fsyncs as its connection is set to).
+    checkpointer_ = std::make_unique<Db>(path, false, vfs);
+    checkpointer_->exec(synchronous_);
+    // A first read opens its view of the WAL, which a checkpoint needs.
+    checkpointer_->exec("SELECT COUNT(*) FROM sqlite_master");
+    checkpoint_thread_ = std::thread([this] { run_checkpoints(); });
+  }
   thread_ = std::thread([this] { run(); });
   if (!postgres_) {
     backup_socket_ = backup_socket_path(path);
@@ -498,6 +622,14 @@ Store::~Store() {
   }
   wake_.notify_all();
   thread_.join();
+  if (checkpoint_thread_.joinable()) {
+    {
+      std::lock_guard lock(checkpoint_wake_mutex_);
+      checkpoint_stopping_ = true;
+    }
+    checkpoint_wake_.notify_all();
+    checkpoint_thread_.join();
+  }
 }
 
 void Store::write(Job job, Done done, std::optional<Strand> on) {
@@ -599,38 +731,110 @@ void Store::run() {
     deliver(batch, ok);
     batch.clear();
     if (last) return;
-    if (!postgres_ && wal_pages_ >= kCheckpointPages) {
-      bool idle = false;
-      {
-        std::lock_guard lock(mutex_);
-        idle = queue_.empty();
-      }
-      maybe_checkpoint(idle);
+    if (!postgres_ && wal_pages_ >= kCheckpointPages) maybe_checkpoint();
+  }
+}
+
+// Between two group commits, on the store thread. The WAL starts over only
+// at a commit that finds every page of it copied into the database file, so
+// checkpoints copy the bulk of the WAL on the checkpoint thread while commits
+// go on, and the last few pages that came meanwhile here, between two
+// commits (see the invariants in store.h).
+void Store::maybe_checkpoint() {
+  const int wal = wal_pages_;
+  if (wal < std::max(kCheckpointPages, checkpoint_retry_at_.load())) return;
+  bool running = false;
+  int copied = 0;  // by the last background checkpoint of this WAL, if any
+  {
+    std::lock_guard lock(checkpoint_wake_mutex_);
+    running = checkpoint_wanted_ || checkpoint_running_;
+    if (background_generation_ == wal_generation_) copied = background_copied_;
+  }
+  if (wal >= std::max(kCheckpointForcePages, checkpoint_retry_at_.load())) {
+    // The checkpoint thread falls behind (or failed): the whole WAL here,
+    // commits held, so that the WAL stays bounded whatever the load.
+    checkpoint_here();
+  } else if (running) {
+    return;
+  } else if (copied > 0 && wal - copied <= kCatchUpPages) {
+    checkpoint_here();
+  } else {
+    {
+      std::lock_guard lock(checkpoint_wake_mutex_);
+      checkpoint_wanted_ = true;
+    }
+    checkpoint_wake_.notify_one();
+  }
+}
+
+void Store::checkpoint_here() {
+  if (checkpoint(true) > 0) {
+    ++checkpoints_on_store_thread_;
+    ++checkpoints_;
+  }
+}
+
+// The checkpoint thread: a PASSIVE checkpoint whenever the store thread asks.
+// It runs at the lowest priority (SCHED_IDLE): on a busy core the network
+// threads and the store thread run first; a checkpoint that cannot get a
+// core then leaves the WAL to grow until the store thread copies it itself.
+void Store::run_checkpoints() {
+  sched_param idle{};
+  pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
+  std::unique_lock lock(checkpoint_wake_mutex_);
+  for (;;) {
+    checkpoint_wake_.wait(lock, [&] { return checkpoint_stopping_ || checkpoint_wanted_; });
+    if (checkpoint_stopping_) return;
+    checkpoint_wanted_ = false;
+    checkpoint_running_ = true;
+    // The WAL can start over while this one ends (once it copied the last
+    // page), so its count is kept with the WAL it was taken from.
+    const int generation = wal_generation_;
+    lock.unlock();
+    const int copied = checkpoint(false);
+    lock.lock();
+    checkpoint_running_ = false;
+    background_copied_ = copied;
+    background_generation_ = generation;
+    // Counted once the store thread can see the outcome (tests wait on it).
+    if (copied > 0) {
+      ++checkpoints_in_background_;
+      ++checkpoints_;
     }
   }
 }
 
-void Store::maybe_checkpoint(bool idle) {
-  if (wal_pages_ < std::max(kCheckpointPages, checkpoint_retry_at_)) return;
-  if (!idle && wal_pages_ < std::max(kCheckpointForcePages, checkpoint_retry_at_)) return;
-  std::lock_guard conn(conn_mutex_);
+int Store::checkpoint(bool on_store_thread) {
+  std::lock_guard hold(checkpoint_mutex_);
   const auto began = std::chrono::steady_clock::now();
   int wal = 0, copied = 0;
-  // PASSIVE: with the file held by this one connection no reader can stop
-  // it, so it copies every page; the next commit starts the WAL over. With
-  // FULL or NORMAL it fsyncs the WAL first and the database file after.
-  const int rc = sqlite3_wal_checkpoint_v2(writer_->handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, &wal, &copied);
-  metrics().checkpoint_latency.observe(std::chrono::steady_clock::now() - began);
+  // PASSIVE: it copies every page that no reader still needs from the WAL
+  // (the writer's reads are short; nothing else reads this file). With FULL
+  // or NORMAL it fsyncs the WAL first and the database file after.
+  int rc = sqlite3_wal_checkpoint_v2(checkpointer_->handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, &wal, &copied);
+  if (rc == SQLITE_OK && !on_store_thread && copied > 0) {
+    // SQLite fsyncs the database file only when no commit came during the
+    // copy, which under load is almost never: the pages copied here would
+    // then all be flushed by the catch-up on the store thread, commits held.
+    // Flushed here instead, the catch-up has only its own pages to flush.
+    sqlite3_file* file = nullptr;
+    if (sqlite3_file_control(checkpointer_->handle(), "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK &&
+        file && file->pMethods) {
+      rc = file->pMethods->xSync(file, SQLITE_SYNC_NORMAL);
+    }
+  }
+  (on_store_thread ? metrics().checkpoint_latency : metrics().background_checkpoint_latency)
+      .observe(std::chrono::steady_clock::now() - began);
   if (rc == SQLITE_OK && copied == wal) {
-    ++checkpoints_;
     checkpoint_retry_at_ = 0;
-    return;
+    return copied;
   }
   // A full or failing disk: the WAL keeps every commit (nothing is lost),
   // and the next try waits until it grew by another kCheckpointPages.
   spdlog::warn("store: a checkpoint failed ({} of {} WAL pages copied): {}", copied, wal,
-               sqlite3_errmsg(writer_->handle()));
+               sqlite3_errmsg(checkpointer_->handle()));
   checkpoint_retry_at_ = wal_pages_ + kCheckpointPages;
+  return 0;
 }
 
 bool Store::commit_batch(Batch& batch, std::vector<bool>& ok) {

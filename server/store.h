@@ -19,14 +19,16 @@
 //    without a strand has its `done` run on the store thread itself, which
 //    never waits for an io_context: a caller may block an I/O thread on such
 //    a job (admin.cpp, write_and_wait).
-//  * SQLite: the store's one connection holds the database file for itself
-//    (locking_mode=EXCLUSIVE: no file lock taken or released per transaction,
-//    no shared-memory index; a second server on the same file is refused).
-//    Reads run on that connection too, between two group commits, from any
-//    thread: they see exactly what was committed, and a full disk or a
-//    read-only file stops moves but never replays and stats. An online backup
-//    (backup(), and `casa-server backup` through the socket beside the file,
-//    server/backup.h) copies through it as well.
+//  * SQLite: the process holds the database file for itself (SQLite's
+//    unix-excl VFS: one exclusive lock taken at the first access, the WAL
+//    index in memory, no lock taken or released per transaction; a second
+//    server on the same file is refused). Two connections use it: the
+//    writer's, and the checkpointer's (below). Reads run on the writer's,
+//    between two group commits, from any thread: they see exactly what was
+//    committed, and a full disk or a read-only file stops moves but never
+//    replays and stats. An online backup (backup(), and `casa-server backup`
+//    through the socket beside the file, server/backup.h) copies through it
+//    as well.
 //    PostgreSQL: reads use a second connection, beside the writer's.
 //
 //  * Durability::full (the default): WAL with synchronous=FULL. COMMIT returns
@@ -37,10 +39,14 @@
 //    last checkpoint may be lost on a power cut.
 //  * SQLite: checkpoints (copying the WAL's pages into the database file,
 //    which fsyncs that file in either setting) never run inside a COMMIT, so
-//    they hold up no job of the batch being committed. The writer runs one
-//    between two group commits, once the WAL holds kCheckpointPages pages and
-//    no job is waiting; under load that never lets the queue empty, it runs
-//    one anyway once the WAL holds kCheckpointForcePages, so the WAL stays
+//    they hold up no job of the batch being committed. Once the WAL holds
+//    kCheckpointPages pages, the checkpoint thread copies it at the lowest
+//    CPU priority while group commits go on beside it. The WAL starts over at
+//    a commit that finds all of it copied, so the few pages committed during
+//    that copy (at most kCatchUpPages) are copied by the store thread between
+//    two commits: a short hold instead of a whole checkpoint's. When the
+//    checkpoint thread falls behind and the WAL reaches kCheckpointForcePages,
+//    the store thread copies it all between two commits, so the WAL stays
 //    below about that size (each page 4 KB), whatever the load.
 //  * A COMMIT that failed after writing to the WAL (a failed fsync) leaves its
 //    outcome in doubt: a restart may find it on disk. Until a later commit
@@ -371,9 +377,15 @@ class Store {
   // Number of checkpoints that copied the whole WAL into the database file
   // (SQLite; tests and figures).
   std::uint64_t checkpoints() const { return checkpoints_.load(); }
-  // SQLite: the WAL size (in pages) at which the writer checkpoints when idle,
-  // and at which it checkpoints even with jobs waiting.
+  // Checkpoints copied by the store thread between two commits (commits
+  // held meanwhile) and by the checkpoint thread beside the commits.
+  std::uint64_t checkpoints_on_store_thread() const { return checkpoints_on_store_thread_.load(); }
+  std::uint64_t checkpoints_in_background() const { return checkpoints_in_background_.load(); }
+  // SQLite: the WAL size (in pages) at which the checkpoint thread copies it;
+  // the most pages committed meanwhile that the store thread then copies
+  // itself; and the size at which the store thread copies the whole WAL.
   static constexpr int kCheckpointPages = 1000;
+  static constexpr int kCatchUpPages = 200;
   static constexpr int kCheckpointForcePages = 4000;
   // True while a failed COMMIT may still be found on disk by a restart.
   bool in_doubt() const { return in_doubt_.load(); }
@@ -394,9 +406,15 @@ class Store {
   // in order: see the invariants above.
   void deliver(Batch& batch, const std::vector<bool>& ok);
   void settle_doubt();  // inside a transaction: see in_doubt()
-  // SQLite, between group commits: a PASSIVE checkpoint when the WAL is long
-  // enough (see the invariants above). `idle`: no job is waiting.
-  void maybe_checkpoint(bool idle);
+  // SQLite, between group commits: starts, or runs, a checkpoint when the WAL
+  // is long enough (see the invariants above).
+  void maybe_checkpoint();
+  // The checkpoint thread's loop.
+  void run_checkpoints();
+  // One PASSIVE checkpoint on checkpointer_; the WAL pages it copied, 0 when
+  // it failed.
+  int checkpoint(bool on_store_thread);
+  void checkpoint_here();  // one on the store thread, counted
   void migrate();
   void begin();  // BEGIN, and what each backend does first in a transaction
   // PostgreSQL: waits until the server tells whether transaction `xid`, whose
@@ -445,12 +463,30 @@ class Store {
   std::atomic<bool> in_doubt_{false};
   std::atomic<std::uint64_t> commits_{0};
   std::atomic<std::uint64_t> checkpoints_{0};
-  // SQLite: pages in the WAL after the last commit (its wal hook), and the
-  // length at which the next checkpoint is tried (pushed further after one
-  // that failed, so a failing disk is not retried after every batch).
-  int wal_pages_ = 0;
-  int checkpoint_retry_at_ = 0;
+  // SQLite: pages in the WAL after the last commit (its wal hook), counted
+  // up each time the WAL starts over, and the length at which the next
+  // checkpoint is tried (pushed further after one that failed, so a failing
+  // disk is not retried after every batch).
+  std::atomic<int> wal_pages_{0};
+  std::atomic<int> wal_generation_{0};
+  std::atomic<int> checkpoint_retry_at_{0};
+  std::atomic<std::uint64_t> checkpoints_on_store_thread_{0};
+  std::atomic<std::uint64_t> checkpoints_in_background_{0};
+  const char* synchronous_ = "";  // the writer's PRAGMA, for the checkpointer
   std::thread thread_;
+
+  // SQLite: the checkpointer's connection, used by one checkpoint at a time
+  // (checkpoint_mutex_), and the checkpoint thread with what it was asked.
+  std::unique_ptr<Db> checkpointer_;
+  std::mutex checkpoint_mutex_;
+  std::mutex checkpoint_wake_mutex_;
+  std::condition_variable checkpoint_wake_;
+  bool checkpoint_wanted_ = false;
+  bool checkpoint_running_ = false;
+  bool checkpoint_stopping_ = false;
+  int background_copied_ = 0;      // pages the last background checkpoint copied,
+  int background_generation_ = -1; // of the WAL of this generation
+  std::thread checkpoint_thread_;
 };
 
 }  // namespace casa::server

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdarg>
+#include <functional>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -32,6 +34,8 @@ std::atomic<std::uint64_t> syncs[2];
 std::atomic<std::uint64_t> writes[2];
 std::atomic<std::uint64_t> locks{0};
 std::atomic<int> failing_syncs[2];
+std::mutex gates_mutex;
+std::function<void()> sync_gates[2];
 
 // An entry: what to put back to undo one write or truncate.
 struct EntryHead {
@@ -142,6 +146,14 @@ int x_truncate(sqlite3_file* pf, sqlite3_int64 size) {
 }
 int x_sync(sqlite3_file* pf, int flags) {
   File* f = as_file(pf);
+  if (f->kind >= 0) {
+    std::function<void()> gate;
+    {
+      std::lock_guard lock(gates_mutex);
+      gate = sync_gates[f->kind];
+    }
+    if (gate) gate();
+  }
   if (!f->journal) return f->real->pMethods->xSync(f->real, flags);
   std::lock_guard lock(f->journal->mutex);
   const int rc = f->real->pMethods->xSync(f->real, flags);
@@ -162,11 +174,9 @@ int x_file_size(sqlite3_file* pf, sqlite3_int64* size) {
   return f->real->pMethods->xFileSize(f->real, size);
 }
 int x_lock(sqlite3_file* pf, int level) {
-  ++locks;
   return as_file(pf)->real->pMethods->xLock(as_file(pf)->real, level);
 }
 int x_unlock(sqlite3_file* pf, int level) {
-  ++locks;
   return as_file(pf)->real->pMethods->xUnlock(as_file(pf)->real, level);
 }
 int x_check_reserved_lock(sqlite3_file* pf, int* out) {
@@ -185,7 +195,6 @@ int x_shm_map(sqlite3_file* pf, int page, int size, int extend, void volatile** 
   return as_file(pf)->real->pMethods->xShmMap(as_file(pf)->real, page, size, extend, out);
 }
 int x_shm_lock(sqlite3_file* pf, int offset, int n, int flags) {
-  ++locks;
   return as_file(pf)->real->pMethods->xShmLock(as_file(pf)->real, offset, n, flags);
 }
 void x_shm_barrier(sqlite3_file* pf) {
@@ -239,14 +248,37 @@ int x_full_pathname(sqlite3_vfs*, const char* name, int n, char* out) {
   return real_vfs->xFullPathname(real_vfs, name, n, out);
 }
 
+// SQLite's unix VFS makes its system calls through a table a test may
+// change: fcntl is wrapped to count the file-lock calls that reach the kernel.
+sqlite3_syscall_ptr real_fcntl = nullptr;
+int counting_fcntl(int fd, int cmd, ...) {
+  va_list args;
+  va_start(args, cmd);
+  void* arg = va_arg(args, void*);
+  va_end(args);
+  if (cmd == F_SETLK || cmd == F_SETLKW || cmd == F_GETLK) ++locks;
+  return reinterpret_cast<int (*)(int, int, ...)>(real_fcntl)(fd, cmd, arg);
+}
+
 }  // namespace
 
 bool register_vfs(bool make_default) {
   static std::once_flag once;
   static bool ok = false;
   std::call_once(once, [] {
+    // Over unix-excl where the default is unix, as the store itself would
+    // open its file (server/store.cpp, store_base_vfs).
     real_vfs = sqlite3_vfs_find(nullptr);
+    if (real_vfs && std::string(real_vfs->zName) == "unix") {
+      if (sqlite3_vfs* excl = sqlite3_vfs_find("unix-excl")) real_vfs = excl;
+    }
     if (!real_vfs) return;
+    if (real_vfs->iVersion >= 3 && real_vfs->xGetSystemCall && real_vfs->xSetSystemCall) {
+      real_fcntl = real_vfs->xGetSystemCall(real_vfs, "fcntl");
+      if (real_fcntl) {
+        real_vfs->xSetSystemCall(real_vfs, "fcntl", reinterpret_cast<sqlite3_syscall_ptr>(counting_fcntl));
+      }
+    }
     powercut_vfs = *real_vfs;
     powercut_vfs.zName = "powercut";
     powercut_vfs.szOsFile = static_cast<int>(sizeof(File)) + real_vfs->szOsFile;
@@ -287,6 +319,11 @@ std::uint64_t sync_count(FileKind kind) { return syncs[static_cast<int>(kind)].l
 std::uint64_t write_count(FileKind kind) { return writes[static_cast<int>(kind)].load(); }
 
 std::uint64_t lock_count() { return locks.load(); }
+
+void set_sync_gate(FileKind kind, std::function<void()> gate) {
+  std::lock_guard lock(gates_mutex);
+  sync_gates[static_cast<int>(kind)] = std::move(gate);
+}
 
 void fail_next_syncs(FileKind kind, int n) { failing_syncs[static_cast<int>(kind)] = n; }
 

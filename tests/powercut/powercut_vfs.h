@@ -1,4 +1,5 @@
-// The power-cut VFS: a SQLite VFS that wraps the default (unix) one and keeps,
+// The power-cut VFS: a SQLite VFS that wraps the default one (unix-excl, as the
+// store opens its file, where the default is unix) and keeps,
 // for the main database and WAL files, an undo journal of every write that no
 // xSync of that file has covered yet. It models what a power cut can leave: a
 // write is on disk once an fsync of its file returned; before that the kernel
@@ -24,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace casa::powercut {
@@ -41,9 +43,14 @@ std::uint64_t sync_count(FileKind kind);
 // xWrite calls on a file of `kind` since the start of the process.
 std::uint64_t write_count(FileKind kind);
 
-// xLock, xUnlock and xShmLock calls on any file since the start of the process
-// (each one a file-lock system call in the unix VFS, when it changes a lock).
+// File-lock system calls (fcntl F_SETLK, F_SETLKW, F_GETLK) that SQLite's
+// unix VFS made since the start of the process.
 std::uint64_t lock_count();
+
+// `gate` runs at the start of every xSync of a file of `kind` (on the thread
+// that syncs, before the sync), until replaced; an empty one removes it. A
+// test holds a sync there to see what goes on meanwhile.
+void set_sync_gate(FileKind kind, std::function<void()> gate);
 
 // The next `n` xSync calls on a file of `kind` sync the data, then report
 // SQLITE_IOERR_FSYNC.
