@@ -2,8 +2,8 @@
 # Measures the "Server under load" figures of BENCHMARKS.md on this machine.
 #
 #   bench/figures.sh [STEP...]     steps: echo saturation half idle restart (default: all),
-#                                  and echo4, curve, cores, syscalls and scrape (not in the
-#                                  default list)
+#                                  and echo4, split, curve, cores, syscalls and scrape (not
+#                                  in the default list)
 #
 # The server runs pinned to CPU 0 (taskset -c 0, --threads 1) and the generator
 # to CPU 1. Everything listens on and connects to 127.0.0.1 only. Each step is
@@ -22,6 +22,8 @@
 #   measurement (move -> event, commit; casa-loadgen --metrics). TABLES_PER_PLAYER
 #   (1): each generator connection sits at that many tables, for more live tables
 #   than the file descriptor limit (`ulimit -Hn`) allows connections.
+#   split: user-space and kernel CPU per move (the server's /proc/PID/stat over 4 s
+#   of a saturation run), for the fan-out echo and for SERVER.
 #   echo4: the fan-out echo (casa-echo-server --fanout, casa-loadgen --echo
 #   --fanout 4): per round trip, one frame in and one write to each of four
 #   connections, the network part of a move at a table of four and nothing else.
@@ -99,6 +101,39 @@ for step in "${steps[@]}"; do
     gen --echo --fanout 4 --message-size "${FANOUT_BYTES:-360}" --url "ws://127.0.0.1:$server_port/ws" \
       --tables "$tables" --duration "$duration" --server-pid "$server_pid" | tee "$out/echo4.json"
     stop_server ;;
+  split)
+    # Where a move's CPU goes, user space or kernel: the server's utime and
+    # stime (/proc/PID/stat) over 4 s in the middle of a saturation run, for
+    # the fan-out echo and for the game server, per round trip or move.
+    : >"$out/split.jsonl"
+    for who in echo4 server; do
+      if [ "$who" = echo4 ]; then
+        start_server "$out/split.log" "$echo_bin" --port "$port" --fanout
+        gen --echo --fanout 4 --message-size "${FANOUT_BYTES:-360}" --url "ws://127.0.0.1:$server_port/ws" \
+          --tables "$tables" --duration 8 >"$out/split-$who.json" &
+      else
+        start_server "$out/split.log" "$server_bin" "${server_flags[@]}" --db "$out/split.db" --log-level warn
+        gen --url "ws://127.0.0.1:$server_port/ws" --game "$game" --options "$options" --tables "$tables" \
+          --duration 8 >"$out/split-$who.json" &
+      fi
+      gen_pid=$!
+      sleep 4
+      read -r u0 s0 < <(awk '{print $14, $15}' "/proc/$server_pid/stat")
+      sleep 4
+      read -r u1 s1 < <(awk '{print $14, $15}' "/proc/$server_pid/stat")
+      wait "$gen_pid"
+      stop_server; rm -f "$out"/split.db*
+      python3 - "$who" "$((u1 - u0))" "$((s1 - s0))" "$(getconf CLK_TCK)" "$out/split-$who.json" <<'PY' | tee -a "$out/split.jsonl"
+import json, sys
+who, user, system, hz, report = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+moves = json.load(open(report))["moves_per_s"] * 4  # the 4 s window, at the run's mean rate
+print(json.dumps({"mode": "split", "server": who, "moves": round(moves),
+                  "user_us_per_move": round(user / hz / moves * 1e6, 1),
+                  "system_us_per_move": round(system / hz / moves * 1e6, 1),
+                  "system_share": round(system / (user + system), 3) if user + system else None,
+                  "moves_per_cpu_second": round(moves / ((user + system) / hz)) if user + system else None}))
+PY
+    done ;;
   saturation)
     start_server "$out/saturation.log" "$server_bin" "${server_flags[@]}" --db "$out/saturation.db" --log-level warn
     gen --url "ws://127.0.0.1:$server_port/ws" --game "$game" --options "$options" --tables "$tables" \
