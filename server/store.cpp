@@ -538,8 +538,7 @@ Store::Store(const std::string& path, Durability durability) {
     writer_->exec("PRAGMA journal_mode=WAL");
     // FULL: COMMIT fsyncs the WAL before it returns (one fsync per group commit).
     // NORMAL: the WAL is fsync'd only at checkpoints.
-    full_durability_ = durability == Durability::full;
-    synchronous_ = full_durability_ ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL";
+    synchronous_ = durability == Durability::full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL";
     writer_->exec(synchronous_);
     // 16 MiB of pages (SQLite's default is 2 MiB): the pages that every
     // table's moves, new tables and finished games touch stay in memory
@@ -813,26 +812,18 @@ int Store::checkpoint(bool on_store_thread) {
   std::lock_guard hold(checkpoint_mutex_);
   const auto began = std::chrono::steady_clock::now();
   int wal = 0, copied = 0;
-  // On the store thread with synchronous=FULL every frame is already on disk
-  // (each COMMIT fsyncs the WAL), so SQLite's fsync of the WAL before it
-  // copies would flush nothing but still cost the disk a cache flush while
-  // commits wait: it is left out, and the database file is fsync'd below
-  // before the store thread can start another commit (the only place the WAL
-  // starts over).
-  const bool own_sync = on_store_thread && full_durability_;
-  // (A PRAGMA that fails leaves SQLite's own fsyncs on: safe, only slower.)
-  if (own_sync) sqlite3_exec(checkpointer_->handle(), "PRAGMA synchronous=OFF", nullptr, nullptr, nullptr);
   // PASSIVE: it copies every page that no reader still needs from the WAL
   // (the writer's reads are short; nothing else reads this file). With FULL
   // or NORMAL it fsyncs the WAL first and the database file after.
   int rc = sqlite3_wal_checkpoint_v2(checkpointer_->handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, &wal, &copied);
-  if (own_sync) sqlite3_exec(checkpointer_->handle(), synchronous_, nullptr, nullptr, nullptr);
-  if (rc == SQLITE_OK && (own_sync || !on_store_thread) && copied > 0) {
+  if (rc == SQLITE_OK && !on_store_thread && copied > 0) {
     // In the background: SQLite fsyncs the database file only when no commit
     // came during the copy, which under load is almost never: the pages
     // copied here would then all be flushed by the catch-up on the store
     // thread, commits held. Flushed here instead, the catch-up has only its
-    // own pages to flush (and, without SQLite's syncs, flushes them here).
+    // own pages to flush. (The catch-up keeps SQLite's own fsyncs: SQLite
+    // marks the WAL copied only once the database file's fsync succeeded,
+    // so a failing disk can never let the WAL start over too early.)
     sqlite3_file* file = nullptr;
     if (sqlite3_file_control(checkpointer_->handle(), "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK &&
         file && file->pMethods) {

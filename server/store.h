@@ -473,7 +473,6 @@ class Store {
   std::atomic<std::uint64_t> checkpoints_on_store_thread_{0};
   std::atomic<std::uint64_t> checkpoints_in_background_{0};
   const char* synchronous_ = "";  // the writer's PRAGMA, for the checkpointer
-  bool full_durability_ = false;
   std::thread thread_;
 
   // SQLite: the checkpointer's connection, used by one checkpoint at a time

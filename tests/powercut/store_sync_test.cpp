@@ -625,9 +625,8 @@ TEST_CASE("commits are acknowledged while a checkpoint copies the WAL, and the W
   CHECK(rows == commits * 20 + 5 * 2 + (more + 1) * 2);
 
   // A power cut now: every commit acknowledged is in what the disk keeps,
-  // though the WAL started over after checkpoints whose database-file fsyncs
-  // were the store's own (the checkpoint thread's, and the catch-up's in
-  // place of SQLite's).
+  // though the WAL started over after checkpoints copied it from two threads
+  // (the checkpoint thread fsyncing the database file itself).
   TempDir copy;
   for (const char* suffix : {"", "-wal", "-undo", "-wal-undo"}) {
     if (fs::exists(db.string() + suffix)) fs::copy_file(db.string() + suffix, copy.path / (std::string("casa.db") + suffix));
