@@ -25,14 +25,14 @@ fuzz_seconds="${CASA_FUZZ_SECONDS:-30}"
 # server_ratings_postgres in ctest).
 if [ "$fuzz_seconds" -gt 0 ]; then phase "packages" scripts/deps.sh fuzz postgres; else phase "packages" scripts/deps.sh postgres; fi
 jobs=$(nproc)
-phase "configure" cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+phase "configure" cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASA_WERROR=ON >/dev/null
 phase "build" cmake --build build -j"$jobs"
 # Both cores: the two halves of the property runs go side by side; the
 # network suites are marked RUN_SERIAL and still run alone.
 phase "ctest" ctest --test-dir build --output-on-failure --timeout 600 -j"$jobs"
 phase "web client" scripts/test-web.sh
 phase "cluster" scripts/test-cluster.sh  # PostgreSQL, HAProxy, three nodes: kill -9, drain, pause
-phase "sanitizer configure" cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASA_SANITIZE=ON \
+phase "sanitizer configure" cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASA_SANITIZE=ON -DCASA_WERROR=ON \
   -DCASA_ENGINE_ONLY=ON >/dev/null
 phase "sanitizer build" cmake --build build-sanitize -j"$jobs" --target casa_engine_tests
 phase "sanitizer tests" ctest --test-dir build-sanitize --output-on-failure --timeout 900 -R "^engine$"
