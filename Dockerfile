@@ -76,7 +76,7 @@ ENV CASA_ADDRESS=0.0.0.0 \
     CASA_DB=/data/casa.db \
     CASA_LOG_LEVEL=info \
     CASA_WEB_DIR=/usr/share/casa/web
-# The database (and its -wal / -shm files) live on this volume.
+# The database (and its -wal file while the server runs; no -shm) lives on this volume.
 VOLUME ["/data"]
 WORKDIR /data
 USER casa
