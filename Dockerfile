@@ -69,6 +69,8 @@ RUN apt-get update \
 COPY --from=build /build/server/casa-server /build/clients/cli/casa /usr/local/bin/
 COPY docker/healthcheck.sh /usr/local/bin/casa-healthcheck
 COPY --from=web /out/ /usr/share/casa/web/
+# The licence, and the notices of the third-party code compiled into the files above.
+COPY LICENSE THIRD-PARTY-NOTICES /usr/share/doc/casa-server/
 
 # Every flag of casa-server also reads CASA_<FLAG> (casa-server --help lists them).
 ENV CASA_ADDRESS=0.0.0.0 \
