@@ -69,6 +69,8 @@ RUN apt-get update \
 COPY --from=build /build/server/casa-server /build/clients/cli/casa /usr/local/bin/
 COPY docker/healthcheck.sh /usr/local/bin/casa-healthcheck
 COPY --from=web /out/ /usr/share/casa/web/
+# The licence, and the notices of the third-party code compiled into the files above.
+COPY LICENSE THIRD-PARTY-NOTICES /usr/share/doc/casa-server/
 
 # Every flag of casa-server also reads CASA_<FLAG> (casa-server --help lists them).
 ENV CASA_ADDRESS=0.0.0.0 \
@@ -76,7 +78,7 @@ ENV CASA_ADDRESS=0.0.0.0 \
     CASA_DB=/data/casa.db \
     CASA_LOG_LEVEL=info \
     CASA_WEB_DIR=/usr/share/casa/web
-# The database (and its -wal / -shm files) live on this volume.
+# The database (and its -wal file while the server runs; no -shm) lives on this volume.
 VOLUME ["/data"]
 WORKDIR /data
 USER casa
