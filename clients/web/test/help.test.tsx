@@ -13,7 +13,7 @@ import { cardFace } from "../src/cards";
 import { GAMES, GLOSSARY, GUIDES, TROPHY_SUITS, TROPHY_TRUMPS, challengeTitle, term } from "../src/help/content";
 import { Board } from "../src/ui/boards";
 import { HelpPage, Term } from "../src/ui/Help";
-import type { Json } from "../src/words";
+import { describeEvent, type Json } from "../src/words";
 import { fixture } from "./helpers";
 
 const repo = join(process.cwd(), "..", "..");
@@ -106,6 +106,11 @@ describe("the glossary covers what the engine produces", () => {
     for (const g of GAMES)
       for (const s of GUIDES[g].sections)
         for (const b of s.blocks) if (typeof b === "object" && "terms" in b) for (const id of b.terms) expect(term(id), `${g}/${s.id}: ${id}`).toBeDefined();
+  });
+
+  it("prints a Challenge in the log by its card's name", () => {
+    expect(describeEvent({ type: "deal", round: 2, dealer: 1, challenge: "pass_the_buck" }, "la-casa", (s) => `seat ${s}`)).toBe("Round 2: seat 1 deals, challenge Pass the Buck.");
+    expect(describeEvent({ type: "choose_challenge", seat: 0, challenge: "the_club" }, "la-casa", (s) => `seat ${s}`)).toBe("seat 0 chooses The Club.");
   });
 
   it("cites rule ids of the game it explains", () => {

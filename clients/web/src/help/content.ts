@@ -50,6 +50,7 @@ export const UI = {
   contents: "Contents",
   glossary: "Words on the table",
   rules: "Rules",
+  rulesPrefix: "rules ",
   setup: "Setup",
   changes: "What changes",
   scoring: "How it scores",

@@ -19,7 +19,8 @@ export function helpPath(game?: string): string {
 function RuleRefs({ rules }: { rules: string[] }) {
   if (!rules.length) return null;
   return (
-    <small class="rule-refs" aria-label={UI.rules}>
+    <small class="rule-refs">
+      {UI.rulesPrefix}
       {rules.map((r, i) => (
         <span key={r}>
           {i ? " · " : ""}
@@ -64,8 +65,8 @@ export function SuitLegend() {
     <table class="suit-legend">
       <tbody>
         {TROPHY_SUITS.map((s) => (
-          <tr key={s.code} class={`s-tc-${s.colour}`} data-suit={s.code}>
-            <td class="sym" aria-hidden="true">
+          <tr key={s.code} data-suit={s.code}>
+            <td class={`sym legend-${s.colour}`} aria-hidden="true">
               {s.symbol}
             </td>
             <td>{s.name}</td>
