@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { parseRoute } from "../src/app";
 import { cardFace } from "../src/cards";
-import { GAMES, GLOSSARY, GUIDES, TROPHY_SUITS, TROPHY_TRUMPS, challengeTitle, term } from "../src/help/content";
+import { GAMES, GLOSSARY, GUIDES, PHASE_TERMS, PLAIN_PHASES, TROPHY_SUITS, TROPHY_TRUMPS, challengeTitle, term } from "../src/help/content";
 import { Board } from "../src/ui/boards";
 import { HelpPage, Term } from "../src/ui/Help";
 import { describeEvent, type Json } from "../src/words";
@@ -106,6 +106,28 @@ describe("the glossary covers what the engine produces", () => {
     for (const g of GAMES)
       for (const s of GUIDES[g].sections)
         for (const b of s.blocks) if (typeof b === "object" && "terms" in b) for (const id of b.terms) expect(term(id), `${g}/${s.id}: ${id}`).toBeDefined();
+  });
+
+  it("explains every decision phase the engines name, by the Challenge or variant that brings it", () => {
+    const phases: Record<string, string[]> = {
+      // `case Phase::kX: return "name";` and `kPhaseNames{"a", "b", …}` in the engines.
+      "la-casa": [
+        ...[...read("engine/games/la_casa/table_game.cpp").matchAll(/case Phase::k\w+: return "(\w+)";/g)].map((m) => m[1]),
+        ...cppNames("engine/games/la_casa/domination_game.cpp", "kPhaseNames"),
+        ...cppNames("engine/games/la_casa/solo_game.cpp", "kPhaseNames"),
+      ],
+      casino: cppNames("engine/games/casino/casino.cpp", "kPhaseNames\\[\\]\\s*="),
+      conference: [...read("engine/games/conference/conference.cpp").matchAll(/case Phase::k\w+: return "(\w+)";/g)].map((m) => m[1]),
+    };
+    expect(phases["la-casa"].length).toBeGreaterThan(16);
+    expect(phases.casino).toContain("ask");
+    expect(phases.conference).toContain("gallowglass");
+    for (const [game, list] of Object.entries(phases))
+      for (const ph of list) {
+        if (PLAIN_PHASES.includes(ph)) continue;
+        const id = PHASE_TERMS[game]?.[ph];
+        expect(id && term(id), `${game} phase ${ph}`).toBeTruthy();
+      }
   });
 
   it("prints a Challenge in the log by its card's name", () => {

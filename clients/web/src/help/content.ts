@@ -1120,3 +1120,38 @@ export function challengeTitle(name: string): string {
 export function trophySuit(code: string) {
   return TROPHY_SUITS.find((s) => s.code === code);
 }
+
+/**
+ * The glossary entry that explains a decision phase of a view (`view.phase`): the
+ * Challenge or variant that brings it. Phases every round has ("play",
+ * "round_over") need none.
+ */
+export const PHASE_TERMS: Record<string, Record<string, string>> = {
+  "la-casa": {
+    choose_challenge: "format:sticky",
+    election: "la-casa:election",
+    election_discard: "la-casa:election",
+    elect: "la-casa:election",
+    set_aside: "challenge:the_club",
+    name_cousins: "challenge:cousins",
+    bidding: "challenge:figura",
+    name_ruling_family: "challenge:figura",
+    eliminate: "challenge:bruto",
+    reveal: "challenge:cards_on_the_table",
+    pass_card: "challenge:pass_the_buck",
+    slap_down: "challenge:slap_down",
+    steal: "challenge:bandits",
+    give: "challenge:bandits",
+    take_pile: "la-casa:stock",
+  },
+  casino: { ask: "casino:question-cards" },
+  conference: { discard: "conference:discard", gallowglass: "conference:gallowglass" },
+  "trophy-case": {},
+};
+
+/** The phases that need no explanation of their own. */
+export const PLAIN_PHASES = ["play", "round_over", "game_over", "over", "deal"];
+
+export function phaseTerm(game: string, phase: string | undefined): string | undefined {
+  return phase ? PHASE_TERMS[game]?.[phase] : undefined;
+}

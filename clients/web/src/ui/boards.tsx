@@ -5,7 +5,7 @@ import { cardFace, FAMILY_SYMBOL, LOKA_SUIT_SYMBOL } from "../cards";
 import { cap, humanize, type Json } from "../words";
 import { Card, CardBack, Cards } from "./Card";
 import { Term, TermBar } from "./Help";
-import { challengeTerm, challengeTitle, trophySuit } from "../help/content";
+import { challengeTerm, challengeTitle, phaseTerm, trophySuit } from "../help/content";
 
 export interface BoardProps {
   view: Json;
@@ -101,7 +101,9 @@ function LaCasaTable({ view: v, name }: BoardProps) {
             <Family f={v.cousins} />
           </Fact>
         ) : null}
-        <Fact label="Phase">{humanize(v.phase)}</Fact>
+        <Fact label="Phase">
+          <Term id={phaseTerm("la-casa", v.phase) ?? ""} label={humanize(v.phase)} />
+        </Fact>
         <Fact label="Target" term="la-casa:target">{v.target}</Fact>
         <Fact label="Tricks">
           {v.tricks_played}/{v.total_tricks}
@@ -277,7 +279,9 @@ function Domination({ view: v, name }: BoardProps) {
         <Fact label="Lead" term="la-casa:lead-family">
           <Family f={v.lead} />
         </Fact>
-        <Fact label="Phase">{humanize(v.phase)}</Fact>
+        <Fact label="Phase">
+          <Term id={phaseTerm("la-casa", v.phase) ?? ""} label={humanize(v.phase)} />
+        </Fact>
         <Fact label="Target" term="la-casa:target">{v.target}</Fact>
         <Fact label="Stock" term="la-casa:stock">{v.stock}</Fact>
       </div>
@@ -408,7 +412,9 @@ function Conference({ view: v, name }: BoardProps) {
         <Fact label="Direction" term="conference:direction">
           {v.direction}
         </Fact>
-        <Fact label="Phase">{humanize(v.phase)}</Fact>
+        <Fact label="Phase">
+          <Term id={phaseTerm("conference", v.phase) ?? ""} label={humanize(v.phase)} />
+        </Fact>
         {v.gallowglass ? (
           <Fact label="Gallowglass" term="conference:gallowglass">
             <Family f={v.gallowglass === "none" ? null : v.gallowglass} />
