@@ -630,7 +630,9 @@ await test("How to play: at a La Casa table the active Challenge's card is one t
   await term.focus();
   await p.keyboard.press("Enter");
   await openDialog(p);
+  assert(await p.evaluate(() => document.activeElement?.matches("dialog .help-close")), "the dialog takes the focus");
   await closeDialog(p);
+  assert((await p.evaluate(() => document.activeElement?.getAttribute("data-term"))) === id, "Escape gives the focus back to the word");
   // The Ruling Family and the symbols of the cards explain themselves too.
   await p.locator('.board button.term[data-term="la-casa:ruling-family"]').click();
   assert((await openDialog(p)).includes("trump"), "the Ruling Family explained");

@@ -95,6 +95,13 @@ function Dialog({ title, onClose, children, wide }: { title: string; onClose: ()
     d.addEventListener("close", close);
     return () => d.removeEventListener("close", close);
   }, []);
+  // The platform closes it first (Escape does so itself), so that the page behind
+  // is no longer inert when the opener takes the focus back.
+  const shut = () => {
+    const d = ref.current;
+    if (d?.open && typeof d.close === "function") d.close();
+    onClose();
+  };
   return (
     <dialog
       ref={ref}
@@ -102,17 +109,13 @@ function Dialog({ title, onClose, children, wide }: { title: string; onClose: ()
       aria-label={title}
       onClick={(e) => {
         // A click on the backdrop (the dialog element itself) closes it.
-        if (e.target === ref.current) ref.current?.close();
-      }}
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
+        if (e.target === ref.current) shut();
       }}
     >
       <div class="help-dialog-body">
         <header class="help-dialog-head">
           <h2>{title}</h2>
-          <button type="button" class="help-close" autoFocus onClick={() => onClose()}>
+          <button type="button" class="help-close" autoFocus onClick={shut}>
             {UI.close}
           </button>
         </header>
@@ -122,24 +125,31 @@ function Dialog({ title, onClose, children, wide }: { title: string; onClose: ()
   );
 }
 
+/** Closes a dialog and gives the keyboard focus back to the button that opened it. */
+function closeTo(setOpen: (o: boolean) => void, opener: HTMLElement | null) {
+  setOpen(false);
+  opener?.focus();
+}
+
 /**
  * A word of the table that opens its explanation: a button (so a tap, a click,
  * Enter or Space open it), never a hover-only tooltip.
  */
 export function Term({ id, children, label }: { id: string; children?: ComponentChildren; label?: string }) {
   const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
   const t = term(id);
   if (!t) return <>{children ?? label ?? id}</>;
   return (
     <>
-      <button type="button" class="term" data-term={t.id} aria-haspopup="dialog" aria-label={`${label ?? t.title}: ${UI.whatIs(t.title)}`} onClick={() => setOpen(true)}>
+      <button ref={button} type="button" class="term" data-term={t.id} aria-haspopup="dialog" aria-label={`${label ?? t.title}: ${UI.whatIs(t.title)}`} onClick={() => setOpen(true)}>
         {children ?? label ?? t.title}
         <span class="term-mark" aria-hidden="true">
           {UI.termMark}
         </span>
       </button>
       {open ? (
-        <Dialog title={t.title} onClose={() => setOpen(false)}>
+        <Dialog title={t.title} onClose={() => closeTo(setOpen, button.current)}>
           <TermBody t={t} />
           <p class="help-more">
             <a href={`${helpPath(t.game)}#term-${anchor(t.id)}`} target="_blank" rel="noopener">
@@ -219,15 +229,16 @@ export function GuideBody({ guide, headingLevel = 2 }: { guide: Guide; headingLe
 /** "How to play" over the table or the replay: the game's whole guide in a dialog. */
 export function HelpButton({ game }: { game: string }) {
   const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
   if (!isGame(game)) return null;
   const guide = GUIDES[game];
   return (
     <>
-      <button type="button" class="help-button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
+      <button ref={button} type="button" class="help-button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
         {UI.howToPlay}
       </button>
       {open ? (
-        <Dialog title={UI.howToPlayGame(guide.title)} onClose={() => setOpen(false)} wide>
+        <Dialog title={UI.howToPlayGame(guide.title)} onClose={() => closeTo(setOpen, button.current)} wide>
           <GuideBody guide={guide} headingLevel={3} />
         </Dialog>
       ) : null}
