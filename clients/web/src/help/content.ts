@@ -122,7 +122,7 @@ const LC_CHALLENGES: Term[] = [
     card: {
       setup: "Usual deal; the top Casa card names the Ruling Family.",
       changes:
-        "When you play a 1 or 2, you may at once eliminate one other card already in the trick (yours, your partner's, anyone's). An eliminated card is out of play and cannot win. The lead family stays what it was.",
+        "When you play a 1 or 2 (not as the lead), you may at once eliminate one other card already in the trick: an opponent's, your partner's, another Bruto or the Mangia-Cake. An eliminated card is out of play and cannot win. The lead family stays what it was.",
       scoring: "Most tricks scores 1; on a tie, the side holding the Mangia-Cake.",
     },
   },
