@@ -42,7 +42,7 @@ constexpr const char* kContentSecurityPolicy =
     "script-src 'self' 'wasm-unsafe-eval'; frame-ancestors 'none'; base-uri 'none'";
 
 // Paths the web client routes itself: the server answers them with index.html.
-constexpr std::array<std::string_view, 6> kClientRoutes{"event/", "join/", "replay/", "table/", "leaderboard/", "players/"};
+constexpr std::array<std::string_view, 7> kClientRoutes{"event/", "join/", "replay/", "table/", "leaderboard/", "players/", "help/"};
 
 std::string content_type_of(const fs::path& file) {
   std::string ext = file.extension().string();

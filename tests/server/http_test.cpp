@@ -215,7 +215,7 @@ TEST_CASE("the web client: index for / and client routes, assets with long cachi
   CHECK_FALSE(root.header("etag").empty());
   check_security_headers(root);
 
-  for (const char* route : {"/index.html", "/join/K7QX", "/replay/t123", "/table/t9", "/event/e12", "/join/K7QX?x=1"}) {
+  for (const char* route : {"/index.html", "/join/K7QX", "/replay/t123", "/table/t9", "/event/e12", "/join/K7QX?x=1", "/help", "/help/la-casa"}) {
     CAPTURE(route);
     const Reply r = fetch(ts.port(), route);
     CHECK(r.status == 200);

@@ -249,7 +249,7 @@ await test("the page is served with its assets and a lobby", async () => {
     assert(a.ok && a.headers.get("content-encoding") === "gzip", `${asset} compressed (${a.headers.get("content-encoding")})`);
     assert(/max-age=\d{6,}/.test(a.headers.get("cache-control") ?? ""), "hashed assets cached long");
     assert(/javascript/.test(a.headers.get("content-type") ?? ""), "a script's content type");
-    for (const p of ["/join/ABC123", "/table/t123", "/replay/t123", "/leaderboard", "/leaderboard/casino", "/players/p1"]) {
+    for (const p of ["/join/ABC123", "/table/t123", "/replay/t123", "/leaderboard", "/leaderboard/casino", "/players/p1", "/help", "/help/la-casa"]) {
       const x = await fetch(base + p);
       assert(x.ok && (await x.text()).includes("assets/index-"), `index.html for ${p}`);
     }
@@ -541,6 +541,134 @@ await test("Ratings: a rated game against the robot, then the leaderboard and a 
   await p.locator(".profile .recent a", { hasText: "Replay" }).first().click();
   await p.waitForSelector(".replay-move, .replay-hands");
   assert(new URL(p.url()).pathname === `/replay/${table}`, "the profile links the game's replay");
+  await checkCleanPage(p);
+});
+
+// ---- the games taught in place ------------------------------------------------------
+const HELP_DESKTOP = { width: 1280, height: 800 };
+const helpShots = resolve(process.env.CASA_HELP_SCREENSHOTS ?? shots);
+mkdirSync(helpShots, { recursive: true });
+
+/** The open help dialog: its text, and whether its close button lies inside the viewport. */
+async function openDialog(page) {
+  const d = page.locator("dialog.help-dialog[open]");
+  await d.waitFor({ timeout: 5000 });
+  const box = await d.locator(".help-close").boundingBox();
+  const vp = page.viewportSize();
+  assert(box && box.y >= 0 && box.x >= 0 && box.x + box.width <= vp.width && box.y + box.height <= vp.height, `the dialog's Close button is in view (${JSON.stringify(box)})`);
+  const width = await d.evaluate((e) => e.getBoundingClientRect().width);
+  assert(width <= vp.width, `the dialog fits the width (${width} > ${vp.width})`);
+  return await d.textContent();
+}
+
+async function closeDialog(page) {
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("dialog.help-dialog", { state: "detached", timeout: 5000 });
+}
+
+await test("How to play: every game's help from the lobby, at 1280x800 and on a phone", async () => {
+  const p = await person("ida", HELP_DESKTOP);
+  const games = { "la-casa": "La Casa", casino: "Casino", conference: "Conference", "trophy-case": "Trophy Case" };
+  for (const [game, title] of Object.entries(games)) {
+    for (const viewport of [HELP_DESKTOP, PHONE]) {
+      await p.setViewportSize(viewport);
+      await p.goto("/");
+      await p.locator(`.lobby-help a.help-${game}`).click();
+      await p.waitForURL(`**/help/${game}`);
+      await p.waitForSelector(".help-page .guide-section");
+      assert((await p.locator(".help-page h2").first().textContent()) === `How to play ${title}`, `${game}: the page's heading`);
+      assert((await p.locator(".guide-section").count()) >= 3, `${game}: sections`);
+      assert(/(LC|CA|CO|TC)-\d/.test(await p.locator(".rule-refs").first().textContent()), `${game}: rule ids`);
+      // Nothing sticks out sideways on a phone.
+      const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert(overflow <= 0, `${game} at ${viewport.width}: ${overflow}px wider than the screen`);
+      await p.screenshot({ path: join(helpShots, `help-${game}-${viewport === PHONE ? "phone" : "desktop"}.png`) });
+    }
+  }
+  // La Casa's page holds every Challenge card, the Solo ones included.
+  await p.goto("/");
+  await p.locator(".lobby-help a.help-la-casa").click();
+  await p.waitForSelector(".help-page .guide-section");
+  assert((await p.locator(".help-term.challenge").count()) === 22, "16 Challenges and 6 Solo Challenges");
+  for (const name of ["Slap-Down", "The Club", "Pass the Buck", "Cards on the Table", "Figura", "Cousins", "Bandits"]) {
+    assert((await p.locator(".help-term.challenge h4", { hasText: name }).count()) >= 1, `the ${name} card`);
+  }
+  await p.setViewportSize(PHONE);
+  await p.locator("#la-casa-challenges").scrollIntoViewIfNeeded();
+  await p.screenshot({ path: join(helpShots, "help-la-casa-challenges-phone.png") });
+  // The header's link leads to the list of games.
+  await p.click("a.nav-help");
+  await p.waitForURL("**/help");
+  assert((await p.locator(".help-page .help-links a").count()) === 4, "the four games");
+  await checkCleanPage(p);
+});
+
+await test("How to play: at a La Casa table the active Challenge's card is one tap away, and the guide opens over the table and the replay", async () => {
+  const p = await person("jo", HELP_DESKTOP);
+  await openCreateForm(p, "la-casa", 4);
+  await setTesting(p, "rounds", 1);
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector('.board .facts button.term[data-term^="challenge:"]');
+  const term = p.locator('.board .facts button.term[data-term^="challenge:"]');
+  const id = await term.getAttribute("data-term");
+  const name = (await term.textContent()).replace(/\?$/, "").trim();
+  // A click opens the card: its set-up, what changes and how it scores.
+  await term.click();
+  let text = await openDialog(p);
+  for (const part of ["Setup", "What changes", "How it scores", name]) assert(text.includes(part), `${id}: the card shows “${part}”: ${text}`);
+  assert(/LC-7\.\d+/.test(text), `${id}: its rule id`);
+  await p.screenshot({ path: join(helpShots, "help-challenge-desktop.png") });
+  await closeDialog(p);
+  // On a phone, by tap; and from the keyboard (Enter on the focused word).
+  await p.setViewportSize(PHONE);
+  await term.scrollIntoViewIfNeeded();
+  await term.click();
+  text = await openDialog(p);
+  assert(text.includes("How it scores"), "the card on a phone");
+  await p.screenshot({ path: join(helpShots, "help-challenge-phone.png") });
+  await closeDialog(p);
+  await term.focus();
+  await p.keyboard.press("Enter");
+  await openDialog(p);
+  assert(await p.evaluate(() => document.activeElement?.matches("dialog .help-close")), "the dialog takes the focus");
+  await closeDialog(p);
+  assert((await p.evaluate(() => document.activeElement?.getAttribute("data-term"))) === id, "Escape gives the focus back to the word");
+  // The Ruling Family and the symbols of the cards explain themselves too.
+  await p.locator('.board button.term[data-term="la-casa:ruling-family"]').click();
+  assert((await openDialog(p)).includes("trump"), "the Ruling Family explained");
+  await closeDialog(p);
+  // The whole guide over the table, without leaving it.
+  const url = p.url();
+  await p.locator(".table-head .help-button").click();
+  text = await openDialog(p);
+  assert(text.includes("The 16 Challenges") && text.includes("Solo against the Robot"), "the guide over the table");
+  await p.screenshot({ path: join(helpShots, "help-guide-over-table-phone.png") });
+  await closeDialog(p);
+  assert(p.url() === url, "still at the table");
+  await p.setViewportSize(HELP_DESKTOP);
+  // Every later round's Challenge opens too: checked at each decision of the game.
+  let checked = 0;
+  await playToEnd(p, {
+    onMove: async () => {
+      const t = p.locator('.board .facts button.term[data-term^="challenge:"]');
+      if (!(await t.count()) || checked >= 3) return;
+      try {
+        await t.click({ timeout: 2000 });
+      } catch {
+        return; // redrawn under the click
+      }
+      assert((await openDialog(p)).includes("How it scores"), "the Challenge's card during play");
+      await closeDialog(p);
+      checked++;
+    },
+  });
+  assert(checked > 0, "the Challenge's card opened during play");
+  // The replay offers the same guide.
+  await p.click(".game-over a[href^='/replay/']");
+  await p.waitForSelector(".replay-help .help-button");
+  await p.click(".replay-help .help-button");
+  assert((await openDialog(p)).includes("The Ruling Family"), "the guide from the replay");
+  await closeDialog(p);
   await checkCleanPage(p);
 });
 

@@ -11,7 +11,8 @@ export type Route =
   | { page: "replay"; table: string }
   | { page: "leaderboard"; game: string }
   | { page: "player"; id: string }
-  | { page: "event"; event: string };
+  | { page: "event"; event: string }
+  | { page: "help"; game?: string };
 
 export function parseRoute(path: string): Route {
   let m = path.match(/^\/join\/([^/]+)\/?$/);
@@ -26,6 +27,8 @@ export function parseRoute(path: string): Route {
   if (m) return { page: "player", id: decodeURIComponent(m[1]) };
   m = path.match(/^\/event\/([^/]+)\/?$/);
   if (m) return { page: "event", event: decodeURIComponent(m[1]) };
+  m = path.match(/^\/help(?:\/([^/]+))?\/?$/);
+  if (m) return { page: "help", game: m[1] ? decodeURIComponent(m[1]) : undefined };
   return { page: "lobby" };
 }
 

@@ -1,6 +1,7 @@
 // Actions and events in words, for buttons and the log. Generic: any field this file
 // does not know is still shown, so a new action or event of a game reads sensibly.
 import { cardName, FAMILY_SYMBOL, LOKA_SUIT_SYMBOL } from "./cards";
+import { challengeTitle } from "./help/content";
 
 export type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -60,7 +61,7 @@ export function describeAction(a: Json, game: string): string {
     case "give":
       return `Give ${c(a.card)}`;
     case "choose_challenge":
-      return `Challenge: ${cap(humanize(a.challenge))}`;
+      return `Challenge: ${challengeTitle(a.challenge)}`;
     case "deal":
       return "Deal the next round";
     case "take_pile":
@@ -115,12 +116,12 @@ export function describeEvent(e: Json, game: string, who: (seat: number) => stri
     }
     case "deal":
       if (e.hand_number) return `Hand ${e.hand_number} dealt by ${who(e.dealer)}.`;
-      if (e.round) return `Round ${e.round}: ${who(e.dealer)} deals${e.challenge ? `, challenge ${cap(humanize(e.challenge))}` : ""}.`;
+      if (e.round) return `Round ${e.round}: ${who(e.dealer)} deals${e.challenge ? `, challenge ${challengeTitle(e.challenge)}` : ""}.`;
       return "New hands are dealt.";
     case "hand":
       return null;
     case "round_start":
-      return `Round ${e.round} begins${e.challenge && e.challenge !== "none" ? `: ${cap(humanize(e.challenge))}` : ""}.`;
+      return `Round ${e.round} begins${e.challenge && e.challenge !== "none" ? `: ${challengeTitle(e.challenge)}` : ""}.`;
     case "selection":
       return `The Casa shows ${c(e.card)}.`;
     case "pass":
@@ -164,7 +165,7 @@ export function describeEvent(e: Json, game: string, who: (seat: number) => stri
     case "turn_up":
       return `${c(e.card)} turns up.`;
     case "choose_challenge":
-      return `${s} chooses ${cap(humanize(e.challenge))}.`;
+      return `${s} chooses ${challengeTitle(e.challenge)}.`;
     case "take_pile":
       return `${s} takes the ${e.pile === "face_up" ? "face-up card" : "stock card"}.`;
     case "draw":

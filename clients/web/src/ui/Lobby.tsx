@@ -3,6 +3,8 @@ import type { App } from "../app";
 import { choicesAt, effectiveFormat, fieldApplies, gameTitle, loadCatalogue, parseText, type GameInfo, type OptionField } from "../catalogue";
 import { savedName } from "../net";
 import type { Json } from "../words";
+import { HelpLinks } from "./Help";
+import { UI as HELP_UI } from "../help/content";
 
 export function NameForm({ app }: { app: App }) {
   const [name, setName] = useState(savedName() || app.state.me?.name || "");
@@ -267,6 +269,10 @@ export function Lobby({ app }: { app: App }) {
             );
           })}
         </ul>
+      </section>
+      <section class="lobby-help" aria-label={HELP_UI.howToPlay}>
+        <h2>{HELP_UI.howToPlay}</h2>
+        <HelpLinks navigate={(p) => app.navigate(p)} />
       </section>
       {catalogue === null ? <p class="muted">Loading the games…</p> : <CreateForm app={app} catalogue={catalogue} />}
       {catalogueError ? <p class="muted">The server publishes no games catalogue ({catalogueError}); options cannot be set.</p> : null}

@@ -6,6 +6,7 @@ import { describeAction, type Json } from "../words";
 import { Board } from "./boards";
 import { Card, Cards, Pick } from "./Card";
 import { ScoreSheet } from "./Table";
+import { HelpButton } from "./Help";
 
 /** The replay as the server sent it (the text is what the checks read) and parsed. */
 export async function loadReplay(table: string): Promise<{ text: string; replay: Json }> {
@@ -174,6 +175,9 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
       <h2>
         Replay: {gameTitle(replay.game)} <span class="muted">· table {replay.table}</span>
       </h2>
+      <p class="replay-help">
+        <HelpButton game={replay.game} />
+      </p>
       <p>
         {replay.seats?.map((s: Json, i: number) => name(i) + (s.bot ? " (bot)" : "")).join(", ")} · winners:{" "}
         {(replay.winners ?? []).map(name).join(", ") || "none"}

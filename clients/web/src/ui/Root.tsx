@@ -6,6 +6,8 @@ import { savedName } from "../net";
 import { Lobby, NameForm } from "./Lobby";
 import { LeaderboardPage, ProfilePage, profilePath } from "./Ratings";
 import { EventPage } from "./Event";
+import { HelpPage, helpPath } from "./Help";
+import { UI as HELP_UI } from "../help/content";
 import { ReplayPage } from "./Replay";
 import { TablePage } from "./Table";
 
@@ -25,6 +27,7 @@ export function Root({ app }: { app: App }) {
   if (r.page === "replay") page = <ReplayPage id={r.table} navigate={(p) => app.navigate(p)} />;
   else if (r.page === "event") page = <EventPage id={r.event} navigate={(p) => app.navigate(p)} />;
   else if (r.page === "leaderboard") page = <LeaderboardPage game={r.game} navigate={(p) => app.navigate(p)} />;
+  else if (r.page === "help") page = <HelpPage game={r.game} navigate={(p) => app.navigate(p)} />;
   else if (r.page === "player") page = <ProfilePage id={r.id} navigate={(p) => app.navigate(p)} />;
   else if (!savedName())
     page = (
@@ -47,6 +50,9 @@ export function Root({ app }: { app: App }) {
         </a>
         <a href="/leaderboard" class="nav-leaderboard" onClick={(e) => { e.preventDefault(); app.navigate("/leaderboard"); }}>
           Leaderboard
+        </a>
+        <a href={helpPath()} class="nav-help" onClick={(e) => { e.preventDefault(); app.navigate(helpPath()); }}>
+          {HELP_UI.howToPlay}
         </a>
         <span class="me">
           {s.me ? (

@@ -6,6 +6,7 @@ import { cap, describeAction, describeEvent, humanize, type Json } from "../word
 import { Board } from "./boards";
 import { Card, Pick, type PickContext } from "./Card";
 import { gameTitle } from "../catalogue";
+import { HelpButton } from "./Help";
 
 const drawn = new DrawnCards();
 
@@ -363,6 +364,7 @@ export function TablePage({ app, id }: { app: App; id: string }) {
           {t.spectating ? <span class="tag">spectating</span> : null}
           {st.move_timeout_seconds ? <span class="tag">{st.move_timeout_seconds}s per move</span> : null}
           {myTurn && clockLeft(t) !== null ? <Countdown ms={clockLeft(t)!} /> : null}
+          <HelpButton game={st.game} />
         </div>
         {st.invite && st.status === "waiting" ? <InviteLink invite={st.invite} /> : null}
       </header>

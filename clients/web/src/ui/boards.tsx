@@ -4,16 +4,18 @@ import type { ComponentChildren } from "preact";
 import { cardFace, FAMILY_SYMBOL, LOKA_SUIT_SYMBOL } from "../cards";
 import { cap, humanize, type Json } from "../words";
 import { Card, CardBack, Cards } from "./Card";
+import { Term, TermBar } from "./Help";
+import { challengeTerm, challengeTitle, phaseTerm, trophySuit } from "../help/content";
 
 export interface BoardProps {
   view: Json;
   name: (seat: number) => string;
 }
 
-function Fact({ label, children }: { label: string; children: ComponentChildren }) {
+function Fact({ label, term, children }: { label: string; term?: string; children: ComponentChildren }) {
   return (
     <div class="fact">
-      <span class="fact-label">{label}</span> <span class="fact-value">{children}</span>
+      <span class="fact-label">{term ? <Term id={term} label={label} /> : label}</span> <span class="fact-value">{children}</span>
     </div>
   );
 }
@@ -29,10 +31,10 @@ function Family({ f }: { f: string | null | undefined }) {
   );
 }
 
-function Area({ title, children, cls }: { title: string; children: ComponentChildren; cls?: string }) {
+function Area({ title, term, children, cls }: { title: string; term?: string; children: ComponentChildren; cls?: string }) {
   return (
     <section class={`area ${cls ?? ""}`} aria-label={title}>
-      <h3>{title}</h3>
+      <h3>{term ? <Term id={term} label={title} /> : title}</h3>
       {children}
     </section>
   );
@@ -46,7 +48,9 @@ function TrickCards({ plays, name, inert }: { plays: Json[]; name: (s: number) =
       {plays.map((p, i) => (
         <div class="played" key={i}>
           {p.mud ? (
-            <span class="card mud">Mud</span>
+            <span class="card mud">
+              <Term id="trophy-case:mud" label="Mud" />
+            </span>
           ) : p.face_down || !p.card ? (
             <CardBack small={false} label="a face-down card" />
           ) : (
@@ -85,20 +89,22 @@ function LaCasaTable({ view: v, name }: BoardProps) {
     <div class="board la-casa">
       <div class="facts">
         <Fact label="Round">{v.round}</Fact>
-        <Fact label="Challenge">{v.challenge ? cap(humanize(v.challenge)) : "none"}</Fact>
-        <Fact label="Ruling">
+        <Fact label="Challenge">{v.challenge ? <Term id={challengeTerm(v.challenge)} label={challengeTitle(v.challenge)} /> : "none"}</Fact>
+        <Fact label="Ruling" term="la-casa:ruling-family">
           <Family f={v.ruling_family} />
         </Fact>
-        <Fact label="Lead">
+        <Fact label="Lead" term="la-casa:lead-family">
           <Family f={v.lead_family} />
         </Fact>
         {v.cousins ? (
-          <Fact label="Cousins">
+          <Fact label="Cousins" term="la-casa:cousins">
             <Family f={v.cousins} />
           </Fact>
         ) : null}
-        <Fact label="Phase">{humanize(v.phase)}</Fact>
-        <Fact label="Target">{v.target}</Fact>
+        <Fact label="Phase">
+          <Term id={phaseTerm("la-casa", v.phase) ?? ""} label={humanize(v.phase)} />
+        </Fact>
+        <Fact label="Target" term="la-casa:target">{v.target}</Fact>
         <Fact label="Tricks">
           {v.tricks_played}/{v.total_tricks}
         </Fact>
@@ -111,12 +117,12 @@ function LaCasaTable({ view: v, name }: BoardProps) {
         ))}
       </div>
       <div class="row">
-        <Area title="The Casa" cls="casa">
+        <Area title="The Casa" term="la-casa:casa" cls="casa">
           {v.casa?.top ? <Card id={v.casa.top} /> : <CardBack count={v.casa?.count ?? 0} />}
           <span class="muted"> {v.casa?.count ?? 0} cards</span>
         </Area>
         {v.election_state ? (
-          <Area title="Election">
+          <Area title="Election" term="la-casa:election">
             <p>
               Nominated <Family f={v.election_state.nominated} />, round {v.election_state.round}
               {v.election_state.elector >= 0 ? `, elected by ${name(v.election_state.elector)}` : ""}
@@ -130,7 +136,7 @@ function LaCasaTable({ view: v, name }: BoardProps) {
           </Area>
         ) : null}
         {v.bidding ? (
-          <Area title="Bidding">
+          <Area title="Bidding" term="la-casa:bidding">
             <p>
               {v.bidding.bid ? `${name(v.bidding.bidder)} bids ${v.bidding.bid}` : "No bid yet"}
               {v.bidding.passed?.length ? `; passed: ${v.bidding.passed.map(name).join(", ")}` : ""}
@@ -139,7 +145,7 @@ function LaCasaTable({ view: v, name }: BoardProps) {
         ) : null}
       </div>
       {v.tableaux ? (
-        <Area title="Tableaux">
+        <Area title="Tableaux" term="la-casa:tableau">
           {v.tableaux.map((stacks: Json[], seat: number) => (
             <div class="tableau" key={seat}>
               <span class="who">{name(seat)}</span>
@@ -154,7 +160,7 @@ function LaCasaTable({ view: v, name }: BoardProps) {
         </Area>
       ) : null}
       {(v.face_up ?? []).some((r: string[]) => r.length) ? (
-        <Area title="Cards on the Table">
+        <Area title="Cards on the Table" term="challenge:cards_on_the_table">
           {v.face_up.map((row: string[], seat: number) =>
             row.length ? (
               <div class="tableau" key={seat}>
@@ -182,12 +188,12 @@ function LaCasaTable({ view: v, name }: BoardProps) {
       ) : null}
       {v.reference ? (
         <p>
-          Your reference card: <Card id={v.reference} small inert />
+          <Term id="la-casa:reference" label="Your reference card" />: <Card id={v.reference} small inert />
         </p>
       ) : null}
       {v.set_aside?.length ? (
         <p>
-          Set aside: <Cards ids={v.set_aside} small inert />
+          <Term id="la-casa:set-aside" label="Set aside" />: <Cards ids={v.set_aside} small inert />
         </p>
       ) : null}
       {v.round_result ? (
@@ -199,6 +205,7 @@ function LaCasaTable({ view: v, name }: BoardProps) {
           ))}
         </Area>
       ) : null}
+      <TermBar game="la-casa" />
     </div>
   );
 }
@@ -212,15 +219,15 @@ function LaCasaSolo({ view: v }: BoardProps) {
         <Fact label="Round">
           {v.round}/{v.rounds}
         </Fact>
-        <Fact label="Challenge">{v.challenge ? cap(humanize(v.challenge)) : "none"}</Fact>
-        <Fact label="Ruling">
+        <Fact label="Challenge">{v.challenge ? <Term id={challengeTerm(v.challenge, true)} label={challengeTitle(v.challenge)} /> : "none"}</Fact>
+        <Fact label="Ruling" term="la-casa:ruling-family">
           <Family f={v.ruling} />
         </Fact>
-        <Fact label="Lead">
+        <Fact label="Lead" term="la-casa:lead-family">
           <Family f={v.lead} />
         </Fact>
         {v.cousins ? (
-          <Fact label="Cousins">
+          <Fact label="Cousins" term="la-casa:cousins">
             <Family f={v.cousins} />
           </Fact>
         ) : null}
@@ -228,10 +235,10 @@ function LaCasaSolo({ view: v }: BoardProps) {
         <Fact label="Tricks">
           You {v.tricks?.human ?? 0} – Robot {v.tricks?.robot ?? 0}
         </Fact>
-        <Fact label="Pile">{v.pile}</Fact>
+        <Fact label="Pile" term="la-casa:pile">{v.pile}</Fact>
       </div>
       <div class="row">
-        <Area title="The Robot" cls="robot">
+        <Area title="The Robot" term="la-casa:robot" cls="robot">
           <div class="columns">
             {(v.robot?.columns ?? []).map((c: Json) => (
               <span class="stack" key={c.column}>
@@ -241,7 +248,7 @@ function LaCasaSolo({ view: v }: BoardProps) {
             ))}
           </div>
         </Area>
-        <Area title="The Casa" cls="casa">
+        <Area title="The Casa" term="la-casa:casa" cls="casa">
           {v.casa?.card ? <Card id={v.casa.card} inert /> : <CardBack />}
         </Area>
       </div>
@@ -256,6 +263,7 @@ function LaCasaSolo({ view: v }: BoardProps) {
       ) : null}
       {v.round_points?.length ? <p>Points per round: {v.round_points.join(", ")}</p> : null}
       {v.winner ? <p class="result">{v.winner === "human" ? "You beat the Robot!" : "The Robot wins."}</p> : null}
+      <TermBar game="la-casa" mode="solo" />
     </div>
   );
 }
@@ -265,23 +273,25 @@ function Domination({ view: v, name }: BoardProps) {
     <div class="board la-casa domination">
       <div class="facts">
         <Fact label="Round">{v.round}</Fact>
-        <Fact label="Ruling">
+        <Fact label="Ruling" term="la-casa:ruling-family">
           <Family f={v.ruling} />
         </Fact>
-        <Fact label="Lead">
+        <Fact label="Lead" term="la-casa:lead-family">
           <Family f={v.lead} />
         </Fact>
-        <Fact label="Phase">{humanize(v.phase)}</Fact>
-        <Fact label="Target">{v.target}</Fact>
-        <Fact label="Stock">{v.stock}</Fact>
+        <Fact label="Phase">
+          <Term id={phaseTerm("la-casa", v.phase) ?? ""} label={humanize(v.phase)} />
+        </Fact>
+        <Fact label="Target" term="la-casa:target">{v.target}</Fact>
+        <Fact label="Stock" term="la-casa:stock">{v.stock}</Fact>
       </div>
       <div class="row">
-        <Area title="The Casa" cls="casa">
+        <Area title="The Casa" term="la-casa:casa" cls="casa">
           {v.casa?.top ? <Card id={v.casa.top} inert /> : <CardBack count={v.casa?.count} />}
         </Area>
         <Area title="Face-up card">{v.face_up ? <Card id={v.face_up} inert /> : <span class="muted">none</span>}</Area>
         {v.election ? (
-          <Area title="Election">
+          <Area title="Election" term="la-casa:election">
             <p>
               Round {v.election.round}, nominated <Family f={v.election.nominated} />
               {v.election.elector !== null && v.election.elector !== undefined ? `, elected by ${name(v.election.elector)}` : ""}
@@ -298,6 +308,7 @@ function Domination({ view: v, name }: BoardProps) {
           winner={name(v.last_trick.winner)}
         />
       ) : null}
+      <TermBar game="la-casa" mode="domination" />
     </div>
   );
 }
@@ -309,8 +320,12 @@ function Casino({ view: v, name }: BoardProps) {
         <Fact label="Round">{v.round}</Fact>
         <Fact label="Dealer">{name(v.dealer)}</Fact>
         <Fact label="Deck">{v.deck}</Fact>
-        <Fact label="Target">{v.options?.target}</Fact>
-        {v.only_trail ? <Fact label="Note">only trailing is possible</Fact> : null}
+        <Fact label="Target" term="casino:target">{v.options?.target}</Fact>
+        {v.only_trail ? (
+          <Fact label="Note" term="casino:sweep">
+            only trailing is possible
+          </Fact>
+        ) : null}
       </div>
       <Area title="On the table" cls="casino-table">
         <div class="loose">
@@ -319,7 +334,7 @@ function Casino({ view: v, name }: BoardProps) {
         {(v.table?.builds ?? []).map((b: Json) => (
           <div class="build" key={b.id}>
             <b>
-              {b.id}: build of {b.value}
+              {b.id}: <Term id="casino:build" label={`build of ${b.value}`} />
             </b>{" "}
             by {name(b.owner)} <Cards ids={b.cards} small />
           </div>
@@ -334,14 +349,14 @@ function Casino({ view: v, name }: BoardProps) {
         ))}
       </Area>
       {v.asking ? (
-        <Area title="Questions">
+        <Area title="Questions" term="casino:question-cards">
           <p>
             {name(v.asking.asker)} may ask about <Cards ids={v.asking.cards} small inert />
           </p>
         </Area>
       ) : null}
       {(v.questions ?? []).length ? (
-        <Area title="Questions asked">
+        <Area title="Questions asked" term="casino:question-cards">
           {v.questions.slice(-4).map((q: Json, i: number) => (
             <p key={i}>
               {name(q.asker)} → {name(q.target)}: {q.text}
@@ -379,6 +394,7 @@ function Casino({ view: v, name }: BoardProps) {
           </table>
         </Area>
       ) : null}
+      <TermBar game="casino" />
     </div>
   );
 }
@@ -390,11 +406,17 @@ function Conference({ view: v, name }: BoardProps) {
       <div class="facts">
         <Fact label="Hand">{v.hand_number}</Fact>
         <Fact label="Dealer">{name(v.dealer)}</Fact>
-        <Fact label="Contract">{v.contract ?? "—"}</Fact>
-        <Fact label="Direction">{v.direction}</Fact>
-        <Fact label="Phase">{humanize(v.phase)}</Fact>
+        <Fact label="Contract" term={v.contract ? "conference:contract" : "conference:allegiance"}>
+          {v.contract ?? "—"}
+        </Fact>
+        <Fact label="Direction" term="conference:direction">
+          {v.direction}
+        </Fact>
+        <Fact label="Phase">
+          <Term id={phaseTerm("conference", v.phase) ?? ""} label={humanize(v.phase)} />
+        </Fact>
         {v.gallowglass ? (
-          <Fact label="Gallowglass">
+          <Fact label="Gallowglass" term="conference:gallowglass">
             <Family f={v.gallowglass === "none" ? null : v.gallowglass} />
           </Fact>
         ) : null}
@@ -406,7 +428,7 @@ function Conference({ view: v, name }: BoardProps) {
           </div>
         ))}
       </div>
-      {v.phase === "discard" ? <p>The dealer discards {v.discard_target} card(s): {v.discard_size} down.</p> : null}
+      {v.phase === "discard" ? <p><Term id="conference:discard" label="Discard" />: the dealer discards {v.discard_target} card(s): {v.discard_size} down.</p> : null}
       {v.discard?.length ? (
         <p>
           Your discard: <Cards ids={v.discard} small inert />
@@ -422,7 +444,7 @@ function Conference({ view: v, name }: BoardProps) {
         />
       ) : null}
       {v.calls?.length ? (
-        <p>Calls: {v.calls.map((c: Json) => `${name(c.seat)} “${c.call}”`).join(", ")}</p>
+        <p><Term id="conference:allegiance" label="Calls" />: {v.calls.map((c: Json) => `${name(c.seat)} “${c.call}”`).join(", ")}</p>
       ) : null}
       {v.last_hand ? (
         <Area title="Last hand">
@@ -434,6 +456,7 @@ function Conference({ view: v, name }: BoardProps) {
           ))}
         </Area>
       ) : null}
+      <TermBar game="conference" />
     </div>
   );
 }
@@ -445,14 +468,15 @@ function TrophyCase({ view: v, name }: BoardProps) {
       <div class="facts">
         <Fact label="Hand">{v.hand_number}</Fact>
         <Fact label="Dealer">{name(v.dealer)}</Fact>
-        <Fact label="Target">{v.target}</Fact>
-        <Fact label="Stock">{v.stock_size}</Fact>
+        <Fact label="Target" term="trophy-case:scoring">{v.target}</Fact>
+        <Fact label="Stock" term="trophy-case:redeal">{v.stock_size}</Fact>
         {t?.led_suit ? (
-          <Fact label="Led">
+          <Fact label="Led" term="trophy-case:led">
+            {trophySuit(t.led_suit) ? <span aria-hidden="true">{trophySuit(t.led_suit)!.symbol} </span> : null}
             {cardFace(`${t.led_suit}1`, "trophy-case").name.replace(/^1 of /, "")}
           </Fact>
         ) : null}
-        {t?.folded?.length ? <Fact label="Folded">{t.folded.map(name).join(", ")}</Fact> : null}
+        {t?.folded?.length ? <Fact label="Folded" term="trophy-case:fold">{t.folded.map(name).join(", ")}</Fact> : null}
       </div>
       <Area title="Trick" cls="current-trick">
         <TrickCards plays={t?.plays ?? []} name={name} />
@@ -473,6 +497,7 @@ function TrophyCase({ view: v, name }: BoardProps) {
           {name(s.seat)} showed <Cards ids={s.cards} small inert />
         </p>
       ))}
+      <TermBar game="trophy-case" />
     </div>
   );
 }
