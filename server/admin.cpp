@@ -9,6 +9,7 @@
 #include "protocol/protocol.h"
 #include "server/cluster.h"
 #include "server/lobby.h"
+#include "server/log.h"
 #include "server/table.h"
 
 namespace casa::server {
@@ -151,6 +152,7 @@ json Lobby::admin_close_here(const std::string& table, const std::string& reason
     status = 409;
     return {{"error", "already_finished"}, {"status", state}};
   }
+  const LogAbout about(table);
   spdlog::warn("admin: closing table {}: {}", table, reason);
   t->admin_close(reason);
   status = 202;  // closed on the table's strand, right after any move being committed
@@ -169,6 +171,7 @@ void Lobby::admin_close_table(const std::string& table, const std::string& reaso
   // answers (over the bus), or no node runs it now.
   const auto owner = cluster_->owner(table);
   if (owner && owner->live && owner->node != cluster_->node()) {
+    const LogAbout about(table);
     spdlog::warn("admin: asking node {} to close table {}: {}", owner->node, table, reason);
     cluster_->ask(owner->node, {{"op", "close"}, {"table", table}, {"reason", reason}}, std::move(done));
     return;
@@ -221,6 +224,7 @@ json Lobby::admin_disconnect_here(const std::string& player_id, int& status) {
   // A connection held for another node (cluster mode) is closed by that node.
   if (c && c->remote()) c = nullptr;
   if (c) {
+    const LogAbout about({}, player_id);
     spdlog::warn("admin: disconnecting player {}", player_id);
     c->close();
   }
@@ -286,7 +290,10 @@ json Lobby::admin_here(const json& request, int& status) {
   if (op == "ban") {
     const std::string player = request.value("player", "");
     const bool kicked = kick_banned(player);
-    if (kicked) spdlog::warn("admin: banned player {} (ban set on another node)", player);
+    if (kicked) {
+      const LogAbout about({}, player);
+      spdlog::warn("admin: banned player {} (ban set on another node)", player);
+    }
     status = 200;
     return {{"player_id", player}, {"disconnected", kicked}};
   }
@@ -321,6 +328,7 @@ json Lobby::admin_ban(const std::string& player_id, const std::string& reason, i
     status = 503;
     return {{"error", "storage_unavailable"}};
   }
+  const LogAbout about({}, player_id);
   spdlog::warn("admin: banned player {}: {}", player_id, reason);
   kick_banned(player_id);
   // Stored: every node refuses the player's hello from now on (it reads the
@@ -349,6 +357,7 @@ json Lobby::admin_unban(const std::string& player_id, int& status) {
     banned_.erase(player_id);
   }
   if (cluster_) cluster_->tell_all({{"op", "unban"}, {"player", player_id}});
+  const LogAbout about({}, player_id);
   spdlog::warn("admin: lifted the ban of player {}", player_id);
   status = 200;
   return {{"player_id", player_id}, {"banned", false}};

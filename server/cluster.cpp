@@ -9,6 +9,7 @@
 
 #include "server/lobby.h"
 #include "server/store.h"
+#include "server/log.h"
 #include "server/table.h"
 
 namespace casa::server {
@@ -153,6 +154,7 @@ void Cluster::lease_round(bool renew) {
         }
       }
       for (const auto& l : unrun) {
+        const LogAbout about(l.table);
         spdlog::warn("cluster node {}: table {} (epoch {}) is not run here; its lease is given up", node_, l.table,
                      l.epoch);
         leases_->release(l.table, l.epoch);
@@ -177,6 +179,7 @@ void Cluster::lease_round(bool renew) {
   }
   for (auto& [table, epoch] : lost) {
     leases_lost_.fetch_add(1, std::memory_order_relaxed);
+    const LogAbout about(table);
     spdlog::warn("cluster node {}: lost the lease of table {} (epoch {})", node_, table, epoch);
     asio::post(io_, [this, table = table, epoch = epoch] { drop(table, epoch); });
   }
@@ -193,6 +196,7 @@ void Cluster::takeover(const std::vector<Lease>& claimed) {
     try {
       stored = store_.load_table(lease.table);
     } catch (const std::exception& e) {
+      const LogAbout about(lease.table);
       spdlog::error("cluster node {}: cannot load table {}: {}", node_, lease.table, e.what());
     }
     const bool finished_long_ago =
@@ -211,6 +215,7 @@ void Cluster::takeover(const std::vector<Lease>& claimed) {
       held_[lease.table] = lease.epoch;
       owners_[lease.table] = {node_, std::chrono::steady_clock::now()};
     }
+    const LogAbout about(lease.table);
     spdlog::info("cluster node {}: took over table {} (epoch {}, {} actions)", node_, lease.table, lease.epoch,
                  stored->actions.size());
     asio::post(io_, [this, stored = std::move(*stored), epoch = lease.epoch] {
@@ -283,6 +288,7 @@ void Cluster::moved(const std::string& table, const std::string& owner) {
   // A copy in memory whose lease this node had already let go is stale too.
   if (owner != node_ && lobby_.table(table)) stale = true;
   if (stale) {
+    const LogAbout about(table);
     spdlog::warn("cluster node {}: table {} moved to {}", node_, table, owner);
     abandon_local(table, [this, table] { resync_interested(table); });
   } else {
@@ -318,6 +324,7 @@ std::optional<Cluster::Owner> Cluster::owner_of(const std::string& table, bool f
     std::lock_guard lease_lock(lease_mutex_);
     row = leases_->owner(table);
   } catch (const std::exception& e) {
+    const LogAbout about(table);
     spdlog::warn("cluster node {}: owner of {} unknown: {}", node_, table, e.what());
     return std::nullopt;
   }
@@ -339,6 +346,7 @@ bool Cluster::acquire(const std::string& table) {
     owners_[table] = {node_, std::chrono::steady_clock::now()};
     return true;
   } catch (const std::exception& e) {
+    const LogAbout about(table);
     spdlog::error("cluster node {}: no lease for new table {}: {}", node_, table, e.what());
     return false;
   }
@@ -359,6 +367,7 @@ void Cluster::forgotten(const std::string& table) {
     leases_->remove(table, epoch);
   } catch (const std::exception& e) {
     // Expires by itself; whoever claims it finds a finished table and lets it go.
+    const LogAbout about(table);
     spdlog::warn("cluster node {}: lease of {} not removed: {}", node_, table, e.what());
   }
 }
@@ -447,6 +456,7 @@ bool Cluster::forward(const std::shared_ptr<Client>& client, const json& body, s
 
 void Cluster::send_in(const std::string& owner, const Who& who, const std::string& text, int hops) {
   if (hops > kMaxHops) {
+    const LogAbout about({}, who.player);
     spdlog::warn("cluster node {}: message of {} dropped after {} hops", node_, who.player, hops);
     return;
   }

@@ -56,6 +56,12 @@ const std::vector<Flag>& flags() {
          c.durability = v;
        }},
       {"log-level", "trace|debug|info|warn|error (info)", [](Config& c, const std::string& v) { c.log_level = v; }},
+      {"log-format", "text: plain lines; json: one JSON object per line with time, level, message, "
+                     "and table and player when the line is about one (text)",
+       [](Config& c, const std::string& v) {
+         if (v != "text" && v != "json") throw std::invalid_argument(v);
+         c.log_format = v;
+       }},
       {"tls-cert", "PEM certificate chain: serve TLS only", [](Config& c, const std::string& v) { c.tls_cert = v; }},
       {"tls-key", "PEM private key", [](Config& c, const std::string& v) { c.tls_key = v; }},
       {"threads", "network threads, each its own event loop with its share of connections and tables (2)", [](Config& c, const std::string& v) { c.threads = to_int(v); }},
@@ -193,7 +199,8 @@ std::optional<std::string> apply_config_file(const std::string& path, Config& co
 std::string config_usage() {
   std::string out =
       "usage: casa-server [--flag value]...\n"
-      "       casa-server backup OUT.db [--db PATH]   (online copy of the SQLite database)\n";
+      "       casa-server backup OUT.db [--db PATH]   (online copy of the SQLite database)\n"
+      "       casa-server --version                   (prints casa-server VERSION (COMMIT))\n";
   for (const auto& f : flags()) {
     out += "  --" + std::string(f.name) + "  " + f.help + "  [" + env_name(f.name) + "]\n";
   }

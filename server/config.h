@@ -21,6 +21,7 @@ struct Config {
   // cut). "normal": not fsync'd (survives kill -9, not a power cut).
   std::string durability = "full";
   std::string log_level = "info";
+  std::string log_format = "text";  // "text": spdlog's lines; "json": one object per line (server/log.h)
   std::string tls_cert;  // both set: serve wss:// and https:// only
   std::string tls_key;
   int threads = 2;

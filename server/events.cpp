@@ -9,6 +9,7 @@
 #include "engine/bots.h"
 #include "protocol/protocol.h"
 #include "server/lobby.h"
+#include "server/log.h"
 #include "server/table.h"
 
 namespace casa::server {
@@ -294,6 +295,7 @@ std::string Events::open_board(const std::string& event, int board, int rotation
   }
   auto open = [this, setup, seats](bool ok) {
     if (!ok) {
+      const LogAbout about(setup.id);
       spdlog::error("event table {} could not be stored; it opens after a restart", setup.id);
       return;
     }
@@ -528,6 +530,7 @@ void Events::adopting(const std::string& table) {
   try {
     read_event_of(table, loaded, rows);
   } catch (const std::exception& ex) {
+    const LogAbout about(table);
     spdlog::error("event of table {} cannot be read: {}", table, ex.what());
     return;
   }
@@ -550,6 +553,7 @@ void Events::adopting(const std::string& table) {
     }
     for (int b = 0; b < last; ++b) e.done.insert(e.tables[static_cast<std::size_t>(b)][k]);
   }
+  const LogAbout about(table);
   spdlog::info("table {} belongs to event {}: loaded from the store", table, e.id);
 }
 

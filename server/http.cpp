@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "engine/bots.h"
+#include "protocol/protocol.h"
 #include "protocol/schema_documents.h"
 #include "server/bot_pool.h"
 #include "server/cluster.h"
@@ -22,6 +23,7 @@
 #include "server/lobby.h"
 #include "server/metrics.h"
 #include "server/store.h"
+#include "versioninfo/version.h"
 
 namespace casa::server {
 
@@ -660,7 +662,13 @@ HttpResponse answer_http_unguarded(const HttpContext& ctx, const HttpRequest& re
     // clients here (docker/haproxy.cfg).
     const bool draining = ctx.draining && ctx.draining->load();
     return respond(draining ? 503 : 200, {{"status", draining ? "draining" : "ok"},
-                                          {"storage", ctx.store->healthy() ? "ok" : "unavailable"}});
+                                          {"storage", ctx.store->healthy() ? "ok" : "unavailable"},
+                                          {"version", casa::version()}});
+  }
+  // Which build answers: the release (SemVer), its commit, and the protocol
+  // version its hello and welcome speak (docs/protocol.md).
+  if (target == "/api/version") {
+    return respond(200, {{"version", casa::version()}, {"commit", casa::commit()}, {"protocol", protocol::kVersion}});
   }
   if (target == "/api/games" || target == "/api/games/") return json_response(req, http::status::ok, ctx.catalogue);
   // A finished game's replay: /api/tables/{table}/replay, and the older

@@ -11,6 +11,7 @@
 #include "server/cluster.h"
 #include "server/ratings.h"
 #include "server/events.h"
+#include "server/log.h"
 #include "server/metrics.h"
 #include "server/table.h"
 
@@ -138,11 +139,13 @@ bool Lobby::adopt_table(const StoredTable& stored) {
   setup.deal_commitment = stored.deal_commitment;
   auto created = make_game(setup);
   if (!created.game) {
+    const LogAbout about(stored.id);
     spdlog::error("table {} cannot be rebuilt: {}", stored.id, created.error ? created.error->message : "?");
     return false;
   }
   auto table = register_table(setup, std::move(created.game), true);
   if (auto why = table->restore(stored)) {
+    const LogAbout about(stored.id);
     spdlog::error("table {} does not replay: {}", stored.id, *why);
     forget_table(stored.id);
     return false;
@@ -384,6 +387,7 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
     client->send(frame);
     if (refused_ban) client->close();
     if (!client->player_id.empty()) {
+      const LogAbout about({}, client->player_id);
       spdlog::info("player {} resumed from {}", client->player_id, client->address());
       for (auto& t : seated) t->player_connection(client->player_id, true);
       if (cluster_) cluster_->resumed(client);
@@ -411,6 +415,7 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
                          players_[p.id] = p;
                        }
                        client->player_id = p.id;
+                       const LogAbout about({}, p.id);
                        spdlog::info("player {} ({}) joined from {}", p.id, p.name, client->address());
                        client->send(welcome(p, token, false));
                        resume();
@@ -600,6 +605,11 @@ void Lobby::create_table(const std::shared_ptr<Client>& client, const json& body
                   client->send(protocol::error({"storage_unavailable", "The table could not be stored."}, id));
                   return;
                 }
+                {
+                  const LogAbout about(table->id(), client->player_id);
+                  spdlog::info("table {} created by {}: {} for {}", table->id(), client->player_id,
+                               table->setup().game, table->setup().players);
+                }
                 client->send(protocol::reply(
                     "table_created", {{"table", table->id()}, {"invite", table->setup().invite}, {"seat", seat}}, id));
               });
@@ -642,6 +652,7 @@ std::string Lobby::reserve_table_id() {
 void Lobby::open_event_table(const TableSetup& setup, std::vector<StoredSeat> seats) {
   auto created = make_game(setup);
   if (!created.game) {
+    const LogAbout about(setup.id);
     spdlog::error("event table {} cannot be created: {}", setup.id, created.error ? created.error->message : "?");
     return;
   }
@@ -654,6 +665,7 @@ void Lobby::open_event_table(const TableSetup& setup, std::vector<StoredSeat> se
     if (!ok) {
       std::lock_guard lock(mutex_);
       --players_[creator].open_created;
+      const LogAbout about(table->id());
       spdlog::error("event table {} could not be stored", table->id());
     }
   });

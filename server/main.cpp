@@ -9,8 +9,10 @@
 
 #include "server/backup.h"
 #include "server/io_backend.h"
+#include "server/log.h"
 #include "server/server.h"
 #include "server/store.h"
+#include "versioninfo/version.h"
 
 namespace {
 
@@ -44,6 +46,12 @@ int backup(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == "backup") return backup(argc, argv);
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--version") {
+      std::printf("%s\n", casa::version_line("casa-server").c_str());
+      return 0;
+    }
+  }
   casa::server::Config config;
   bool help = false;
   if (auto err = casa::server::parse_config(argc, argv, config, help)) {
@@ -55,6 +63,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   spdlog::set_level(spdlog::level::from_str(config.log_level));
+  casa::server::set_log_format(config.log_format);
   if (config.rebuild_ratings) {
     try {
       casa::server::Store store(config.db, config.durability == "normal" ? casa::server::Durability::normal
@@ -82,8 +91,8 @@ int main(int argc, char** argv) {
   try {
     casa::server::Server server(config);
     server.start();
-    spdlog::info("casa-server listening on port {} (database {}, durability {})", server.port(),
-                 casa::server::Db::redacted(config.db), config.durability);
+    spdlog::info("casa-server {} ({}) listening on port {} (database {}, durability {})", casa::version(),
+                 casa::commit(), server.port(), casa::server::Db::redacted(config.db), config.durability);
     server.wait();
     spdlog::info("casa-server stopped");
   } catch (const std::exception& e) {

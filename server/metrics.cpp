@@ -3,10 +3,19 @@
 #include <prometheus/metric_family.h>
 #include <prometheus/text_serializer.h>
 
+#include <dirent.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <exception>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
+
+#include "versioninfo/version.h"
 
 namespace casa::server {
 
@@ -71,6 +80,68 @@ prometheus::ClientMetric histogram(const LatencyHistogram& h) {
   return m;
 }
 
+// The standard process metrics of Prometheus's client libraries, read from
+// /proc at scrape time (Linux; nothing is written where /proc is missing).
+struct ProcessStats {
+  double cpu_seconds = 0;         // user + system
+  double resident_bytes = 0;
+  double virtual_bytes = 0;
+  double start_time_seconds = 0;  // since the Unix epoch
+  double open_fds = 0;
+  double max_fds = 0;             // the soft limit of open files
+};
+
+std::optional<ProcessStats> process_stats() {
+  // /proc/self/stat: "pid (comm) state ppid ...": comm may hold spaces and
+  // parentheses, so the fields are counted from the last ')'. After it come
+  // field 3 (state) onwards: utime 14, stime 15, starttime 22, vsize 23, rss 24.
+  std::ifstream stat_file("/proc/self/stat");
+  std::string stat;
+  if (!std::getline(stat_file, stat)) return std::nullopt;
+  const auto close = stat.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream fields(stat.substr(close + 1));
+  std::vector<std::string> f;  // f[0] is field 3
+  for (std::string field; fields >> field;) f.push_back(field);
+  if (f.size() < 22) return std::nullopt;
+  auto field = [&](int number) { return std::stod(f[static_cast<std::size_t>(number - 3)]); };
+  const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+  const double page = static_cast<double>(sysconf(_SC_PAGESIZE));
+  if (ticks <= 0 || page <= 0) return std::nullopt;
+  // The boot time (btime in /proc/stat, seconds since the epoch): starttime
+  // counts clock ticks since boot.
+  double boot = -1;
+  std::ifstream proc_stat("/proc/stat");
+  for (std::string line; std::getline(proc_stat, line);) {
+    if (line.rfind("btime ", 0) == 0) {
+      boot = std::stod(line.substr(6));
+      break;
+    }
+  }
+  if (boot < 0) return std::nullopt;
+  ProcessStats s;
+  try {
+    s.cpu_seconds = (field(14) + field(15)) / ticks;
+    s.start_time_seconds = boot + field(22) / ticks;
+    s.virtual_bytes = field(23);
+    s.resident_bytes = field(24) * page;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (DIR* dir = opendir("/proc/self/fd")) {
+    int n = 0;
+    while (const dirent* entry = readdir(dir)) n += entry->d_name[0] != '.';
+    closedir(dir);
+    s.open_fds = n - 1;  // less the one opendir holds
+  }
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0) {
+    s.max_fds = limit.rlim_cur == RLIM_INFINITY ? std::numeric_limits<double>::infinity()
+                                                : static_cast<double>(limit.rlim_cur);
+  }
+  return s;
+}
+
 }  // namespace
 
 LatencyHistogram::Snapshot LatencyHistogram::snapshot() const {
@@ -113,6 +184,27 @@ std::string metrics_text(const MetricsGauges& g) {
   using prometheus::MetricType;
   Metrics& m = metrics();
   std::vector<prometheus::MetricFamily> all;
+
+  // Which build this is: join on it to tell the versions of a fleet apart.
+  auto build = family("casa_build_info", "The running build: its version and commit (always 1)", MetricType::Gauge);
+  build.metric.push_back(gauge(1, {label("version", casa::version()), label("commit", casa::commit())}));
+  all.push_back(std::move(build));
+
+  if (const auto p = process_stats()) {
+    auto add = [&](const char* name, const char* help, MetricType type, double v) {
+      auto f = family(name, help, type);
+      f.metric.push_back(type == MetricType::Counter ? counter(v) : gauge(v));
+      all.push_back(std::move(f));
+    };
+    add("process_cpu_seconds_total", "Total user and system CPU time spent in seconds", MetricType::Counter,
+        p->cpu_seconds);
+    add("process_resident_memory_bytes", "Resident memory size in bytes", MetricType::Gauge, p->resident_bytes);
+    add("process_virtual_memory_bytes", "Virtual memory size in bytes", MetricType::Gauge, p->virtual_bytes);
+    add("process_start_time_seconds", "Start time of the process since unix epoch in seconds", MetricType::Gauge,
+        p->start_time_seconds);
+    add("process_open_fds", "Number of open file descriptors", MetricType::Gauge, p->open_fds);
+    add("process_max_fds", "Maximum number of open file descriptors", MetricType::Gauge, p->max_fds);
+  }
 
   auto connections = family("casa_connections",
                             "Open connections by kind (websocket: upgraded; http: plain requests)",

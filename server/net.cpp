@@ -26,6 +26,7 @@
 #include "server/coalescing_stream.h"
 #include "server/frame_reader.h"
 #include "server/http.h"
+#include "server/log.h"
 #include "server/metrics.h"
 #include "server/server.h"
 
@@ -535,6 +536,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     finished_ = true;
     closed_ = true;
     shared_.sessions->remove(this);
+    const LogAbout about({}, player_id);
     spdlog::info("connection from {} closed{}{}", address_, player_id.empty() ? "" : " (player ",
                  player_id.empty() ? "" : player_id + ")");
     shared_.lobby->disconnected(this->shared_from_this());

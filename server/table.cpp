@@ -12,6 +12,7 @@
 #include "protocol/value_json.h"
 #include "server/events.h"
 #include "server/lobby.h"
+#include "server/log.h"
 #include "server/metrics.h"
 
 namespace casa::server {
@@ -421,6 +422,7 @@ std::optional<std::string> Table::restore(const StoredTable& stored) {
 
 void Table::start() {
   status_ = Status::playing;
+  const LogAbout about(setup_.id);
   spdlog::info("table {} starts: {} for {} (seed {})", setup_.id, setup_.game, setup_.players, setup_.seed);
   ++dead_generation_;  // a creator's absence no longer matters
   dead_timer_.cancel();
@@ -482,6 +484,7 @@ bool Table::update_presence() {
     if (!seat.played_by.empty()) continue;
     const auto at = *since + std::chrono::seconds(setup_.grace_seconds);
     if (at <= now) {
+      const LogAbout about(setup_.id, seat.player_id);
       spdlog::info("table {}: {} is away; the {} bot plays for them", setup_.id, seat.player_id,
                    setup_.takeover);
       seat.played_by = setup_.takeover;
@@ -595,6 +598,7 @@ void Table::stop_play() {
 }
 
 void Table::close(const std::string& reason, const std::string& message) {
+  const LogAbout about(setup_.id);
   spdlog::info("table {} closed: {}", setup_.id, reason);
   status_ = Status::closed;
   stop_play();
@@ -689,6 +693,7 @@ void Table::arm_timer() {
       for (Seat s = 0; s < self->setup_.players; ++s) {
         if ((to_act & seat_bit(s)) && self->bot_for(s).empty()) {
           const std::string bot = self->setup_.timer_bot();
+          const LogAbout about(self->setup_.id);
           spdlog::info("table {}: seat {} ran out of time; the {} bot plays for it", self->setup_.id, s, bot);
           // A search runs on the bot pool; when the pool is saturated, the robot.
           if (is_search_bot(bot) && self->think_on_pool(s, self->seq_, "timer")) return;
@@ -766,6 +771,7 @@ void Table::submit(Seat seat, const Action& action, std::shared_ptr<Client> acto
       const std::string code = known.count(err->code) ? err->code : "illegal_action";
       actor->send(protocol::error({code, err->message}, id, setup_.id));
     } else {
+      const LogAbout about(setup_.id);
       spdlog::error("table {}: a bot's action was refused: {}", setup_.id, err->message);
     }
     return;
@@ -806,6 +812,7 @@ void Table::committed(bool ok, Seat seat, Action action, std::vector<Event> even
     // Nothing was stored: forget the action as if it never came.
     --seq_;
     rebuild_game();
+    const LogAbout about(setup_.id);
     spdlog::error("table {}: could not store seq {}; move refused", setup_.id, seq_ + 1);
     if (actor) {
       actor->send(protocol::error({"storage_unavailable", "The move could not be stored; try again."}, id,
@@ -858,6 +865,7 @@ void Table::committed(bool ok, Seat seat, Action action, std::vector<Event> even
 void Table::rebuild_game() {
   auto created = lobby_.make_game(setup_);
   if (!created.game) {
+    const LogAbout about(setup_.id);
     spdlog::critical("table {}: cannot rebuild the game", setup_.id);
     return;
   }
@@ -869,6 +877,7 @@ void Table::finish() {
   status_ = Status::over;
   stop_play();
   std::vector<Seat> winners = game_->winners();
+  const LogAbout about(setup_.id);
   spdlog::info("table {} ends after {} actions; winners {}", setup_.id, seq_, json(winners).dump());
   // A player away now is owed the game_over: the table stays among their
   // tables, so that coming back (hello with the token) brings it. One look at

@@ -9,6 +9,7 @@
 
 #include "engine/strong.h"
 #include "server/lobby.h"
+#include "server/log.h"
 #include "server/metrics.h"
 #include "server/table.h"
 
@@ -49,6 +50,7 @@ bool Table::think_on_pool(Seat s, std::int64_t at, const std::string& auto_by) {
   });
   if (!queued) {
     metrics().bot_fallbacks.fetch_add(1, std::memory_order_relaxed);
+    const LogAbout about(setup_.id);
     spdlog::warn("table {}: every bot thread is busy; the robot plays seat {} this move", setup_.id,
                  s);
   }

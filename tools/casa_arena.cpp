@@ -38,6 +38,7 @@
 #include "engine/rng.h"
 #include "engine/strong.h"
 #include "protocol/value_json.h"
+#include "versioninfo/version.h"
 
 namespace {
 
@@ -68,6 +69,7 @@ struct Args {
             << "usage: casa-arena --game G --players N [--options JSON] --a BOT --b BOT\n"
                "                  [--deals N] [--seed S] [--jobs J] [--json FILE] [--quiet]\n"
                "                  [--no-timing]\n"
+               "       casa-arena --version\n"
                "BOT: random | robot | strong[:key=value,...] | exec:COMMAND\n";
   std::exit(2);
 }
@@ -103,6 +105,10 @@ Args parse_args(int argc, char** argv) {
         a.quiet = true;
       else if (flag == "--no-timing")
         a.timing = false;
+      else if (flag == "--version") {
+        std::cout << casa::version_line("casa-arena") << "\n";
+        std::exit(0);
+      }
       else
         usage("unknown flag " + flag);
     } catch (const std::logic_error&) {

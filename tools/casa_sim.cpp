@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/game.h"
+#include "versioninfo/version.h"
 #include "engine/rng.h"
 #include "protocol/value_json.h"
 
@@ -48,7 +49,8 @@ struct Args {
                "[--deck JSON] [--dealer D] [--challenge NAME] [--rounds R] [--no-views] "
                "[--auto]\n"
             << "       casa-sim bench --game G --players N [--options JSON] --games N "
-               "[--seed S]\n";
+               "[--seed S]\n"
+            << "       casa-sim --version\n";
   std::exit(2);
 }
 
@@ -56,6 +58,10 @@ Args parse_args(int argc, char** argv) {
   if (argc < 2) usage("missing command");
   Args a;
   a.command = argv[1];
+  if (a.command == "--version") {
+    std::cout << casa::version_line("casa-sim") << "\n";
+    std::exit(0);
+  }
   for (int i = 2; i < argc; ++i) {
     const std::string flag = argv[i];
     auto next = [&]() -> std::string {

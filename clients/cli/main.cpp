@@ -40,6 +40,7 @@
 #include "clients/cli/client.h"
 #include "protocol/crypto.h"
 #include "verify/verify.h"
+#include "versioninfo/version.h"
 
 namespace {
 
@@ -90,6 +91,7 @@ struct Args {
       << "       casa watch CODE\n"
       << "       casa list [--game G]\n"
       << "       casa verify TABLE [--url URL] [--commitment HASH]\n"
+      << "       casa --version\n"
       << "play/create: [--grace SECONDS] [--takeover robot|strong|none] [--move-timeout SECONDS]\n"
       << "common: [--url ws://HOST:PORT/ws] [--name NAME] [--token-file PATH] [--no-token]\n"
       << "        [--insecure]   (wss:// without checking the certificate)\n"
@@ -145,6 +147,9 @@ Args parse_args(int argc, char** argv) {
     c.command = Command::kResume;
   } else if (command == "rematch") {
     c.command = Command::kRematch;
+  } else if (command == "--version" || command == "version") {
+    std::cout << casa::version_line("casa") << "\n";
+    std::exit(0);
   } else if (command == "-h" || command == "--help" || command == "help") {
     usage("the reference client of the casa table server");
   } else {

@@ -1,21 +1,28 @@
 // Operations (docs/operations.md): GET /metrics after real play, the admin API
-// behind its token, the online backup beside a playing server, and the
-// configuration file with its precedence.
+// behind its token, the online backup beside a playing server, the
+// configuration file with its precedence, the version a build reports and the
+// JSON log format.
 #include <doctest/doctest.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <csignal>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <thread>
 
+#include "protocol/protocol.h"
 #include "server/backup.h"
 #include "server/config.h"
+#include "server/log.h"
 #include "tests/server/support.h"
 
 using namespace casa::testing;
@@ -814,4 +821,270 @@ TEST_CASE("admin token file: the first line is the token") {
   CHECK(c.admin_token == "from-the-file");
   casa::server::Config d;
   CHECK(parse({"--admin-token-file", (dir / "none").string()}, d).has_value());
+}
+
+// ---- the version, the process metrics, the JSON log lines ------------------------
+
+namespace {
+
+// Runs a shell command; its exit status and standard output.
+std::pair<int, std::string> run_command(const std::string& command) {
+  FILE* p = popen(command.c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  const int rc = pclose(p);
+  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, out};
+}
+
+// A commit as the version header writes it: git's short hash, or "unknown"
+// outside a checkout, or what -DCASA_COMMIT= said.
+bool commit_like(const std::string& s) {
+  return std::regex_match(s, std::regex("[A-Za-z0-9._+-]+")) && s.size() <= 64;
+}
+
+}  // namespace
+
+TEST_CASE("casa-server --version: the project's version and the commit, exit 0") {
+  const std::string expected = std::string("casa-server ") + CASA_EXPECTED_VERSION + " (";
+  for (const char* args : {" --version", " --port 1 --version", " --log-level info --version"}) {
+    CAPTURE(args);
+    const auto [rc, out] = run_command(std::string(CASA_SERVER_PATH) + args + " 2>&1");
+    CHECK(rc == 0);
+    REQUIRE_MESSAGE(out.rfind(expected, 0) == 0, out);
+    REQUIRE(out.size() > expected.size() + 2);
+    CHECK(out.substr(out.size() - 2) == ")\n");
+    CHECK(commit_like(out.substr(expected.size(), out.size() - expected.size() - 2)));
+  }
+  // --help names it.
+  const auto [rc, help] = run_command(std::string(CASA_SERVER_PATH) + " --help");
+  CHECK(rc == 0);
+  CHECK(help.find("--version") != std::string::npos);
+  CHECK(help.find("--log-format") != std::string::npos);
+}
+
+TEST_CASE("GET /api/version and /healthz name the running build") {
+  TestServer ts;
+  const json v = get_json(ts.port(), "/api/version", 200);
+  CHECK(v["version"] == CASA_EXPECTED_VERSION);
+  REQUIRE(v["commit"].is_string());
+  CHECK(commit_like(v["commit"]));
+  CHECK(v["protocol"] == casa::protocol::kVersion);
+  CHECK(v.size() == 3);
+  // /healthz keeps what load balancers and the image's HEALTHCHECK read, and
+  // adds the version.
+  const json h = get_json(ts.port(), "/healthz", 200);
+  CHECK(h["status"] == "ok");
+  CHECK(h["storage"] == "ok");
+  CHECK(h["version"] == CASA_EXPECTED_VERSION);
+  CHECK(request(ts.port(), http::verb::post, "/api/version").status == 405);
+}
+
+TEST_CASE("GET /metrics: casa_build_info and the process metrics") {
+  TestServer ts;
+  const json v = get_json(ts.port(), "/api/version", 200);
+  const Exposition e = scrape(ts.port());
+  CHECK(e.types.at("casa_build_info") == "gauge");
+  CHECK(e.at("casa_build_info{commit=\"" + v["commit"].get<std::string>() + "\",version=\"" +
+             CASA_EXPECTED_VERSION + "\"}") == 1);
+
+  CHECK(e.types.at("process_cpu_seconds_total") == "counter");
+  for (const char* g : {"process_resident_memory_bytes", "process_virtual_memory_bytes", "process_start_time_seconds",
+                        "process_open_fds", "process_max_fds"}) {
+    CAPTURE(g);
+    CHECK(e.types.at(g) == "gauge");
+  }
+  // This process's own figures (the test server runs in it), so they can be checked.
+  const double rss = e.at("process_resident_memory_bytes");
+  CHECK(rss > 1024 * 1024);
+  CHECK(e.at("process_virtual_memory_bytes") >= rss);
+  CHECK(e.at("process_cpu_seconds_total") >= 0);
+  const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const double started = e.at("process_start_time_seconds");
+  CHECK(started <= now + 1);
+  CHECK(started > now - 3600);
+  const double fds = e.at("process_open_fds");
+  CHECK(fds > 0);
+  CHECK(fds < e.at("process_max_fds"));
+  // Three more connections: three more descriptors on each side, in this process.
+  {
+    WsClient a(ts.port()), b(ts.port()), c(ts.port());
+    REQUIRE(a.hello("ann")["type"] == "welcome");
+    REQUIRE(b.hello("bob")["type"] == "welcome");
+    REQUIRE(c.hello("cy")["type"] == "welcome");
+    CHECK(scrape(ts.port()).at("process_open_fds") >= fds + 6);
+  }
+}
+
+TEST_CASE("--log-format: text by default, json by flag, CASA_LOG_FORMAT or the file; nothing else") {
+  CHECK(casa::server::Config{}.log_format == "text");
+  const fs::path dir = temp_dir("conf");
+  {
+    casa::server::Config c;
+    REQUIRE_FALSE(parse({"--log-format", "json"}, c));
+    CHECK(c.log_format == "json");
+  }
+  {
+    Env env;
+    env.set("CASA_LOG_FORMAT", "json");
+    casa::server::Config c;
+    REQUIRE_FALSE(parse({}, c));
+    CHECK(c.log_format == "json");
+  }
+  {
+    casa::server::Config c;
+    REQUIRE_FALSE(parse({"--config", write_file(dir, "json.toml", "log-format = \"json\"\n").string()}, c));
+    CHECK(c.log_format == "json");
+  }
+  casa::server::Config c;
+  const auto err = parse({"--log-format", "xml"}, c);
+  REQUIRE(err.has_value());
+  CHECK(err->find("--log-format") != std::string::npos);
+  CHECK(c.log_format == "text");
+}
+
+TEST_CASE("a JSON log line: time in RFC 3339 UTC with ms, the fields in order, strings escaped") {
+  CHECK(casa::server::json_log_line(0, "info", "hello", "", "") ==
+        R"({"time":"1970-01-01T00:00:00.000Z","level":"info","message":"hello"})");
+  CHECK(casa::server::json_log_line(1700000000123, "warning", "a \"quoted\"\nname\\", "tabc", "pxyz") ==
+        R"({"time":"2023-11-14T22:13:20.123Z","level":"warning","message":"a \"quoted\"\nname\\","table":"tabc","player":"pxyz"})");
+  // Bytes that are not UTF-8 do not break the line.
+  const json bad = json::parse(casa::server::json_log_line(5, "info", "x\xff", "", ""));
+  CHECK(bad["message"] == "x\xEF\xBF\xBD");
+  CHECK(bad["time"] == "1970-01-01T00:00:00.005Z");
+}
+
+TEST_CASE("casa-server --log-format json: every line one object, about its table and player") {
+  const fs::path dir = temp_dir("jsonlog");
+  const std::string db = test_db(dir);
+  std::vector<std::string> args = {CASA_SERVER_PATH, "--port", "0", "--address", "127.0.0.1", "--db", db,
+                                   "--log-format", "json", "--log-level", "info", "--web-dir", "off"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    dup2(fds[1], STDERR_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    execv(CASA_SERVER_PATH, argv.data());
+    _exit(127);
+  }
+  close(fds[1]);
+  // A failed REQUIRE below must not leave the server running.
+  struct Reap {
+    pid_t pid;
+    ~Reap() {
+      if (pid > 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+      }
+    }
+  } reap{pid};
+  FILE* out = fdopen(fds[0], "r");
+  std::vector<std::string> lines;
+  auto read_line = [&]() -> bool {
+    std::string line;
+    int ch;
+    while ((ch = std::fgetc(out)) != EOF && ch != '\n') line += static_cast<char>(ch);
+    if (ch == EOF && line.empty()) return false;
+    lines.push_back(line);
+    return true;
+  };
+  // The port, from the line that says the server listens.
+  unsigned short port = 0;
+  while (port == 0 && read_line()) {
+    const json l = json::parse(lines.back(), nullptr, false);
+    REQUIRE_MESSAGE(l.is_object(), lines.back());
+    std::smatch m;
+    const std::string message = l.value("message", "");
+    if (std::regex_search(message, m, std::regex("listening on port ([0-9]+)"))) {
+      port = static_cast<unsigned short>(std::stoi(m[1]));
+      CHECK(message.find(std::string("casa-server ") + CASA_EXPECTED_VERSION) == 0);
+    }
+  }
+  REQUIRE(port != 0);
+
+  // A display name with a quote and a newline, logged as it is.
+  const std::string odd_name = "ann \"the\"\nsecond";
+  std::string ann_id, bob_id, table;
+  {
+    WsClient a(port), b(port);
+    const json wa = a.hello(odd_name);
+    REQUIRE(wa["type"] == "welcome");
+    ann_id = wa["player_id"];
+    const json wb = b.hello("bob");
+    REQUIRE(wb["type"] == "welcome");
+    bob_id = wb["player_id"];
+    const json created = create(a, {{"game", "casino"}, {"players", 2}});
+    REQUIRE(created["type"] == "table_created");
+    table = created["table"];
+    REQUIRE(b.call({{"type", "join"}, {"table", table}})["type"] == "joined");
+    // The table has started once a seat is asked to move.
+    bool asked = false;
+    for (int i = 0; i < 500 && !asked; ++i) {
+      for (WsClient* c : {&a, &b}) {
+        asked = asked || c->find([](const json& m) { return m.value("type", "") == "request"; },
+                                 std::chrono::milliseconds(10));
+      }
+    }
+    REQUIRE(asked);
+  }
+  kill(pid, SIGTERM);
+  while (read_line()) {
+  }
+  std::fclose(out);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  reap.pid = -1;
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+
+  static const std::regex rfc3339(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)");
+  const std::set<std::string> levels = {"trace", "debug", "info", "warning", "error", "critical"};
+  bool joined = false, created = false, started = false, closed_bob = false, stopped = false;
+  for (const auto& text : lines) {
+    CAPTURE(text);
+    const json l = json::parse(text, nullptr, false);
+    REQUIRE(l.is_object());
+    REQUIRE(l["time"].is_string());
+    CHECK(std::regex_match(l["time"].get<std::string>(), rfc3339));
+    CHECK(levels.count(l.value("level", "")));
+    REQUIRE(l["message"].is_string());
+    const std::string message = l["message"];
+    for (const char* key : {"table", "player"}) {
+      if (l.contains(key)) CHECK((l[key].is_string() && !l[key].get<std::string>().empty()));
+    }
+    if (message.find("joined from") != std::string::npos && l.value("player", "") == ann_id) {
+      joined = true;
+      CHECK(message.find(odd_name) != std::string::npos);
+    }
+    if (message.find("created by") != std::string::npos) {
+      created = true;
+      CHECK(l.value("table", "") == table);
+      CHECK(l.value("player", "") == ann_id);
+    }
+    if (message.find("table " + table + " starts") == 0) {
+      started = true;
+      CHECK(l.value("table", "") == table);
+    }
+    if (message.find("closed (player " + bob_id) != std::string::npos) {
+      closed_bob = true;
+      CHECK(l.value("player", "") == bob_id);
+      CHECK_FALSE(l.contains("table"));
+    }
+    if (message == "casa-server stopped") stopped = true;
+  }
+  CHECK(joined);
+  CHECK(created);
+  CHECK(started);
+  CHECK(closed_bob);
+  CHECK(stopped);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
 }
