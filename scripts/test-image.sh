@@ -41,9 +41,14 @@ say "1. base images debian:12, debian:12-slim"
 debian_base_images "$area"
 
 # ---- 2. the image ----
+# The labels: the version of CMakeLists.txt's project(), the commit, the origin.
+version=$(sed -n 's/^project([^)]*VERSION \([0-9][0-9.]*\).*/\1/p' CMakeLists.txt)
+revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+source_url=$(git remote get-url origin 2>/dev/null || echo unknown)
 build() {  # build CONTEXT TAG LOG
   # --format docker keeps HEALTHCHECK; --pull=never: the base images are local.
   nice -n 10 "${podman[@]}" build --format docker --pull=never "${limits[@]}" \
+    --build-arg CASA_VERSION="$version" --build-arg CASA_REVISION="$revision" --build-arg CASA_SOURCE="$source_url" \
     -v "$area/ccache:/ccache" --build-arg CCACHE_DIR=/ccache \
     -v /etc/ssl/certs/ca-certificates.crt:/host-ca.pem:ro --build-arg NPM_CAFILE=/host-ca.pem \
     -f "$root/Dockerfile" -t "$2" "$1" >"$3" 2>&1
@@ -68,6 +73,17 @@ assert "/data" in (cfg.get("Volumes") or {}), cfg.get("Volumes")
 assert "8080/tcp" in (cfg.get("ExposedPorts") or {}), cfg.get("ExposedPorts")
 print("  ok   HEALTHCHECK", hc["Test"], "interval 30s, retries 3; USER casa; VOLUME /data; EXPOSE 8080")
 ' || bad "the image's configuration (HEALTHCHECK, USER, VOLUME, EXPOSE)"
+inspect casa-server:test | python3 -c '
+import json, sys
+labels = json.load(sys.stdin)[0]["Config"].get("Labels") or {}
+want = {"title": "casa-server", "version": sys.argv[1], "revision": sys.argv[2], "source": sys.argv[3],
+        "licenses": "AGPL-3.0-or-later"}
+for key, value in want.items():
+    got = labels.get("org.opencontainers.image." + key)
+    assert got == value, f"label org.opencontainers.image.{key} is {got!r}, not {value!r}"
+assert labels.get("org.opencontainers.image.description"), "no description label"
+print("  ok   OCI labels:", ", ".join(k + "=" + want[k] for k in want))
+' "$version" "$revision" "$source_url" || bad "the image's OCI labels"
 
 # Size over debian:12-slim, layer by layer.
 slim_size=$(inspect docker.io/library/debian:12-slim | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["Size"])')
