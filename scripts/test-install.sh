@@ -111,7 +111,7 @@ unit_image=localhost/casa-install-systemd:12
 package() {
   say "b. the Debian package in debian:12 with systemd as PID 1"
   local deb tb name=casa-install-pkg-$$ port
-  deb=$(ls -t build-release/casa-server_*.deb 2>/dev/null | head -1 || true)
+  deb=${CASA_DEB:-$(ls -t build-release/casa-server_*.deb 2>/dev/null | head -1 || true)}
   [ -n "$deb" ] || { bad "no build-release/casa-server_*.deb: scripts/test.sh builds it (Release, cpack -G DEB)"; return; }
   ok "package $(basename "$deb") ($(( $(stat -c %s "$deb") / 1000 )) kB): $(dpkg-deb -f "$deb" Depends)"
   tb=$(date +%s)
@@ -163,8 +163,13 @@ package() {
   user=$("${podman[@]}" exec "$name" bash -c "getent passwd \$(awk '/^Uid:/ {print \$2}' /proc/$pid/status) | cut -d: -f1")
   [ "$user" = casa ] && ok "casa-server (pid $pid) runs as user casa" || bad "casa-server runs as '$user'"
   # The store's checkpoint thread runs at SCHED_IDLE (policy 5), which RestrictRealtime allows.
-  "${podman[@]}" exec "$name" bash -c "for t in /proc/$pid/task/*; do awk '{print \$41}' \$t/stat; done" | grep -qx 5 \
-    && ok "a thread runs at SCHED_IDLE under RestrictRealtime=yes" || bad "no thread at SCHED_IDLE"
+  # (Field 41 of a thread's stat is its policy; comm, field 2, is cut off first.)
+  local policies
+  policies=$("${podman[@]}" exec "$name" bash -c "for t in /proc/$pid/task/*; do sed 's/^.*) //' \$t/stat | cut -d' ' -f39; done" | tr '\n' ' ')
+  case " $policies" in
+    *" 5 "*) ok "a thread runs at SCHED_IDLE under RestrictRealtime=yes (thread policies: $policies)" ;;
+    *) bad "no thread at SCHED_IDLE (thread policies: $policies)" ;;
+  esac
   local db
   db=$("${podman[@]}" exec "$name" stat -c '%U %a %n' /var/lib/casa /var/lib/casa/casa.db 2>&1 | tr '\n' ';')
   if printf '%s' "$db" | grep -q '^casa 700 /var/lib/casa;casa 600 /var/lib/casa/casa.db;$'; then
@@ -173,7 +178,7 @@ package() {
     bad "database owner/mode: $db"
   fi
   local v
-  if v=$("${podman[@]}" exec "$name" casa-server --version 2>&1); then ok "casa-server --version: $v"; else bad "casa-server --version: $v"; fi
+  if v=$("${podman[@]}" exec "$name" casa-server --version 2>&1); then ok "casa-server --version: $v"; else bad "casa-server --version: $(printf '%s' "$v" | head -1)"; fi
   "${podman[@]}" exec "$name" systemd-analyze security casa.service --no-pager >"$area/security.txt" 2>&1 \
     && ok "systemd-analyze security: $(grep -i 'overall exposure' "$area/security.txt" | sed 's/^ *//')" \
     || bad "systemd-analyze security failed: $(tail -3 "$area/security.txt")"
