@@ -11,8 +11,9 @@
 #     (build-release/casa-server_*.deb: Release, cpack -G DEB) installed with
 #     `apt-get install ./casa-server_*.deb` in a clean debian:12 container with systemd
 #     as PID 1; the unit is active, casa-server runs as casa (not root), /healthz and /
-#     answer, the database is in /var/lib/casa and not world-readable, `casa-server
-#     --version` works, and `apt-get purge` removes the user and the state.
+#     answer, a game plays to its end (casa, the package's client), the database is
+#     in /var/lib/casa and not world-readable, `casa-server --version` works, and
+#     `apt-get purge` removes the user and the state.
 # Caches that keep a second run fast: the host's compiler cache (ccache keys paths
 # relative to the source folder), the host's apt archive hard-linked into
 # build-install-test/apt, and an npm cache in build-install-test/npm.
@@ -176,6 +177,15 @@ package() {
     ok "database not world-readable: $db"
   else
     bad "database owner/mode: $db"
+  fi
+  # A whole game through the service: the moves are committed under the sandbox.
+  local game
+  if game=$("${podman[@]}" exec "$name" timeout 180 casa play --url ws://127.0.0.1:8080/ws --game la-casa --players 1 \
+       --options '{"format":"solo"}' --fill robot --bot random --seed 11 </dev/null 2>"$area/casa-play.err") \
+     && printf '%s' "$game" | grep -q '"scores"'; then
+    ok "a La Casa Solo game played to its end on the service: $game"
+  else
+    bad "casa play on the service failed: $(tail -3 "$area/casa-play.err")"
   fi
   local v
   if v=$("${podman[@]}" exec "$name" casa-server --version 2>&1); then ok "casa-server --version: $v"; else bad "casa-server --version: $(printf '%s' "$v" | head -1)"; fi
