@@ -37,7 +37,8 @@ ARG CCACHE_DIR=/root/.cache/ccache
 RUN --mount=type=cache,target=/root/.cache/ccache \
     CCACHE_DIR="$CCACHE_DIR" scripts/build-wasm.sh
 
-# ---- web: the browser client (clients/web), built with Debian's Node.js and npm ----
+# ---- web: the browser client (clients/web), built with Debian's Node.js 18 and npm ----
+# (Vite 6: docs/dependencies.md, "Node.js").
 FROM debian:12 AS web
 WORKDIR /src/clients
 COPY clients/ ./
@@ -58,6 +59,19 @@ RUN mkdir -p /out \
 
 # ---- runtime: only the shared libraries the binaries need ----
 FROM debian:12-slim AS runtime
+# The image's labels (OCI annotations). scripts/test-image.sh passes the version of
+# CMakeLists.txt's project(), the commit and the repository's address:
+#   docker build --build-arg CASA_VERSION=1.0.0 --build-arg CASA_REVISION=$(git rev-parse HEAD) \
+#     --build-arg CASA_SOURCE=https://your.git.host/casa-server .
+ARG CASA_VERSION=unknown
+ARG CASA_REVISION=unknown
+ARG CASA_SOURCE=unknown
+LABEL org.opencontainers.image.title="casa-server" \
+      org.opencontainers.image.description="La Casa table server: a self-hostable multiplayer card-game server with its browser client" \
+      org.opencontainers.image.version="$CASA_VERSION" \
+      org.opencontainers.image.revision="$CASA_REVISION" \
+      org.opencontainers.image.source="$CASA_SOURCE" \
+      org.opencontainers.image.licenses="AGPL-3.0-or-later"
 COPY docker/runtime-packages.txt /tmp/runtime-packages.txt
 RUN apt-get update \
  && grep -v '^#' /tmp/runtime-packages.txt \

