@@ -499,7 +499,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     }
     spdlog::warn("connection from {} read nothing for {} s; dropped", address_, shared_.config.write_timeout_seconds);
     metrics().dropped_write_timeout.fetch_add(1, std::memory_order_relaxed);
-    hard_close();
+    reset();
   }
 
   // More than --max-write-bytes would wait for this peer. With nothing on its
@@ -515,7 +515,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
       close_with(websocket::close_code::policy_error, "reading too slowly");
       return;
     }
-    hard_close();
+    reset();
   }
 
   bool take_token() {
@@ -629,6 +629,16 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     reader_.closing();
     // Posted: a message the lobby is reading may still be a view of the reader's buffer.
     if (!reading_) asio::post(ws_.get_executor(), [self = this->shared_from_this()] { self->do_read(); });
+  }
+
+  // Drops a peer that does not read: a TCP reset, so that neither this process
+  // nor the kernel keeps the bytes it would never take (a FIN would wait
+  // behind them).
+  void reset() {
+    closed_ = true;
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws_).socket().set_option(asio::socket_base::linger(true, 0), ignored);
+    beast::get_lowest_layer(ws_).close();
   }
 
   void hard_close() {
