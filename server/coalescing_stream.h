@@ -33,6 +33,7 @@
 #include <boost/beast/websocket/teardown.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -123,6 +124,15 @@ class CoalescingStream {
     when_written(std::move(done));
   }
 
+  // Bytes gathered and not yet taken by the socket (what a peer that does not
+  // read makes the server hold for it).
+  std::size_t buffered() const { return state_->pending.size() + state_->writing.size(); }
+  // Nothing in flight and nothing gathered: a frame written now goes out at once.
+  bool idle() const { return !state_->in_flight && state_->pending.empty(); }
+  bool in_flight() const { return state_->in_flight; }
+  // When the write now in flight was handed to the socket.
+  std::chrono::steady_clock::time_point write_started() const { return state_->write_started; }
+
   // `done` runs (posted) once nothing gathered is left to write.
   void when_written(Waiter done) {
     auto& s = *state_;
@@ -167,12 +177,14 @@ class CoalescingStream {
     boost::beast::error_code error;
     bool held = false;
     bool in_flight = false;
+    std::chrono::steady_clock::time_point write_started{};
   };
 
   void start_write() {
     auto state = state_;
     state->stream = this;
     state->in_flight = true;
+    state->write_started = std::chrono::steady_clock::now();
     state->writing.swap(state->pending);
     std::string().swap(state->pending);
     boost::asio::async_write(next_, boost::asio::buffer(state->writing),

@@ -73,6 +73,13 @@ const std::vector<Flag>& flags() {
        [](Config& c, const std::string& v) { c.rate_burst = std::stod(v); }},
       {"max-write-queue", "queued outgoing messages before a slow reader is dropped (1024)",
        [](Config& c, const std::string& v) { c.max_write_queue = static_cast<std::size_t>(to_int(v)); }},
+      {"max-write-bytes", "bytes queued for one connection (messages, pongs) before it is dropped (1048576)",
+       [](Config& c, const std::string& v) { c.max_write_bytes = static_cast<std::size_t>(to_int(v)); }},
+      {"write-timeout-seconds", "drop a connection that takes none of its queued bytes for this long (30)",
+       [](Config& c, const std::string& v) { c.write_timeout_seconds = to_int(v); }},
+      {"allowed-origins", "comma-separated Origins (scheme://host[:port]) browsers may open WebSockets from; "
+                          "none: the server's own host only",
+       [](Config& c, const std::string& v) { c.allowed_origins = split_list(v); }},
       {"idle-timeout-seconds", "close silent connections after (300)",
        [](Config& c, const std::string& v) { c.idle_timeout_seconds = to_int(v); }},
       {"handshake-timeout-seconds", "time allowed for the upgrade and hello (10)",
@@ -277,6 +284,8 @@ std::optional<std::string> parse_config(int argc, char** argv, Config& config, b
   if (config.threads < 1) config.threads = 1;
   if (config.bot_threads < 0 || config.bot_threads > 256) return "--bot-threads must be from 0 to 256";
   if (config.drain_seconds < 0 || config.drain_seconds > 3600) return "--drain-seconds must be from 0 to 3600";
+  if (config.max_write_bytes < 4096) return "--max-write-bytes must be at least 4096";
+  if (config.write_timeout_seconds < 1) return "--write-timeout-seconds must be 1 or more";
   if (config.bot_queue < 0) return "--bot-queue must be 0 or more";
   if (config.strong_ms < 1 || config.strong_ms > 60000) return "--strong-ms must be from 1 to 60000";
   if (config.lease_seconds < 2 || config.lease_seconds > 3600) return "--lease-seconds must be from 2 to 3600";

@@ -31,6 +31,13 @@ struct Config {
   double rate_per_second = 20;  // token bucket refill
   double rate_burst = 40;       // token bucket size
   std::size_t max_write_queue = 1024;  // queued outgoing messages per connection
+  // Bytes queued for one connection and not yet taken by its socket (messages,
+  // pongs, pings, close frames): past this the connection is dropped.
+  std::size_t max_write_bytes = 1024 * 1024;
+  int write_timeout_seconds = 30;  // a write the peer does not take for this long drops it
+  // Origins a browser's WebSocket upgrade may come from ("https://host:port",
+  // exactly). Empty: only the server's own host (Origin's host:port == Host).
+  std::vector<std::string> allowed_origins;
   int idle_timeout_seconds = 300;
   int handshake_timeout_seconds = 10;
   // SIGTERM (or SIGINT) drains: /healthz answers 503, new WebSocket sessions are

@@ -12,7 +12,9 @@
 // frame's code and reason validated. One difference, stricter: Beast checks
 // that a text message ends on a whole UTF-8 character only when its last frame
 // carries bytes; here an empty last frame does not hide half a character (RFC
-// 6455 8.1: the connection fails, 1007). Control frames are handed over whole, so
+// 6455 8.1: the connection fails, 1007); a close code above 4999 and a 64-bit
+// length with its top bit set fail (1002), where Beast takes the first and
+// waits on the second. Control frames are handed over whole, so
 // the session answers them (pong, close) as Beast did; `reply_*` build the
 // server's frames for that.
 //
@@ -221,6 +223,8 @@ class FrameReader {
       len = 0;
       for (int i = 0; i < 8; ++i) len = (len << 8) | q[i];
       q += 8;
+      // RFC 6455 5.2: the most significant bit of a 64-bit length must be 0.
+      if (len >> 63) return (s = fail(error::bad_size, close_code::protocol_error)), true;
       if (len < 65536) return (s = fail(error::bad_size, close_code::protocol_error)), true;
     }
     std::memcpy(key_, q, 4);
@@ -257,6 +261,8 @@ class FrameReader {
     boost::beast::websocket::close_reason cr;
     boost::beast::error_code ec;
     boost::beast::websocket::detail::read_close(cr, boost::asio::const_buffer(payload.data(), payload.size()), ec);
+    // RFC 6455 7.4: no code above 4999 is defined (Beast lets them through).
+    if (!ec && cr.code > 4999) ec = error::bad_close_code;
     if (ec) {
       s = fail(ec, close_code::protocol_error);
       return;

@@ -40,7 +40,7 @@ constexpr std::size_t kMaxWebBytes = 64u * 1024 * 1024;
 // 'wasm-unsafe-eval' lets the page compile WebAssembly (the replay page's checks,
 // clients/web/src/verify.ts) and nothing more: no eval, no inline script.
 constexpr const char* kContentSecurityPolicy =
-    "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self'; "
+    "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; "
     "script-src 'self' 'wasm-unsafe-eval'; frame-ancestors 'none'; base-uri 'none'";
 
 // Paths the web client routes itself: the server answers them with index.html.

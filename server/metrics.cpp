@@ -239,6 +239,18 @@ std::string metrics_text(const MetricsGauges& g) {
   lobby_waits.metric.push_back(counter(static_cast<double>(m.lobby_lock_waits.load(std::memory_order_relaxed))));
   all.push_back(std::move(lobby_waits));
 
+  auto dropped = family("casa_connections_dropped_total",
+                        "WebSocket connections closed by the server for their behaviour: write_budget (more "
+                        "than --max-write-bytes queued for a reader), write_timeout (nothing read for "
+                        "--write-timeout-seconds), flood (over the message rate limit, pings included)",
+                        MetricType::Counter);
+  for (const auto& [reason, n] : {std::pair{"write_budget", &m.dropped_write_budget},
+                                  std::pair{"write_timeout", &m.dropped_write_timeout},
+                                  std::pair{"flood", &m.dropped_flood}}) {
+    dropped.metric.push_back(counter(static_cast<double>(n->load(std::memory_order_relaxed)), {label("reason", reason)}));
+  }
+  all.push_back(std::move(dropped));
+
   auto errors =
       family("casa_errors_total", "Error frames sent to clients by code", MetricType::Counter);
   for (const auto& [code, n] : error_counts())

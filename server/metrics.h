@@ -50,6 +50,10 @@ struct Metrics {
   std::atomic<std::int64_t> http_connections{0};
   std::atomic<std::uint64_t> bot_fallbacks{0};  // a searching bot's move played by the robot
   std::atomic<std::uint64_t> lobby_lock_waits{0};  // the lobby's lock found held by another thread
+  // WebSocket connections the server closed for what they did (docs/security.md#network).
+  std::atomic<std::uint64_t> dropped_write_budget{0};   // queued more than --max-write-bytes for it
+  std::atomic<std::uint64_t> dropped_write_timeout{0};  // read nothing of ours for --write-timeout-seconds
+  std::atomic<std::uint64_t> dropped_flood{0};          // over the message rate limit (pings included)
   LatencyHistogram commit_latency;  // a store batch: its first job queued -> COMMIT returned
   LatencyHistogram checkpoint_latency;  // a SQLite checkpoint run by the store thread, between two batches
   LatencyHistogram background_checkpoint_latency;  // one run by the checkpoint thread, beside the batches

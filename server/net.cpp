@@ -14,7 +14,10 @@
 #include <boost/beast/websocket/ssl.hpp>
 #include <spdlog/spdlog.h>
 
+#include <openssl/ssl.h>
+
 #include <atomic>
+#include <cstring>
 #include <vector>
 #include <map>
 #include <mutex>
@@ -175,12 +178,17 @@ struct Shared {
 template <class Stream>
 class WsSession : public Client, public std::enable_shared_from_this<WsSession<Stream>> {
  public:
-  WsSession(Stream&& stream, const Shared& shared, std::shared_ptr<AddressLimiter::Slot> slot)
+  // `early` holds the bytes that came after the upgrade request in the same
+  // read: the client's first frames, read as such once the upgrade is done.
+  WsSession(Stream&& stream, const Shared& shared, std::shared_ptr<AddressLimiter::Slot> slot,
+            std::string early = {})
       : ws_(std::move(stream)),
         shared_(shared),
         slot_(std::move(slot)),
         hello_timer_(ws_.get_executor()),
         close_timer_(ws_.get_executor()),
+        write_timer_(ws_.get_executor()),
+        early_(std::move(early)),
         address_(slot_ ? slot_->address : "?"),
         reader_(shared.config.max_frame_bytes),
         tokens_(shared.config.rate_burst),
@@ -251,9 +259,10 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     }
     hello_timer_.expires_after(std::chrono::seconds(shared_.config.handshake_timeout_seconds));
     hello_timer_.async_wait([self = this->shared_from_this()](beast::error_code e) {
-      if (!e && self->player_id.empty()) {
+      if (!e && self->player_id.empty() && !self->closed_) {
+        // RFC 6455 7.1.7: a close frame (1008) first, then the TCP teardown.
         spdlog::info("connection from {}: no hello in time", self->address_);
-        self->hard_close();
+        self->close_with(websocket::close_code::policy_error, "no hello in time");
       }
     });
     last_read_ = std::chrono::steady_clock::now();
@@ -261,6 +270,13 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     if constexpr (std::is_same_v<Stream, PlainStream>) {
       beast::error_code ignored;
       beast::get_lowest_layer(ws_).socket().non_blocking(true, ignored);
+    }
+    if (!early_.empty()) {
+      // Frames the client sent right behind its upgrade request.
+      const auto into = reader_.prepare(early_.size());
+      std::memcpy(into.data(), early_.data(), early_.size());
+      reader_.commit(early_.size());
+      std::string().swap(early_);
     }
     do_read();
   }
@@ -296,7 +312,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
           if (!on_message(step.payload, step.text)) return;
           break;
         case FrameReader::Kind::ping:
-          ws_.next_layer().write_frame(FrameReader::reply_pong(step.payload));
+          if (!on_ping(step.payload)) return;
           break;
         case FrameReader::Kind::too_big:
           spdlog::info("connection from {}: frame over {} bytes, closed", address_, shared_.config.max_frame_bytes);
@@ -405,11 +421,102 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     } else if (!idle_pinged_) {
       idle_pinged_ = true;
       ws_.next_layer().write_frame(FrameReader::reply_ping());
+      watch_writes();
       keep_alive();
     } else {
+      // RFC 6455 7.1.7: a close frame (1001) first; a peer that does not
+      // answer it is cut off after the handshake timeout (start_close).
       spdlog::info("connection from {}: idle, closed", address_);
-      hard_close();
+      close_with(websocket::close_code::going_away, "idle");
     }
+  }
+
+  // Over the rate limit far beyond the burst: closed (1008). True when closed.
+  bool flooded() {
+    if (++over_budget_ <= 10 * shared_.config.rate_burst) return false;
+    spdlog::warn("connection from {} flooded; closed", address_);
+    metrics().dropped_flood.fetch_add(1, std::memory_order_relaxed);
+    close_with(websocket::close_code::policy_error, "too many messages");
+    return true;
+  }
+
+  // A ping counts as a message for the rate limit. Before `hello` it is not
+  // answered (the hello timer runs on); after, only the latest ping is
+  // answered while earlier bytes wait for the socket (RFC 6455 5.5.3), so a
+  // peer that pings and never reads holds at most one pong here. False when
+  // the connection was closed for flooding.
+  bool on_ping(std::string_view payload) {
+    if (!take_token()) return !flooded();
+    if (player_id.empty()) return true;
+    pong_.assign(payload.data(), payload.size());
+    pong_due_ = true;
+    send_pong();
+    return true;
+  }
+
+  void send_pong() {
+    if (!pong_due_ || closed_) return;
+    auto& out = ws_.next_layer();
+    if (out.idle()) {
+      pong_due_ = false;
+      out.write_frame(FrameReader::reply_pong(pong_));
+      watch_writes();
+      return;
+    }
+    if (pong_waiting_) return;
+    pong_waiting_ = true;
+    out.when_written([self = this->shared_from_this()](beast::error_code ec) {
+      self->pong_waiting_ = false;
+      if (!ec) self->send_pong();
+    });
+  }
+
+  // The write timeout: armed while bytes wait for the socket (at most once
+  // per timeout, not per write); a write the peer has not taken for
+  // --write-timeout-seconds drops the connection.
+  void watch_writes() {
+    if (write_timer_armed_ || finished_) return;
+    write_timer_armed_ = true;
+    write_timer_.expires_after(std::chrono::seconds(shared_.config.write_timeout_seconds));
+    write_timer_.async_wait([self = this->shared_from_this()](beast::error_code e) {
+      self->write_timer_armed_ = false;
+      if (!e) self->on_write_timer();
+    });
+  }
+
+  void on_write_timer() {
+    auto& out = ws_.next_layer();
+    if (finished_ || !out.in_flight()) return;
+    const auto limit = std::chrono::seconds(shared_.config.write_timeout_seconds);
+    const auto since = out.write_started();
+    if (std::chrono::steady_clock::now() - since < limit) {
+      write_timer_armed_ = true;
+      write_timer_.expires_at(since + limit);
+      write_timer_.async_wait([self = this->shared_from_this()](beast::error_code e) {
+        self->write_timer_armed_ = false;
+        if (!e) self->on_write_timer();
+      });
+      return;
+    }
+    spdlog::warn("connection from {} read nothing for {} s; dropped", address_, shared_.config.write_timeout_seconds);
+    metrics().dropped_write_timeout.fetch_add(1, std::memory_order_relaxed);
+    reset();
+  }
+
+  // More than --max-write-bytes would wait for this peer. With nothing on its
+  // way to the socket, the queued messages are dropped and a close frame
+  // (1008) goes instead; otherwise the peer is not reading and the
+  // connection is cut at once.
+  void drop_slow_reader() {
+    spdlog::warn("connection from {} reads too slowly; closed", address_);
+    metrics().dropped_write_budget.fetch_add(1, std::memory_order_relaxed);
+    if (!writing_ && ws_.next_layer().idle() && !closed_) {
+      queue_.resize(staged_);
+      unstaged_bytes_ = 0;
+      close_with(websocket::close_code::policy_error, "reading too slowly");
+      return;
+    }
+    reset();
   }
 
   bool take_token() {
@@ -430,11 +537,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
       return true;
     }
     if (!take_token()) {
-      if (++over_budget_ > 10 * shared_.config.rate_burst) {
-        spdlog::warn("connection from {} flooded; closed", address_);
-        close_with(websocket::close_code::policy_error, "too many messages");
-        return false;
-      }
+      if (flooded()) return false;
       enqueue(protocol::error({"rate_limited", "Too many messages; slow down."}, std::nullopt));
       return true;
     }
@@ -453,11 +556,14 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
   // is too slow (then it is closed).
   bool queue_frame(Frame frame) {
     if (closed_ || close_after_writes_) return false;
-    if (queue_.size() - queue_head_ >= shared_.config.max_write_queue) {
-      spdlog::warn("connection from {} reads too slowly; closed", address_);
-      hard_close();
+    // Everything waiting for this peer stays under the byte budget: frames
+    // not yet handed to the socket plus the bytes the socket has not taken.
+    if (queue_.size() - queue_head_ >= shared_.config.max_write_queue ||
+        unstaged_bytes_ + frame->size() + ws_.next_layer().buffered() > shared_.config.max_write_bytes) {
+      drop_slow_reader();
       return false;
     }
+    unstaged_bytes_ += frame->size();
     queue_.push_back(std::move(frame));
     return true;
   }
@@ -474,11 +580,15 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     // either way (it answers a peer's close on its own).
     const beast::error_code ec = ws_open_ ? beast::error_code{} : beast::error_code{websocket::error::closed};
     if (!ec) {
-      for (; staged_ < queue_.size(); ++staged_) out.gather_text(*queue_[staged_]);
+      for (; staged_ < queue_.size(); ++staged_) {
+        unstaged_bytes_ -= queue_[staged_]->size();
+        out.gather_text(*queue_[staged_]);
+      }
     }
     out.release([self = this->shared_from_this(), ec](beast::error_code written) {
       self->on_write(ec ? ec : written);
     });
+    watch_writes();
   }
 
   void on_write(beast::error_code ec) {
@@ -522,6 +632,16 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     if (!reading_) asio::post(ws_.get_executor(), [self = this->shared_from_this()] { self->do_read(); });
   }
 
+  // Drops a peer that does not read: a TCP reset, so that neither this process
+  // nor the kernel keeps the bytes it would never take (a FIN would wait
+  // behind them).
+  void reset() {
+    closed_ = true;
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws_).socket().set_option(asio::socket_base::linger(true, 0), ignored);
+    beast::get_lowest_layer(ws_).close();
+  }
+
   void hard_close() {
     closed_ = true;
     beast::error_code ignored;
@@ -532,6 +652,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
   void finish(beast::error_code) {
     hello_timer_.cancel();
     close_timer_.cancel();
+    write_timer_.cancel();
     if (finished_) return;
     finished_ = true;
     closed_ = true;
@@ -547,6 +668,13 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
   std::shared_ptr<AddressLimiter::Slot> slot_;
   asio::steady_timer hello_timer_;
   asio::steady_timer close_timer_;
+  asio::steady_timer write_timer_;
+  bool write_timer_armed_ = false;
+  std::string early_;          // bytes behind the upgrade request, until on_accept
+  std::string pong_;           // the latest ping's payload, answered when pong_due_
+  bool pong_due_ = false;
+  bool pong_waiting_ = false;  // send_pong waits for the socket to take earlier bytes
+  std::size_t unstaged_bytes_ = 0;  // bytes of queue_[staged_..]
   websocket::close_reason close_reason_{websocket::close_code::normal};
   std::string address_;
   // Reads ask for kReadChunk bytes, or the rest of a large frame up to
@@ -583,6 +711,44 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
 
 // ---- HTTP ----------------------------------------------------------------------
 
+
+// RFC 6455 4.1: the key is 16 random bytes in base64, 24 characters.
+bool valid_websocket_key(beast::string_view key) {
+  if (key.size() != 24 || key.substr(22) != "==") return false;
+  for (std::size_t i = 0; i < 22; ++i) {
+    const char c = key[i];
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '/') return false;
+  }
+  return true;
+}
+
+// host[:port] in lower case without the scheme's default port.
+std::string normal_host(std::string host, beast::string_view scheme) {
+  for (auto& c : host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto strip = [&](const char* port) {
+    const std::size_t n = std::strlen(port);
+    if (host.size() > n && host.compare(host.size() - n, n, port) == 0) host.resize(host.size() - n);
+  };
+  if (scheme.empty() || scheme == "http" || scheme == "ws") strip(":80");
+  if (scheme.empty() || scheme == "https" || scheme == "wss") strip(":443");
+  return host;
+}
+
+// A browser's WebSocket may come from a page of this server (the Origin's
+// host:port is the Host the request was sent to) or of an origin listed in
+// --allowed-origins ("*": any). A client without an Origin header is not a
+// browser and is not asked (the caller lets it through).
+bool origin_allowed(beast::string_view origin, beast::string_view host, const std::vector<std::string>& allowed) {
+  for (const auto& a : allowed) {
+    if (a == "*" || beast::iequals(a, origin)) return true;
+  }
+  const auto sep = origin.find("://");
+  if (sep == beast::string_view::npos || host.empty()) return false;  // "null", garbage
+  std::string scheme(origin.substr(0, sep));
+  for (auto& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string own = normal_host(std::string(host), "");
+  return normal_host(std::string(origin.substr(sep + 3)), scheme) == own;
+}
 
 template <class Stream>
 class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
@@ -623,6 +789,14 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   void on_read(beast::error_code ec, std::size_t) {
     if (ec) return;  // closed, timed out or garbage: drop the connection
     auto req = parser_->release();
+    if (auto te = req.find(http::field::transfer_encoding); te != req.end() && !beast::iequals(te->value(), "chunked")) {
+      // Only `chunked` alone has a meaning every proxy agrees on; anything else
+      // (`xchunked`, `chunked, identity`) would leave the body's end in doubt
+      // and the next request smuggled in it (RFC 9112 6.3).
+      refuse(http::status::bad_request, req.version(), "bad_request",
+             "Transfer-Encoding other than chunked is not accepted.");
+      return;
+    }
     if (websocket::is_upgrade(req)) {
       if (req.target() != "/ws") {
         http::response<http::string_body> res{http::status::not_found, req.version()};
@@ -641,6 +815,18 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
         write(std::move(res), false);
         return;
       }
+      if (!valid_websocket_key(req[http::field::sec_websocket_key])) {
+        refuse(http::status::bad_request, req.version(), "bad_request",
+               "Sec-WebSocket-Key must be 16 bytes in base64 (RFC 6455 4.1).");
+        return;
+      }
+      if (auto origin = req.find(http::field::origin);
+          origin != req.end() && !origin_allowed(origin->value(), req[http::field::host], shared_.config.allowed_origins)) {
+        spdlog::info("refused a WebSocket from origin {} (via {})", std::string(origin->value()), peer_);
+        refuse(http::status::forbidden, req.version(), "origin_not_allowed",
+               "WebSocket connections are accepted only from pages of this server or of --allowed-origins.");
+        return;
+      }
       if (!slot_) {
         const std::string client = forwarded_client(req, peer_, shared_.config.trusted_proxies);
         slot_ = shared_.limiter->acquire(client);
@@ -650,7 +836,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
           return;
         }
       }
-      std::make_shared<WsSession<Stream>>(std::move(stream_), shared_, slot_)->run(std::move(req));
+      // Bytes read past the request are the client's first frames.
+      std::string early(static_cast<const char*>(buffer_.data().data()), buffer_.size());
+      std::make_shared<WsSession<Stream>>(std::move(stream_), shared_, slot_, std::move(early))->run(std::move(req));
       return;
     }
     auto res = answer_http(shared_.http, req, [self = this->shared_from_this()](http::response<http::string_body> later) {
@@ -666,7 +854,21 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
     write(std::move(*res), keep);
   }
 
+  // An error answer with a JSON body, then the connection closes.
+  void refuse(http::status status, unsigned version, const std::string& code, const std::string& message) {
+    http::response<http::string_body> res{status, version};
+    res.set(http::field::content_type, "application/json");
+    res.body() = json{{"error", code}, {"message", message}}.dump();
+    res.prepare_payload();
+    res.keep_alive(false);
+    write(std::move(res), false);
+  }
+
   void write(http::response<http::string_body> res, bool keep) {
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
+      // Browsers that met the server over TLS never try it in the clear again.
+      res.set(http::field::strict_transport_security, "max-age=31536000");
+    }
     // Complete as it is: a HEAD response carries the length of a body it does not send.
     auto sp = std::make_shared<http::response<http::string_body>>(std::move(res));
     http::async_write(stream_, *sp, [self = this->shared_from_this(), sp, keep](beast::error_code ec, std::size_t) {
@@ -721,6 +923,31 @@ class Shard : public asio::io_context {
   void discard_handlers() { shutdown(); }
 };
 
+// Mozilla's "intermediate" profile (ssl-config.mozilla.org, version 5.7): TLS
+// 1.3, and TLS 1.2 with ECDHE key exchange and AEAD ciphers only (no static
+// RSA key exchange, no CBC); the client's preference among them.
+constexpr const char* kTls12Ciphers =
+    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
+    "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
+
+// The certificate chain and key of `config` in a context of that profile.
+// Throws when a file cannot be read or the key does not match.
+std::unique_ptr<ssl::context> tls_context(const Config& config) {
+  auto ctx = std::make_unique<ssl::context>(ssl::context::tls_server);
+  ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                   ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | SSL_OP_NO_RENEGOTIATION);
+  SSL_CTX_set_min_proto_version(ctx->native_handle(), TLS1_2_VERSION);
+  if (SSL_CTX_set_cipher_list(ctx->native_handle(), kTls12Ciphers) != 1) {
+    throw std::runtime_error("OpenSSL refused the TLS 1.2 cipher list");
+  }
+  ctx->use_certificate_chain_file(config.tls_cert);
+  ctx->use_private_key_file(config.tls_key, ssl::context::pem);
+  if (SSL_CTX_check_private_key(ctx->native_handle()) != 1) {
+    throw std::runtime_error("--tls-key does not match --tls-cert");
+  }
+  return ctx;
+}
+
 struct Server::Impl {
   Config config;
   GameFactory factory;
@@ -739,7 +966,10 @@ struct Server::Impl {
   std::unique_ptr<Store> store;
   std::unique_ptr<Lobby> lobby;
   std::unique_ptr<Cluster> cluster;  // cluster mode only
+  // The TLS context new connections get; SIGHUP replaces it (reload_tls).
+  // Replaced ones are kept: connections made with them hold on to them.
   std::unique_ptr<ssl::context> tls;
+  std::vector<std::unique_ptr<ssl::context>> retired_tls;
   std::optional<tcp::acceptor> acceptor;
   Shared shared;
   std::vector<std::thread> threads;
@@ -753,8 +983,23 @@ struct Server::Impl {
   std::optional<asio::steady_timer> drain_timer;
   std::chrono::steady_clock::time_point drain_deadline{};
 
+  // SIGHUP: the certificate and key read again for new connections; open ones
+  // keep theirs. A file that cannot be read keeps the old pair.
+  void reload_tls() {
+    if (!tls) return;
+    try {
+      auto fresh = tls_context(config);
+      retired_tls.push_back(std::move(tls));
+      tls = std::move(fresh);
+      spdlog::info("TLS certificate reloaded from {}", config.tls_cert);
+    } catch (const std::exception& e) {
+      spdlog::error("TLS certificate not reloaded, the old one stays: {}", e.what());
+    }
+  }
+
   void accept() {
-    // The socket lives on the next shard; this handler runs on shard 0.
+    // The socket lives on the next shard; this handler runs on shard 0, as
+    // reload_tls does, so `tls` is read and replaced on one thread.
     auto& shard = *shards[next_shard++ % shards.size()];
     acceptor->async_accept(asio::make_strand(shard), [this](beast::error_code ec, tcp::socket socket) {
       if (ec) {
@@ -826,13 +1071,7 @@ void Server::start() {
   m.shared = Shared{m.config, m.lobby.get(), m.store.get(), m.limiter.get(), {}, &m.sessions, &m.draining};
   start_http(m.shared, m.games);
   m.shared.http.draining = &m.draining;
-  if (!m.config.tls_cert.empty()) {
-    m.tls = std::make_unique<ssl::context>(ssl::context::tls_server);
-    m.tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                       ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
-    m.tls->use_certificate_chain_file(m.config.tls_cert);
-    m.tls->use_private_key_file(m.config.tls_key, ssl::context::pem);
-  }
+  if (!m.config.tls_cert.empty()) m.tls = tls_context(m.config);
   m.lobby->recover();
   if (m.cluster) m.cluster->start();
   const auto address = asio::ip::make_address(m.config.address);
@@ -852,6 +1091,13 @@ unsigned short Server::port() const { return impl_->port; }
 
 void Server::wait() {
   asio::signal_set signals(impl_->io(), SIGINT, SIGTERM);
+  asio::signal_set hangup(impl_->io(), SIGHUP);
+  std::function<void(beast::error_code, int)> on_hangup = [&](beast::error_code ec, int) {
+    if (ec) return;
+    impl_->reload_tls();
+    hangup.async_wait(on_hangup);
+  };
+  hangup.async_wait(on_hangup);
   // The first signal drains; a second one stops at once.
   std::function<void(beast::error_code, int)> on_signal = [&](beast::error_code ec, int) {
     if (ec) return;
@@ -867,6 +1113,7 @@ void Server::wait() {
   std::unique_lock lock(impl_->stop_mutex);
   impl_->stopped_cv.wait(lock, [&] { return impl_->stopped; });
   signals.cancel();
+  hangup.cancel();
 }
 
 void Server::stop() {

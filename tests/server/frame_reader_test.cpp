@@ -217,3 +217,29 @@ TEST_CASE("frame reader: half a UTF-8 character before an empty last fragment fa
   CHECK(reader.error == websocket::error::bad_frame_payload);
   CHECK(reader.written == FrameReader::reply_close(websocket::close_code::bad_payload));
 }
+
+TEST_CASE("frame reader: close codes above 4999 fail (1002) and are not echoed, where Beast echoed them") {
+  for (const std::uint16_t code : {std::uint16_t{5000}, std::uint16_t{65535}}) {
+    const std::string input = frame(8, close_payload(code, "x"));
+    // Beast took them for valid codes and sent them back.
+    CHECK(beast_reads(input).written == FrameReader::reply_close(code));
+    // RFC 6455 7.4: no code above 4999 is defined; the connection fails.
+    const Outcome reader = reader_reads(input, {});
+    CHECK(reader.error == websocket::error::bad_close_code);
+    CHECK(reader.written == FrameReader::reply_close(websocket::close_code::protocol_error));
+  }
+  // The highest defined code is still echoed.
+  CHECK(reader_reads(frame(8, close_payload(4999, "x")), {}).written == FrameReader::reply_close(4999));
+}
+
+TEST_CASE("frame reader: a 64-bit length with its top bit set fails at once (1002)") {
+  // The header alone: no payload byte has to arrive for the refusal.
+  std::string input = "\x81\xff";
+  input += '\x80';
+  input += std::string(7, '\0');
+  input += std::string(4, '\0');  // mask key
+  const Outcome reader = reader_reads(input, {}, 1 << 16);
+  CHECK(reader.messages.empty());
+  CHECK(reader.error == websocket::error::bad_size);
+  CHECK(reader.written == FrameReader::reply_close(websocket::close_code::protocol_error));
+}

@@ -128,7 +128,7 @@ void web_server(casa::server::Config& c, const fs::path& dir) {
 }
 
 const std::string kCsp =
-    "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self'; "
+    "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; "
     "script-src 'self' 'wasm-unsafe-eval'; frame-ancestors 'none'; base-uri 'none'";
 
 void check_security_headers(const Reply& r) {
