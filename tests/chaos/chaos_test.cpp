@@ -202,7 +202,8 @@ class ServerProcess {
       const std::string dbfile = db().string();
       std::vector<std::string> args = {cfg_.server, "--address", "127.0.0.1", "--port", "0", "--db", dbfile,
                                        "--threads", "1", "--rate-per-second", "100000", "--rate-burst", "100000",
-                                       "--max-connections-per-address", "100000", "--log-level", "info"};
+                                       "--max-connections-per-address", "100000", "--players-per-address-per-hour", "1000000",
+                                       "--log-level", "info"};
       args.insert(args.end(), cfg_.server_args.begin(), cfg_.server_args.end());
       std::vector<char*> argv;
       for (auto& a : args) argv.push_back(a.data());
