@@ -270,12 +270,14 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text,
     events_->create(client, body, id);
   } else {
     std::optional<Refusal> refusal;
-    auto table = find_table(client, body, refusal);
+    bool missed = false;
+    auto table = find_table(client, body, refusal, missed);
     if (refusal) {
       client->send(protocol::error(*refusal, id));
     } else if (!table && cluster_ && cluster_->forward(client, body, text)) {
       // Run by another node: its owner answers.
     } else if (!table) {
+      if (missed) invite_guesses_.take(client->address());
       client->send(protocol::error({"no_such_table", "There is no such table."}, id));
     } else if (in.type == "join") {
       std::optional<int> seat;
@@ -334,7 +336,7 @@ void Lobby::drain(std::function<void()> idle) {
 }
 
 std::shared_ptr<Table> Lobby::find_table(const std::shared_ptr<Client>& client, const json& body,
-                                         std::optional<Refusal>& refusal) {
+                                         std::optional<Refusal>& refusal, bool& missed) {
   if (auto inv = body.find("invite"); inv != body.end() && !body.contains("table")) {
     // Codes are shown in capitals; people type them as they like.
     std::string code = inv->get<std::string>();
@@ -354,7 +356,7 @@ std::shared_ptr<Table> Lobby::find_table(const std::shared_ptr<Client>& client, 
       }
     }
     if (id.empty()) {
-      invite_guesses_.take(client->address());
+      missed = true;
       return nullptr;
     }
     return find_table(id);

@@ -231,8 +231,10 @@ class Lobby {
   // invite before; wrong invite codes spend the address's bucket, and with it
   // empty no invite is looked up. `refusal` says why when null comes back for
   // a reason other than an unknown table.
+  // `missed`: set when an invite code was not found here (the caller counts it
+  // as a wrong guess unless another node of a cluster knows it).
   std::shared_ptr<Table> find_table(const std::shared_ptr<Client>& client, const nlohmann::json& body,
-                                    std::optional<protocol::Refusal>& refusal);
+                                    std::optional<protocol::Refusal>& refusal, bool& missed);
   std::shared_ptr<Table> find_table(const nlohmann::json& body);
   std::shared_ptr<Table> find_table(const std::string& id);
   void forget_later(const std::string& table, std::chrono::seconds after,
