@@ -257,7 +257,7 @@ TEST_CASE("abuse: names are NFC, trimmed, and refused when they hide, reorder or
     check_schemas(c);
     return r["type"] == "welcome" ? std::string("welcome") : r["code"].get<std::string>();
   };
-  for (const std::string bad : {std::string("ann\nINFO player p0 joined"), std::string("a\0b", 3),
+  for (const std::string& bad : {std::string("ann\nINFO player p0 joined"), std::string("a\0b", 3),
                                 std::string("\x1b[31mred"), std::string("\u202Eevil"), std::string("an\u200Bn"),
                                 std::string("x\u2066y"), std::string("\xc2\x85z"), std::string("del\x7f"),
                                 std::string(" "), std::string("   "), std::string("robot"), std::string("ROBOT"),
