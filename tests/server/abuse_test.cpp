@@ -63,8 +63,9 @@ TEST_CASE("abuse: create_event counts against --max-tables-per-player, and costs
   WsClient b(ts.port());
   b.hello("bea");
   for (int i = 1; i <= 3; ++i) {
-    json m = {{"type", "create_event"}, {"id", 100 + i}};
-    for (auto& [k, v] : waiting_event(b).items()) m[k] = v;
+    json m = waiting_event(b);
+    m["type"] = "create_event";
+    m["id"] = 100 + i;
     b.send(m);
   }
   int created = 0, too_many = 0;
