@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -121,7 +122,21 @@ TEST_CASE("abuse: an event that seats another player does not move their rating"
                   {{{"members", {{{"player_id", attacker.player_id}}}}},
                    {{"members", {{{"player_id", victim.player_id}}}}}}}});
   REQUIRE_MESSAGE(created["type"] == "event_created", created.dump());
-  for (const auto& t : created["tables"]) play_out({&attacker, &victim}, t.get<std::string>(), random_legal(9));
+  // Both tables at once: every request of either answered, until both ended for both.
+  std::set<std::pair<WsClient*, std::string>> ended;
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (ended.size() < 4 && std::chrono::steady_clock::now() < deadline) {
+    for (WsClient* c : {&attacker, &victim}) {
+      auto m = c->recv(20ms);
+      if (!m) continue;
+      if ((*m)["type"] == "request") {
+        c->send({{"type", "action"}, {"table", (*m)["table"]}, {"seq", (*m)["seq"]}, {"action", (*m)["legal"][0]}});
+      } else if ((*m)["type"] == "game_over") {
+        ended.insert({c, (*m)["table"].get<std::string>()});
+      }
+    }
+  }
+  REQUIRE(ended.size() == 4);
   // Each table is stored unrated, and nobody got a rating from them.
   for (const auto& t : created["tables"]) {
     auto stored = ts.server->lobby().store().load_table(t.get<std::string>());
