@@ -48,7 +48,7 @@ trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 flags=(--address 127.0.0.1 --web-dir off --log-level warn --rate-per-second 1000000 --rate-burst 1000000
   --max-connections-per-address 100000 --max-tables-per-player 100000 --max-write-queue 100000
-  --trusted-proxies 127.0.0.1)
+  --players-per-address-per-hour 1000000 --trusted-proxies 127.0.0.1)
 
 node_pids=()
 start_node() {  # port db

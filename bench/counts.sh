@@ -65,7 +65,7 @@ ulimit -n "$(ulimit -Hn)"
 
 server_flags=(--address 127.0.0.1 --port "$port" --threads 1 --log-level warn --rate-per-second 1000000
   --rate-burst 1000000 --max-connections-per-address 100000 --max-tables-per-player 100000
-  --max-write-queue 100000)
+  --max-write-queue 100000 --players-per-address-per-hour 1000000)
 
 pid=""
 stop() {

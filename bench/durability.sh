@@ -62,7 +62,8 @@ if [ -n "${SUMMARY_ONLY:-}" ]; then summary; exit 0; fi
 
 ulimit -n "$(ulimit -Hn)"
 server_flags=(--address 127.0.0.1 --port "$port" --threads 1 --rate-per-second 1000000 --rate-burst 1000000
-  --max-connections-per-address 100000 --max-tables-per-player 100000 --max-write-queue 100000 --log-level warn)
+  --max-connections-per-address 100000 --max-tables-per-player 100000 --max-write-queue 100000 --log-level warn
+  --players-per-address-per-hour 1000000)
 
 server_pid=""
 stop_server() {

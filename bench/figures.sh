@@ -57,7 +57,7 @@ ulimit -n "$(ulimit -Hn)"
 server_cpus="${SERVER_CPUS:-0}"
 server_flags=(--address 127.0.0.1 --port "$port" --threads "${THREADS:-1}" --rate-per-second 1000000 --rate-burst 1000000
   --max-connections-per-address 100000 --max-tables-per-player 100000 --max-write-queue 100000
-  --durability "${DURABILITY:-full}")
+  --players-per-address-per-hour 1000000 --durability "${DURABILITY:-full}")
 
 server_pid=""
 server_port=""

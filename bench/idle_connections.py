@@ -12,7 +12,7 @@ import tempfile
 d = tempfile.mkdtemp(prefix="rp-idle-")
 p = subprocess.Popen([server, "--address", "127.0.0.1", "--port", str(port), "--db", d + "/i.db", "--threads", "1",
                       "--log-level", "warn", "--max-connections-per-address", "100000", "--rate-per-second", "1000000",
-                      "--rate-burst", "1000000"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                      "--rate-burst", "1000000", "--players-per-address-per-hour", "1000000"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 def rss():
     for line in open(f"/proc/{p.pid}/status"):
         if line.startswith("VmRSS"): return int(line.split()[1])

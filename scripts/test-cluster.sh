@@ -94,6 +94,7 @@ start_node() {  # index
   [ "$mode" = postgres ] && cluster_flags=(--node-id "node$i" --lease-seconds "$lease")
   "$server" --address 127.0.0.1 --port "${ports[$i]}" --db "$(db_for)" "${cluster_flags[@]}" --web-dir off --log-level warn \
     --trusted-proxies 127.0.0.1 --rate-per-second 1000 --rate-burst 1000 --max-connections-per-address 100000 \
+    --players-per-address-per-hour 1000000 \
     --drain-seconds 10 --durability normal >>"$area/node$i.log" 2>&1 &
   node_pid[$i]=$!
   pids+=("$!")

@@ -45,7 +45,18 @@ struct Config {
   // and the process exits 0 once its sockets are closed, or after this bound.
   int drain_seconds = 10;
   int max_connections_per_address = 64;
+  // Every table a player makes the server open counts here: create_table,
+  // rematch, and each table of their duplicate events (docs/security.md).
   int max_tables_per_player = 8;
+  // Duplicate events: boards per event, and the games (boards x tables) of a
+  // player's unfinished events not played yet.
+  int max_event_boards = 32;
+  int max_event_games_per_player = 64;
+  // New players (hello without a token) per client address per hour.
+  int players_per_address_per_hour = 30;
+  // Wrong invite codes per client address per minute, then no invite is
+  // looked up for that address until the bucket refills.
+  int invite_guesses_per_minute = 20;
   int finished_table_ttl_seconds = 600;  // finished tables kept in memory for rematch
 
   // Dead tables (closed with table_closed). 0 turns a rule off.

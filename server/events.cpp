@@ -10,6 +10,7 @@
 #include "protocol/protocol.h"
 #include "server/lobby.h"
 #include "server/log.h"
+#include "server/names.h"
 #include "server/table.h"
 
 namespace casa::server {
@@ -17,8 +18,6 @@ namespace casa::server {
 using nlohmann::json;
 
 namespace {
-
-constexpr int kMaxBoards = 32;
 
 std::int64_t now_seconds() { return static_cast<std::int64_t>(std::time(nullptr)); }
 
@@ -138,8 +137,9 @@ void Events::create(const std::shared_ptr<Client>& client, const json& body,
   e.options = body.value("options", json::object());
   e.boards = body.value("boards", 1);
   e.creator = client->player_id;
-  if (e.boards < 1 || e.boards > kMaxBoards)
-    return refuse("bad_field", "boards must be from 1 to 32.");
+  const int max_boards = lobby_.config().max_event_boards;
+  if (e.boards < 1 || e.boards > max_boards)
+    return refuse("bad_field", "boards must be from 1 to " + std::to_string(max_boards) + ".");
   TableSetup setup;
   setup.game = e.game;
   setup.players = e.players;
@@ -174,7 +174,12 @@ void Events::create(const std::shared_ptr<Client>& client, const json& body,
   const auto bots = bot_names();
   for (const auto& s : sides) {
     EventSide side;
-    side.name = s.value("name", "");
+    if (s.contains("name")) {
+      // Shown to every player of the event: the same rules as a player's name.
+      auto name = clean_display_text(s["name"].get<std::string>(), false);
+      if (name.refusal) return refuse(name.refusal->code, "A side's name: " + name.refusal->message);
+      side.name = std::move(name.text);
+    }
     std::vector<json> per_table;
     if (s.contains("tables")) {
       if (s["tables"].size() != rotations) {
@@ -227,6 +232,23 @@ void Events::create(const std::shared_ptr<Client>& client, const json& body,
       }
     }
   }
+  // What one message may cost: its tables open at once (one per rotation), so
+  // they count against --max-tables-per-player like any other table, and all
+  // its games against --max-event-games-per-player.
+  const int games = e.boards * static_cast<int>(rotations);
+  const int max_games = lobby_.config().max_event_games_per_player;
+  {
+    std::lock_guard lock(mutex_);
+    if (unplayed_games(e.creator) + games > max_games) {
+      return refuse("too_many_event_games",
+                    "Your unfinished events would have more than " + std::to_string(max_games) +
+                        " games to play (boards x tables).");
+    }
+    if (auto refusal = lobby_.reserve_tables(e.creator, static_cast<int>(rotations))) {
+      return refuse(refusal->code, refusal->message);
+    }
+    storing_games_[e.creator] += games;
+  }
   e.id = std::string("e").append(random_token(), 0, 10);
   e.tables.assign(static_cast<std::size_t>(e.boards), std::vector<std::string>(rotations));
   json seeds = json::array();
@@ -250,8 +272,17 @@ void Events::create(const std::shared_ptr<Client>& client, const json& body,
             .bind(9, now_seconds())
             .run();
       },
-      lobby_.on_io([this, e, client, id](bool ok) mutable {
+      lobby_.on_io([this, e, client, id, games](bool ok) mutable {
+        {
+          std::lock_guard lock(mutex_);
+          if ((storing_games_[e.creator] -= games) <= 0) storing_games_.erase(e.creator);
+          if (ok) {
+            stopped_[e.id].assign(e.sides.size(), false);
+            events_[e.id] = e;
+          }
+        }
         if (!ok) {
+          lobby_.release_tables(e.creator, static_cast<int>(e.sides.size()));
           client->send(
               protocol::error({"storage_unavailable", "The event could not be stored."}, id));
           return;
@@ -259,22 +290,28 @@ void Events::create(const std::shared_ptr<Client>& client, const json& body,
         const std::string event = e.id;
         const int boards = e.boards;
         const int rotations = static_cast<int>(e.sides.size());
-        {
-          std::lock_guard lock(mutex_);
-          stopped_[event].assign(e.sides.size(), false);
-          events_[event] = std::move(e);
-        }
+
         spdlog::info("event {} created: {} boards, {} tables", event, boards, rotations);
         json tables = json::array();
-        for (int k = 0; k < rotations; ++k) tables.push_back(open_board(event, 0, k, ""));
+        for (int k = 0; k < rotations; ++k) tables.push_back(open_board(event, 0, k, "", true));
         client->send(protocol::reply(
             "event_created",
             {{"event", event}, {"rotations", rotations}, {"tables", std::move(tables)}}, id));
       }));
 }
 
+int Events::unplayed_games(const std::string& player) {
+  int n = 0;
+  if (auto it = storing_games_.find(player); it != storing_games_.end()) n += it->second;
+  for (const auto& [id, e] : events_) {
+    if (e.over || e.creator != player) continue;
+    n += e.boards * static_cast<int>(e.sides.size()) - static_cast<int>(e.done.size());
+  }
+  return n;
+}
+
 std::string Events::open_board(const std::string& event, int board, int rotation,
-                               std::string table) {
+                               std::string table, bool counted) {
   TableSetup setup;
   std::vector<StoredSeat> seats;
   const bool fresh = table.empty();
@@ -293,13 +330,20 @@ std::string Events::open_board(const std::string& event, int board, int rotation
     setup.creator = e.creator;
     seats = seating(e, rotation);
   }
-  auto open = [this, setup, seats](bool ok) {
+  // Seating someone in a rated game takes their consent, and an event seats
+  // the people its creator names without asking them: a table of an event
+  // that seats anyone but its creator is unrated (docs/events.md, Ratings).
+  for (const auto& seat : seats) {
+    if (!seat.player_id.empty() && seat.player_id != setup.creator) setup.rated = false;
+  }
+  auto open = [this, setup, seats, counted](bool ok) {
     if (!ok) {
       const LogAbout about(setup.id);
       spdlog::error("event table {} could not be stored; it opens after a restart", setup.id);
+      if (counted) lobby_.release_tables(setup.creator, 1);
       return;
     }
-    lobby_.open_event_table(setup, seats);
+    lobby_.open_event_table(setup, seats, counted);
   };
   if (!fresh) {
     open(true);

@@ -107,7 +107,12 @@ class Events {
   std::vector<StoredSeat> seating(const EventSpec& e, int rotation) const;
   // Stores the (board, rotation) row if `table` is empty, then opens the
   // table; returns its id.
-  std::string open_board(const std::string& event, int board, int rotation, std::string table);
+  // `counted`: create() already counted the table against the creator.
+  std::string open_board(const std::string& event, int board, int rotation, std::string table,
+                         bool counted = false);
+  // Games of `player`'s running events not played yet, those being stored
+  // included; with mutex_ held.
+  int unplayed_games(const std::string& player);
   // Opens the next board of a rotation whose table finished, or ends the event.
   void advance(const std::string& event, int board, int rotation, bool over);
   void finish_if_done(EventSpec& e);
@@ -118,6 +123,8 @@ class Events {
   std::map<std::string, Slot> by_table_;
   // Rotations that stopped (a table was closed): no further boards.
   std::map<std::string, std::vector<bool>> stopped_;
+  // Games of events being stored, by creator (see unplayed_games).
+  std::map<std::string, int> storing_games_;
 };
 
 }  // namespace casa::server

@@ -3,6 +3,8 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 #include "engine/bots.h"
@@ -13,6 +15,7 @@
 #include "server/events.h"
 #include "server/log.h"
 #include "server/metrics.h"
+#include "server/names.h"
 #include "server/table.h"
 
 namespace casa::server {
@@ -22,6 +25,10 @@ using nlohmann::json;
 using protocol::Refusal;
 
 namespace {
+
+// Invite codes: 10 of 32 characters, 2^50 codes (the arithmetic against the
+// guess throttle is in docs/security.md).
+constexpr std::size_t kInviteLength = 10;
 
 // Letters and digits that cannot be mistaken for each other when read aloud.
 std::string random_code(const char* alphabet, std::size_t alphabet_size, std::size_t length) {
@@ -33,6 +40,38 @@ std::string random_code(const char* alphabet, std::size_t alphabet_size, std::si
 }
 
 }  // namespace
+
+bool Lobby::AddressBuckets::take(const std::string& address) {
+  std::lock_guard lock(mutex_);
+  Bucket& b = refill(address);
+  if (b.tokens < 1) return false;
+  b.tokens -= 1;
+  return true;
+}
+
+bool Lobby::AddressBuckets::has(const std::string& address) {
+  std::lock_guard lock(mutex_);
+  return refill(address).tokens >= 1;
+}
+
+Lobby::AddressBuckets::Bucket& Lobby::AddressBuckets::refill(const std::string& address) {
+  const auto now = std::chrono::steady_clock::now();
+  // Full buckets hold nothing worth keeping: dropped when the map grows, so
+  // addresses that came once cost no memory for long.
+  if (buckets_.size() > 4096) {
+    for (auto it = buckets_.begin(); it != buckets_.end();) {
+      const double seconds = std::chrono::duration<double>(now - it->second.at).count();
+      it = it->second.tokens + seconds * per_second_ >= size_ ? buckets_.erase(it) : std::next(it);
+    }
+  }
+  auto [it, fresh] = buckets_.try_emplace(address, Bucket{size_, now});
+  if (!fresh) {
+    const double seconds = std::chrono::duration<double>(now - it->second.at).count();
+    it->second.tokens = std::min(size_, it->second.tokens + seconds * per_second_);
+    it->second.at = now;
+  }
+  return it->second;
+}
 
 void LobbyMutex::lock() {
   if (mutex_.try_lock()) return;
@@ -62,6 +101,8 @@ Lobby::Lobby(std::vector<asio::io_context*> shards, Store& store, const Config& 
       config_(config),
       factory_(std::move(factory)),
       games_(std::move(games)),
+      new_players_(std::max(1, config.players_per_address_per_hour), config.players_per_address_per_hour / 3600.0),
+      invite_guesses_(std::max(1, config.invite_guesses_per_minute), config.invite_guesses_per_minute / 60.0),
       events_(std::make_unique<Events>(*this)) {
   if (config_.bot_threads > 0)
     bot_pool_ = std::make_unique<BotPool>(config_.bot_threads, static_cast<std::size_t>(config_.bot_queue));
@@ -84,7 +125,7 @@ void Lobby::recover() {
   for (auto& p : store_.load_players()) {
     std::lock_guard lock(mutex_);
     by_token_[p.token_hash] = p.id;
-    players_[p.id] = Player{p.id, p.name, p.token_hash, {}, {}, std::chrono::steady_clock::now(), 0};
+    players_[p.id] = Player{p.id, p.name, p.token_hash, {}, {}, std::chrono::steady_clock::now(), 0, {}};
     ++players;
   }
   std::size_t tables = 0, finished = 0;
@@ -231,10 +272,15 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text,
   } else if (in.type == "create_event") {
     events_->create(client, body, id);
   } else {
-    auto table = find_table(body);
-    if (!table && cluster_ && cluster_->forward(client, body, text)) {
+    std::optional<Refusal> refusal;
+    bool missed = false;
+    auto table = find_table(client, body, refusal, missed);
+    if (refusal) {
+      client->send(protocol::error(*refusal, id));
+    } else if (!table && cluster_ && cluster_->forward(client, body, text)) {
       // Run by another node: its owner answers.
     } else if (!table) {
+      if (missed) invite_guesses_.take(client->address());
       client->send(protocol::error({"no_such_table", "There is no such table."}, id));
     } else if (in.type == "join") {
       std::optional<int> seat;
@@ -290,6 +336,41 @@ void Lobby::drain(std::function<void()> idle) {
   };
   for (auto& table : tables) table->freeze(one_done);
   one_done();
+}
+
+std::shared_ptr<Table> Lobby::find_table(const std::shared_ptr<Client>& client, const json& body,
+                                         std::optional<Refusal>& refusal, bool& missed) {
+  if (auto inv = body.find("invite"); inv != body.end() && !body.contains("table")) {
+    // Codes are shown in capitals; people type them as they like.
+    std::string code = inv->get<std::string>();
+    for (char& c : code) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    // With the address's bucket of wrong guesses empty, no code is looked up
+    // (a right one neither: else the bucket would not slow a search down).
+    if (!invite_guesses_.has(client->address())) {
+      refusal = Refusal{"rate_limited", "Too many wrong invite codes from your address; wait a minute."};
+      return nullptr;
+    }
+    std::string id;
+    {
+      std::lock_guard lock(mutex_);
+      if (auto it = by_invite_.find(code); it != by_invite_.end()) {
+        id = it->second;
+        players_[client->player_id].invited.insert(id);
+      }
+    }
+    if (id.empty()) {
+      missed = true;
+      return nullptr;
+    }
+    return find_table(id);
+  }
+  auto table = find_table(body);
+  if (!table || !table->setup().is_private || table->setup().creator == client->player_id) return table;
+  // A private table by its id: for those who know it already.
+  std::lock_guard lock(mutex_);
+  const Player& p = players_[client->player_id];
+  if (p.tables.count(table->id()) || p.invited.count(table->id())) return table;
+  return nullptr;
 }
 
 std::shared_ptr<Table> Lobby::find_table(const json& body) {
@@ -396,11 +477,26 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
     return;
   }
   Player p;
+  if (body.contains("name")) {
+    auto name = clean_display_text(body["name"].get<std::string>());
+    if (name.refusal) {
+      client->send(protocol::error(*name.refusal, id));
+      resume();
+      return;
+    }
+    p.name = std::move(name.text);
+  }
+  if (!new_players_.take(client->address())) {
+    client->send(protocol::error(
+        {"rate_limited", "Too many new players from your address; come back with your token, or later."}, id));
+    resume();
+    return;
+  }
   // Appended rather than "p" + ...: GCC 12 -O3 reports a false -Wrestrict there.
   p.id = std::string("p").append(random_token(), 0, 10);
   const std::string token = random_token();
   p.token_hash = sha256_hex(token);
-  p.name = body.contains("name") ? body["name"].get<std::string>() : "player-" + p.id.substr(1, 4);
+  if (p.name.empty()) p.name = "player-" + p.id.substr(1, 4);
   store_.save_player({p.id, p.name, p.token_hash},
                      on_io([this, client, p, token, welcome, id, resume = std::move(resume)](bool ok) mutable {
                        if (!ok) {
@@ -416,7 +512,7 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
                        }
                        client->player_id = p.id;
                        const LogAbout about({}, p.id);
-                       spdlog::info("player {} ({}) joined from {}", p.id, p.name, client->address());
+                       spdlog::info("player {} ({}) joined from {}", p.id, log_quote(p.name), client->address());
                        client->send(welcome(p, token, false));
                        resume();
                      }));
@@ -450,7 +546,7 @@ std::string Lobby::unique_table_id() {
 
 std::string Lobby::unique_invite() {
   for (;;) {
-    std::string code = random_code("ABCDEFGHJKLMNPQRSTUVWXYZ23456789", 32, 6);
+      std::string code = random_code("ABCDEFGHJKLMNPQRSTUVWXYZ23456789", 32, kInviteLength);
     if (!by_invite_.count(code)) return code;
   }
 }
@@ -526,7 +622,7 @@ bool Lobby::load_player(const std::string& column, const std::string& value) {
   std::lock_guard lock(mutex_);
   if (players_.count(found->id)) return true;
   by_token_[found->token_hash] = found->id;
-  players_[found->id] = Player{found->id, found->name, found->token_hash, {}, {}, std::chrono::steady_clock::now(), 0};
+  players_[found->id] = Player{found->id, found->name, found->token_hash, {}, {}, std::chrono::steady_clock::now(), 0, {}};
   return true;
 }
 
@@ -577,12 +673,7 @@ void Lobby::create_table(const std::shared_ptr<Client>& client, const json& body
   }
   const int seat = body.value("seat", 0);
   if (seat >= setup.players) return refuse("bad_seat", "There is no such seat at this table.");
-  {
-    std::lock_guard lock(mutex_);
-    if (players_[client->player_id].open_created >= config_.max_tables_per_player) {
-      return refuse("too_many_tables", "You have too many unfinished tables.");
-    }
-  }
+  if (auto refusal = table_limit(client->player_id)) return refuse(refusal->code, refusal->message);
   auto created = make_game(setup);
   if (!created.game) {
     const std::string code = created.error ? created.error->code : "bad_option";
@@ -639,6 +730,28 @@ std::optional<Refusal> Lobby::check_options(const TableSetup& setup) const {
   return std::nullopt;
 }
 
+std::optional<Refusal> Lobby::table_limit(const std::string& player_id, int more) {
+  std::lock_guard lock(mutex_);
+  if (players_[player_id].open_created + more > config_.max_tables_per_player) {
+    return Refusal{"too_many_tables", "You have too many unfinished tables (at most " +
+                                          std::to_string(config_.max_tables_per_player) + ", events and rematches included)."};
+  }
+  return std::nullopt;
+}
+
+std::optional<Refusal> Lobby::reserve_tables(const std::string& player_id, int count) {
+  if (auto refusal = table_limit(player_id, count)) return refusal;
+  std::lock_guard lock(mutex_);
+  players_[player_id].open_created += count;
+  return std::nullopt;
+}
+
+void Lobby::release_tables(const std::string& player_id, int count) {
+  std::lock_guard lock(mutex_);
+  auto it = players_.find(player_id);
+  if (it != players_.end()) it->second.open_created = std::max(0, it->second.open_created - count);
+}
+
 bool Lobby::known_player(const std::string& player_id) {
   std::lock_guard lock(mutex_);
   return players_.count(player_id) > 0;
@@ -649,15 +762,16 @@ std::string Lobby::reserve_table_id() {
   return unique_table_id();
 }
 
-void Lobby::open_event_table(const TableSetup& setup, std::vector<StoredSeat> seats) {
+void Lobby::open_event_table(const TableSetup& setup, std::vector<StoredSeat> seats, bool counted) {
   auto created = make_game(setup);
   if (!created.game) {
     const LogAbout about(setup.id);
     spdlog::error("event table {} cannot be created: {}", setup.id, created.error ? created.error->message : "?");
+    if (counted) release_tables(setup.creator, 1);
     return;
   }
   auto table = register_table(setup, std::move(created.game));
-  {
+  if (!counted) {
     std::lock_guard lock(mutex_);
     ++players_[setup.creator].open_created;
   }
@@ -671,23 +785,22 @@ void Lobby::open_event_table(const TableSetup& setup, std::vector<StoredSeat> se
   });
 }
 
-void Lobby::create_rematch(const TableSetup& old, const std::string& by, std::vector<StoredSeat> seats,
-                           std::function<void(std::shared_ptr<Table>)> done) {
+std::optional<Refusal> Lobby::create_rematch(const TableSetup& old, const std::string& by,
+                                             std::vector<StoredSeat> seats,
+                                             std::function<void(std::shared_ptr<Table>)> done) {
   TableSetup setup = old;
   setup.id.clear();
   setup.invite.clear();
   setup.creator = by;
   setup.seed = random_seed();
+  if (auto refusal = reserve_tables(by, 1)) return refusal;
   auto created = make_game(setup);
   if (!created.game) {
+    release_tables(by, 1);
     done(nullptr);
-    return;
+    return std::nullopt;
   }
   auto table = register_table(std::move(setup), std::move(created.game));
-  {
-    std::lock_guard lock(mutex_);
-    ++players_[by].open_created;
-  }
   table->open(std::move(seats), nullptr, [this, table, by, done](bool ok) {
     if (!ok) {
       std::lock_guard lock(mutex_);
@@ -695,6 +808,7 @@ void Lobby::create_rematch(const TableSetup& old, const std::string& by, std::ve
     }
     done(ok ? table : nullptr);
   });
+  return std::nullopt;
 }
 
 void Lobby::list_tables(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id) {

@@ -95,14 +95,24 @@ class Lobby {
   void table_finished(const std::shared_ptr<Table>& table, std::vector<std::string> owed);
   void forget_table(const std::string& table);
   // A rematch: a new table like `old`, with `seats` pre-filled. Calls `done`
-  // with the new table (null on failure) once stored.
-  void create_rematch(const TableSetup& old, const std::string& by, std::vector<StoredSeat> seats,
-                      std::function<void(std::shared_ptr<Table>)> done);
+  // with the new table (null on failure) once stored. Refused at once (and
+  // `done` not called) when `by` has too many unfinished tables.
+  std::optional<protocol::Refusal> create_rematch(const TableSetup& old, const std::string& by,
+                                                  std::vector<StoredSeat> seats,
+                                                  std::function<void(std::shared_ptr<Table>)> done);
   CreateResult make_game(const TableSetup& setup) const;
   // Why a table of setup.game with setup.options may not be created here
   // (unknown game, an option for test servers only, a server setting given as
   // an option), or nullopt.
   std::optional<protocol::Refusal> check_options(const TableSetup& setup) const;
+  // Refused (too_many_tables) when `player` would have more than
+  // --max-tables-per-player unfinished tables with `more` new ones: every path
+  // that opens a table for a player asks here first.
+  std::optional<protocol::Refusal> table_limit(const std::string& player_id, int more = 1);
+  // The same check, and on success `count` tables counted against the player
+  // at once (a duplicate event's first tables, before they are stored).
+  std::optional<protocol::Refusal> reserve_tables(const std::string& player_id, int count);
+  void release_tables(const std::string& player_id, int count);
 
   // ---- for duplicate events ----
   Events& events() { return *events_; }
@@ -110,7 +120,8 @@ class Lobby {
   // A fresh table id (not yet registered).
   std::string reserve_table_id();
   // Registers and opens a table whose seats are all given (it starts at once).
-  void open_event_table(const TableSetup& setup, std::vector<StoredSeat> seats);
+  // `counted`: reserve_tables already counted it against its creator.
+  void open_event_table(const TableSetup& setup, std::vector<StoredSeat> seats, bool counted = false);
   Store& store() { return store_; }
   const Config& config() const { return config_; }
   boost::asio::io_context& io() { return io_; }
@@ -175,6 +186,25 @@ class Lobby {
   // Tells the player's connection on this node (not one held for another
   // node) that they are banned, and closes it. True if there was one.
   bool kick_banned(const std::string& player_id);
+  // A token bucket per client address (new players, wrong invite codes).
+  class AddressBuckets {
+   public:
+    AddressBuckets(double size, double per_second) : size_(size), per_second_(per_second) {}
+    // Takes one token of `address`; false when it has none left.
+    bool take(const std::string& address);
+    // True when `address` has a token left (takes none).
+    bool has(const std::string& address);
+
+   private:
+    struct Bucket {
+      double tokens;
+      std::chrono::steady_clock::time_point at;
+    };
+    Bucket& refill(const std::string& address);
+    double size_, per_second_;
+    std::mutex mutex_;
+    std::map<std::string, Bucket> buckets_;
+  };
   struct Player {
     std::string id;
     std::string name;
@@ -185,6 +215,9 @@ class Lobby {
     std::set<std::string> tables;
     std::chrono::steady_clock::time_point gone_since{};  // while not connected
     int open_created = 0;          // unfinished tables they created
+    // Private tables they reached with the invite code: watched or joined by
+    // id from then on (without it, a private table is "no such table").
+    std::set<std::string> invited;
   };
 
   void hello(const std::shared_ptr<Client>& client, const nlohmann::json& body,
@@ -193,6 +226,15 @@ class Lobby {
                     const std::optional<nlohmann::json>& id);
   void list_tables(const std::shared_ptr<Client>& client, const nlohmann::json& body,
                    const std::optional<nlohmann::json>& id);
+  // The table a message names by "table" or "invite". A private table named by
+  // its id is found only for its creator, its players and those who gave its
+  // invite before; wrong invite codes spend the address's bucket, and with it
+  // empty no invite is looked up. `refusal` says why when null comes back for
+  // a reason other than an unknown table.
+  // `missed`: set when an invite code was not found here (the caller counts it
+  // as a wrong guess unless another node of a cluster knows it).
+  std::shared_ptr<Table> find_table(const std::shared_ptr<Client>& client, const nlohmann::json& body,
+                                    std::optional<protocol::Refusal>& refusal, bool& missed);
   std::shared_ptr<Table> find_table(const nlohmann::json& body);
   std::shared_ptr<Table> find_table(const std::string& id);
   void forget_later(const std::string& table, std::chrono::seconds after,
@@ -217,6 +259,8 @@ class Lobby {
   std::map<std::string, std::shared_ptr<Table>> tables_;  // by id
   std::map<std::string, std::string> by_invite_;       // invite -> id
   std::set<std::string> banned_;                       // player ids (table bans)
+  AddressBuckets new_players_;
+  AddressBuckets invite_guesses_;
   std::unique_ptr<Events> events_;
   Cluster* cluster_ = nullptr;
   // Cluster mode: a player registered on another node, from the store (by id

@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <sys/socket.h>
@@ -99,6 +100,13 @@ class SqliteDb final : public Db::Backend {
   SqliteDb(const std::string& path, bool read_only, const char* vfs) {
     const int flags =
         read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    // A new database is readable by the server's user alone: it holds every
+    // running game's seed. SQLite gives its -wal and -shm files the mode of the
+    // database file, so they are 0600 too. (An existing file keeps its mode.)
+    if (!read_only && path != ":memory:" && path.rfind("file:", 0) != 0) {
+      const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+      if (fd >= 0) ::close(fd);
+    }
     if (sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, vfs) != SQLITE_OK) {
       const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
       sqlite3_close(db_);

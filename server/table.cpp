@@ -177,12 +177,15 @@ json Table::chat_json(Seat viewer) const {
   json out = json::array();
   for (const auto& line : chat_) {
     if (!may_see(line, viewer)) continue;
-    out.push_back({{"line", line.line},
-                   {"from", line.player_id},
-                   {"name", lobby_.name_of(line.player_id)},
-                   {"seat", line.seat},
-                   {"team", line.team},
-                   {"text", line.text}});
+    json entry = {{"line", line.line},
+                  {"from", line.player_id},
+                  {"name", lobby_.name_of(line.player_id)},
+                  {"seat", line.seat},
+                  {"team", line.team},
+                  {"text", line.text}};
+    // Nobody passes for a player by watching under the same name.
+    if (line.seat == kSpectator) entry["spectator"] = true;
+    out.push_back(std::move(entry));
   }
   return out.empty() ? json() : out;
 }
@@ -423,7 +426,9 @@ std::optional<std::string> Table::restore(const StoredTable& stored) {
 void Table::start() {
   status_ = Status::playing;
   const LogAbout about(setup_.id);
-  spdlog::info("table {} starts: {} for {} (seed {})", setup_.id, setup_.game, setup_.players, setup_.seed);
+  // Not the seed: whoever reads the log would know every hand (it is logged,
+  // and published, when the game is over).
+  spdlog::info("table {} starts: {} for {}", setup_.id, setup_.game, setup_.players);
   ++dead_generation_;  // a creator's absence no longer matters
   dead_timer_.cancel();
   update_presence();
@@ -1095,14 +1100,15 @@ void Table::chat_committed(bool ok, StoredChat line, const std::shared_ptr<Clien
         {"storage_unavailable", "The chat line could not be stored; try again."}, id, setup_.id));
     return;
   }
-  const Frame frame =
-      make_frame(protocol::message("chat", {{"table", setup_.id},
-                                            {"line", line.line},
-                                            {"from", line.player_id},
-                                            {"name", lobby_.name_of(line.player_id)},
-                                            {"seat", line.seat},
-                                            {"team", line.team},
-                                            {"text", line.text}}));
+  json body = {{"table", setup_.id},
+               {"line", line.line},
+               {"from", line.player_id},
+               {"name", lobby_.name_of(line.player_id)},
+               {"seat", line.seat},
+               {"team", line.team},
+               {"text", line.text}};
+  if (line.seat == kSpectator) body["spectator"] = true;
+  const Frame frame = make_frame(protocol::message("chat", std::move(body)));
   chat_.push_back(std::move(line));
   while (chat_.size() > kChatKept) chat_.pop_front();
   const StoredChat& said = chat_.back();
@@ -1213,7 +1219,7 @@ void Table::rematch(std::shared_ptr<Client> client, Reply id) {
     seats[static_cast<std::size_t>(seat)].player_id = client->player_id;
     seats[static_cast<std::size_t>(seat)].bot.clear();
     committing_ = true;  // later rematch requests wait for this one
-    lobby_.create_rematch(setup_, client->player_id, seats, [self = shared_from_this(), client, id](std::shared_ptr<Table> table) {
+    const auto refusal = lobby_.create_rematch(setup_, client->player_id, seats, [self = shared_from_this(), client, id](std::shared_ptr<Table> table) {
       asio::post(self->strand_, [self, client, id, table] {
         self->committing_ = false;
         if (!table) {
@@ -1237,6 +1243,12 @@ void Table::rematch(std::shared_ptr<Client> client, Reply id) {
         self->drain_deferred();
       });
     });
+    if (refusal) {
+      // A rematch is a new table of the one who asks: it counts against their limit.
+      committing_ = false;
+      client->send(protocol::error(*refusal, id, setup_.id));
+      drain_deferred();
+    }
   }); });
 }
 

@@ -335,6 +335,8 @@ void Client::show_chat(const std::string& table, const Json& m) {
   std::string line = "[";
   if (m.value("team", false)) line += "team ";
   line += text(m, "name");
+  // A spectator may take a player's name: the line says who wrote it.
+  if (m.value("spectator", false)) line += " (spectator)";
   line += "] ";
   line += text(m, "text");
   say(table, line);

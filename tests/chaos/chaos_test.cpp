@@ -202,7 +202,8 @@ class ServerProcess {
       const std::string dbfile = db().string();
       std::vector<std::string> args = {cfg_.server, "--address", "127.0.0.1", "--port", "0", "--db", dbfile,
                                        "--threads", "1", "--rate-per-second", "100000", "--rate-burst", "100000",
-                                       "--max-connections-per-address", "100000", "--log-level", "info"};
+                                       "--max-connections-per-address", "100000", "--players-per-address-per-hour", "1000000",
+                                       "--log-level", "info"};
       args.insert(args.end(), cfg_.server_args.begin(), cfg_.server_args.end());
       std::vector<char*> argv;
       for (auto& a : args) argv.push_back(a.data());
@@ -392,8 +393,9 @@ class Player {
     link_.reset();
   }
 
-  void join(const std::string& table_id) {
-    if (link_) link_->send(json{{"type", "join"}, {"table", table_id}, {"seat", seat()}}.dump());
+  // The tables are private: joined by their invite code.
+  void join(const std::string& invite) {
+    if (link_) link_->send(json{{"type", "join"}, {"invite", invite}, {"seat", seat()}}.dump());
   }
 
  private:
@@ -441,7 +443,7 @@ class Player {
       t.id = m["table"];
       t.joined = 1;
       if (cfg_.players == 1) t.started = true;
-      for (int s = 1; s < cfg_.players; ++s) all_[static_cast<std::size_t>(index_ + s)]->join(t.id);
+      for (int s = 1; s < cfg_.players; ++s) all_[static_cast<std::size_t>(index_ + s)]->join(m["invite"]);
     } else if (type == "joined") {
       if (++t.joined == cfg_.players) t.started = true;
     } else if (type == "request") {

@@ -15,7 +15,7 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
 start_server() {
-  "$server_bin" --port 0 --address 127.0.0.1 --db "$tmp/casa.db" --log-level info --testing >"$tmp/server.log" 2>&1 &
+  "$server_bin" --port 0 --address 127.0.0.1 --db "$tmp/casa.db" --log-level info --testing --players-per-address-per-hour 1000000 >"$tmp/server.log" 2>&1 &
   server=$!
   port=
   for _ in $(seq 1 100); do

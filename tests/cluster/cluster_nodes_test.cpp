@@ -45,7 +45,8 @@ struct Node : ChildServer {
 };
 
 Node spawn_node(const std::string& db, const std::string& id, std::vector<std::string> extra = {}) {
-  std::vector<std::string> flags = {"--node-id", id, "--lease-seconds", std::to_string(kLease)};
+  std::vector<std::string> flags = {"--node-id", id, "--lease-seconds", std::to_string(kLease),
+                                    "--players-per-address-per-hour", "1000000"};
   flags.insert(flags.end(), extra.begin(), extra.end());
   Node n{spawn_server(db, flags), id};
   return n;

@@ -27,7 +27,7 @@ struct ChildServer {
 inline ChildServer spawn_server(const std::string& db, const std::vector<std::string>& extra = {}) {
   std::vector<std::string> args = {CASA_TEST_SERVER_PATH, "--port", "0", "--address", "127.0.0.1", "--db", db,
                                    "--log-level", "error", "--rate-per-second", "100000", "--rate-burst", "100000",
-                                   "--testing"};
+                                   "--players-per-address-per-hour", "1000000", "--testing"};
   args.insert(args.end(), extra.begin(), extra.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());

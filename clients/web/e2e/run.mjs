@@ -69,7 +69,8 @@ const tmp = mkdtempSync(join(tmpdir(), "casa-web-e2e-"));
 const port = await freePort();
 const help = execFileSync(serverBin, ["--help"], { encoding: "utf8" });
 const servesPage = help.includes("web-dir");
-const serverArgs = ["--address", "127.0.0.1", "--port", String(port), "--db", join(tmp, "casa.db"), "--testing"];
+const serverArgs = ["--address", "127.0.0.1", "--port", String(port), "--db", join(tmp, "casa.db"), "--testing",
+  "--players-per-address-per-hour", "1000000"];
 if (servesPage) serverArgs.push("--web-dir", join(webDir, "dist"));
 const children = [];
 const server = spawn(serverBin, serverArgs, { stdio: ["ignore", "ignore", "pipe"] });

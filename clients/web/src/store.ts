@@ -14,6 +14,7 @@ export interface ChatLine {
   name: string;
   seat: number;
   team: boolean;
+  spectator?: boolean; // written by a spectator, not a player of the table
   text: string;
 }
 export interface SheetRow {
@@ -226,7 +227,7 @@ export function clockLeft(t: TableEntry, now = Date.now()): number | null {
 function mergeChat(t: TableEntry, lines: Json[]): void {
   for (const m of lines) {
     if (typeof m.line === "number" && t.chat.some((c) => c.line === m.line)) continue;
-    t.chat.push({ line: m.line, from: m.from, name: m.name, seat: m.seat, team: !!m.team, text: m.text });
+    t.chat.push({ line: m.line, from: m.from, name: m.name, seat: m.seat, team: !!m.team, spectator: m.spectator === true, text: m.text });
   }
   t.chat.sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER));
   if (t.chat.length > LOG_LIMIT) t.chat.splice(0, t.chat.length - LOG_LIMIT);

@@ -17,6 +17,15 @@ describe("reduce", () => {
     expect(t.chat.map((c) => c.text)).toEqual(["first", "second", "third", "fourth"]);
   });
 
+  it("keeps a chat line's spectator mark, live and from the history", () => {
+    const s = initialState();
+    const st = fixture("la-casa-4p-state.json");
+    reduce(s, { type: "chat", table: st.table, line: 1, from: "p9", name: "ann", seat: -1, team: false, spectator: true, text: "I resign" });
+    reduce(s, { ...st, chat: [{ line: 2, from: "p1", name: "ann", seat: 0, team: false, text: "no" }] });
+    const t = s.tables[st.table];
+    expect(t.chat.map((c) => c.spectator)).toEqual([true, false]);
+  });
+
   it("keeps the table state, the pending request and drops it once acted", () => {
     const s = initialState();
     const st = fixture("la-casa-4p-state.json");

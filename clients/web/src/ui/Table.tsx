@@ -214,7 +214,8 @@ function Chat({ app, t }: { app: App; t: TableEntry }) {
         {t.chat.slice(-50).map((c, i) => (
           <li key={i} class={c.team ? "team-msg" : ""}>
             <b>{c.name}</b>
-            {c.team ? " (team)" : ""}: {c.text}
+            {c.team ? " (team)" : ""}
+            {c.spectator ? " (spectator)" : ""}: {c.text}
           </li>
         ))}
       </ol>

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// What one player may make the server do, and what they may not make it say
+// (docs/security.md, Players and tables): every table they open counted against
+// one limit, events bounded in cost, nobody seated in a rated game without
+// their consent, new players and invite guesses throttled per address, private
+// tables hidden from those without the code, no seed in the log of a running
+// game, database files for the server's user alone, and names that cannot
+// pass for someone or something else.
+#include <doctest/doctest.h>
+
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "server/lobby.h"
+#include "server/names.h"
+#include "tests/server/support.h"
+
+using namespace casa::testing;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+json create_event(WsClient& c, const json& fields) {
+  json m = {{"type", "create_event"}};
+  for (auto& [k, v] : fields.items()) m[k] = v;
+  return c.call(m);
+}
+
+// A two-player event where `c` holds one side at both tables (so they wait for
+// their moves) and the robot the other.
+json waiting_event(WsClient& c, int boards = 1) {
+  return {{"game", "fake-trick"},
+          {"players", 2},
+          {"boards", boards},
+          {"sides", {{{"members", {{{"player_id", c.player_id}}}}}, {{"members", {{{"bot", "robot"}}}}}}}};
+}
+
+}  // namespace
+
+TEST_CASE("abuse: create_event counts against --max-tables-per-player, and costs at most what is set") {
+  TestServer ts([](casa::server::Config& c) {
+    c.max_tables_per_player = 3;
+    c.max_event_games_per_player = 6;
+    c.max_event_boards = 4;
+  });
+  WsClient a(ts.port());
+  a.hello("ann");
+  // Two tables of three; an event opens two more at once: refused.
+  REQUIRE(create(a, {{"game", "fake-trick"}, {"players", 2}})["type"] == "table_created");
+  REQUIRE(create(a, {{"game", "fake-trick"}, {"players", 2}})["type"] == "table_created");
+  json refused = create_event(a, waiting_event(a));
+  CHECK(refused["code"] == "too_many_tables");
+  CHECK(ts.server->lobby().table_count() == 2);
+
+  // On a fresh player: events sent at once, without waiting for the first to
+  // be stored, count as well (one fits in three tables, a second does not).
+  WsClient b(ts.port());
+  b.hello("bea");
+  for (int i = 1; i <= 3; ++i) {
+    json m = waiting_event(b);
+    m["type"] = "create_event";
+    m["id"] = 100 + i;
+    b.send(m);
+  }
+  int created = 0, too_many = 0;
+  for (int i = 0; i < 3; ++i) {
+    const json r = b.find([](const json& m) { return m.contains("id"); }, 5s).value_or(json());
+    created += r["type"] == "event_created";
+    too_many += r["type"] == "error" && r["code"] == "too_many_tables";
+  }
+  CHECK(created == 1);
+  CHECK(too_many == 2);
+
+  // The cost: boards x tables of unfinished events, and boards per event.
+  WsClient c(ts.port());
+  c.hello("cid");
+  CHECK(create_event(c, waiting_event(c, 5))["code"] == "bad_field");  // over 4 boards
+  REQUIRE(create_event(c, waiting_event(c, 2))["type"] == "event_created");  // 4 games
+  CHECK(create_event(c, waiting_event(c, 2))["code"] == "too_many_event_games");  // 8 > 6
+  check_schemas(a);
+  check_schemas(b);
+  check_schemas(c);
+}
+
+TEST_CASE("abuse: a rematch is a new table of the one who asks, counted against the limit") {
+  TestServer ts([](casa::server::Config& c) { c.max_tables_per_player = 1; });
+  WsClient a(ts.port()), b(ts.port());
+  a.hello("ann");
+  b.hello("bob");
+  const json created = create(a, {{"game", "fake-trick"}, {"players", 2}});
+  const std::string table = created["table"];
+  REQUIRE(b.call({{"type", "join"}, {"table", table}})["type"] == "joined");
+  play_out({&a, &b}, table, random_legal(5));
+  // Bob opens one table of his own: his limit is reached.
+  REQUIRE(create(b, {{"game", "fake-trick"}, {"players", 2}})["type"] == "table_created");
+  const json r = b.call({{"type", "rematch"}, {"table", table}});
+  CHECK(r["type"] == "error");
+  CHECK(r["code"] == "too_many_tables");
+  // Ann has none open: hers is made.
+  CHECK(a.call({{"type", "rematch"}, {"table", table}})["type"] == "rematch_created");
+  check_schemas(a);
+  check_schemas(b);
+}
+
+TEST_CASE("abuse: an event that seats another player does not move their rating") {
+  TestServer ts;
+  WsClient attacker(ts.port()), victim(ts.port());
+  attacker.hello("mallory");
+  victim.hello("victor");
+  // The victim is seated by their public id; they (or the robot for them) play.
+  const json created = create_event(
+      attacker, {{"game", "fake-trick"},
+                 {"players", 2},
+                 {"sides",
+                  {{{"members", {{{"player_id", attacker.player_id}}}}},
+                   {{"members", {{{"player_id", victim.player_id}}}}}}}});
+  REQUIRE_MESSAGE(created["type"] == "event_created", created.dump());
+  // Both tables at once: every request of either answered, until both ended for both.
+  std::set<std::pair<WsClient*, std::string>> ended;
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (ended.size() < 4 && std::chrono::steady_clock::now() < deadline) {
+    for (WsClient* c : {&attacker, &victim}) {
+      auto m = c->recv(20ms);
+      if (!m) continue;
+      if ((*m)["type"] == "request") {
+        c->send({{"type", "action"}, {"table", (*m)["table"]}, {"seq", (*m)["seq"]}, {"action", (*m)["legal"][0]}});
+      } else if ((*m)["type"] == "game_over") {
+        ended.insert({c, (*m)["table"].get<std::string>()});
+      }
+    }
+  }
+  REQUIRE(ended.size() == 4);
+  // Each table is stored unrated, and nobody got a rating from them.
+  for (const auto& t : created["tables"]) {
+    auto stored = ts.server->lobby().store().load_table(t.get<std::string>());
+    REQUIRE(stored);
+    REQUIRE(stored->status == "over");
+    CHECK(stored->rated == std::optional<bool>(false));
+  }
+  // Ratings are written with the result; a moment for the store thread.
+  std::this_thread::sleep_for(200ms);
+  const json profile = get_json(ts.port(), "/api/players/" + victim.player_id, 200);
+  CHECK_MESSAGE(profile["ratings"].empty(), profile.dump());
+  const json board = get_json(ts.port(), "/api/leaderboard?game=fake-trick", 200);
+  CHECK(board["ratings"].empty());
+  check_schemas(attacker);
+  check_schemas(victim);
+}
+
+TEST_CASE("abuse: new players per address are limited; returning ones are not") {
+  TestServer ts([](casa::server::Config& c) { c.players_per_address_per_hour = 3; });
+  std::string token;
+  for (int i = 0; i < 3; ++i) {
+    WsClient c(ts.port());
+    const json w = c.hello("p" + std::to_string(i));
+    REQUIRE(w["type"] == "welcome");
+    token = w["token"];
+  }
+  WsClient fourth(ts.port());
+  const json refused = fourth.hello("p3");
+  CHECK(refused["type"] == "error");
+  CHECK(refused["code"] == "rate_limited");
+  // A player who has a token comes back whatever the count.
+  CHECK(fourth.hello("", token)["resumed"] == true);
+  check_schemas(fourth);
+}
+
+TEST_CASE("abuse: invite codes — long, typed in any case, guesses limited per address; private tables by id") {
+  TestServer ts([](casa::server::Config& c) { c.invite_guesses_per_minute = 3; });
+  WsClient a(ts.port()), b(ts.port()), guesser(ts.port()), other(ts.port());
+  a.hello("ann");
+  b.hello("bob");
+  guesser.hello("gus");
+  other.hello("ola");
+  const json created = create(a, {{"game", "fake-trick"}, {"players", 2}, {"private", true}});
+  const std::string table = created["table"];
+  const std::string invite = created["invite"];
+  CHECK(invite.size() == 10);
+
+  // Without the code, a private table is not there, to watch or to join.
+  CHECK(b.call({{"type", "spectate"}, {"table", table}})["code"] == "no_such_table");
+  CHECK(b.call({{"type", "join"}, {"table", table}})["code"] == "no_such_table");
+  CHECK(b.call({{"type", "resync"}, {"table", table}})["code"] == "no_such_table");
+  // The code as a person types it, in lower case.
+  std::string lower = invite;
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  CHECK(b.call({{"type", "join"}, {"invite", lower}})["type"] == "joined");
+  // Known from then on: by id too.
+  b.send({{"type", "resync"}, {"table", table}});
+  CHECK(b.find([&](const json& m) { return m["type"] == "table_state" && m["table"] == table; }, 5s).has_value());
+
+  // Three wrong codes from one address (two connections): then none is looked
+  // up for that address, not even a right one.
+  CHECK(guesser.call({{"type", "spectate"}, {"invite", "AAAAAAAAAA"}})["code"] == "no_such_table");
+  CHECK(guesser.call({{"type", "spectate"}, {"invite", "BBBBBBBBBB"}})["code"] == "no_such_table");
+  CHECK(other.call({{"type", "spectate"}, {"invite", "CCCCCCCCCC"}})["code"] == "no_such_table");
+  CHECK(other.call({{"type", "spectate"}, {"invite", invite}})["code"] == "rate_limited");
+  CHECK(guesser.call({{"type", "spectate"}, {"invite", invite}})["code"] == "rate_limited");
+  check_schemas(a);
+  check_schemas(b);
+  check_schemas(guesser);
+  check_schemas(other);
+}
+
+TEST_CASE("abuse: no seed in the log before the game is over") {
+  auto sink = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(10000);
+  auto captured = [&] {
+    std::string all;
+    for (const auto& line : sink->last_formatted()) all += line;
+    return all;
+  };
+  auto logger = spdlog::default_logger();
+  logger->sinks().push_back(sink);
+  const auto level = logger->level();
+  logger->set_level(spdlog::level::trace);
+  {
+    TestServer ts;
+    WsClient a(ts.port()), b(ts.port());
+    a.hello("ann");
+    b.hello("bob");
+    const std::uint64_t seed = 8765432109876543210ULL;
+    const json created = create(a, {{"game", "fake-trick"}, {"players", 2}, {"seed", seed}});
+    REQUIRE(created["type"] == "table_created");
+    REQUIRE(b.call({{"type", "join"}, {"table", created["table"]}})["type"] == "joined");
+    // The start is logged on the table's strand: wait for that line.
+    std::string log;
+    for (int i = 0; i < 100 && log.find("starts") == std::string::npos; ++i) {
+      std::this_thread::sleep_for(50ms);
+      log = captured();
+    }
+    CHECK(log.find("starts") != std::string::npos);  // the table did start, and was logged
+    CHECK_MESSAGE(log.find(std::to_string(seed)) == std::string::npos, log);
+  }
+  logger->set_level(level);
+  logger->sinks().pop_back();
+}
+
+TEST_CASE("abuse: the files of the database are the server's user's alone") {
+  if (testing_postgres()) return;  // PostgreSQL keeps its own files
+  const auto old_mask = ::umask(022);  // a usual umask: files 0644 unless asked otherwise
+  std::filesystem::path dir;
+  {
+    TestServer ts;
+    dir = ts.dir;
+    WsClient a(ts.port());
+    a.hello("ann");
+    REQUIRE(create(a, {{"game", "fake-trick"}, {"players", 2}})["type"] == "table_created");
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      struct stat st {};
+      REQUIRE(::stat(entry.path().c_str(), &st) == 0);
+      if (!S_ISREG(st.st_mode)) continue;
+      ++files;
+      CHECK_MESSAGE((st.st_mode & 077) == 0, entry.path() << " has mode " << std::oct << (st.st_mode & 0777));
+    }
+    CHECK(files >= 2);  // the database and its WAL at least
+  }
+  ::umask(old_mask);
+}
+
+TEST_CASE("abuse: names are NFC, trimmed, and refused when they hide, reorder or impersonate") {
+  TestServer ts;
+  auto name_code = [&](const std::string& name) {
+    WsClient c(ts.port());
+    const json r = c.hello(name);
+    check_schemas(c);
+    return r["type"] == "welcome" ? std::string("welcome") : r["code"].get<std::string>();
+  };
+  for (const std::string& bad : {std::string("ann\nINFO player p0 joined"), std::string("a\0b", 3),
+                                std::string("\x1b[31mred"), std::string("\u202Eevil"), std::string("an\u200Bn"),
+                                std::string("x\u2066y"), std::string("\xc2\x85z"), std::string("del\x7f"),
+                                std::string(" "), std::string("   "), std::string("robot"), std::string("ROBOT"),
+                                std::string("Strong"), std::string("random"), std::string("bot:robot"),
+                                std::string(" robot ")}) {
+    CHECK_MESSAGE(name_code(bad) == "bad_name", casa::server::log_quote(bad));
+  }
+  WsClient c(ts.port());
+  CHECK(c.hello("  ann  ")["name"] == "ann");
+  WsClient d(ts.port());
+  CHECK(d.hello("e\xcc\x81mile")["name"] == "\xc3\xa9mile");  // e + combining acute -> é
+  CHECK(casa::server::log_quote("a\nb\"c") == "\"a\\x0ab\\\"c\"");
+}
+
+TEST_CASE("abuse: a spectator's chat line says it comes from a spectator") {
+  TestServer ts;
+  WsClient a(ts.port()), b(ts.port()), watcher(ts.port());
+  a.hello("ann");
+  b.hello("bob");
+  watcher.hello("ann");  // the same name as a player
+  const json created = create(a, {{"game", "fake-trick"}, {"players", 2}});
+  const std::string table = created["table"];
+  REQUIRE(b.call({{"type", "join"}, {"table", table}})["type"] == "joined");
+  REQUIRE(watcher.call({{"type", "spectate"}, {"table", table}})["type"] == "spectating");
+  watcher.send({{"type", "chat"}, {"table", table}, {"text", "I resign"}});
+  const json line = a.expect("chat");
+  CHECK(line["name"] == "ann");
+  CHECK(line["seat"] == -1);
+  CHECK(line["spectator"] == true);
+  a.send({{"type", "chat"}, {"table", table}, {"text", "no I do not"}});
+  const json own = b.find([](const json& m) { return m["type"] == "chat" && m["text"] == "no I do not"; }, 5s)
+                       .value_or(json());
+  CHECK(own["seat"] == 0);
+  CHECK_FALSE(own.contains("spectator"));
+  // In the state a late comer gets, too.
+  b.send({{"type", "resync"}, {"table", table}});
+  const json state =
+      b.find([&](const json& m) { return m["type"] == "table_state" && m.contains("chat"); }, 5s).value_or(json());
+  bool marked = false;
+  for (const auto& l : state["chat"]) marked = marked || (l["text"] == "I resign" && l.value("spectator", false));
+  CHECK(marked);
+  check_schemas(a);
+  check_schemas(b);
+  check_schemas(watcher);
+}
