@@ -1,13 +1,23 @@
+import type { Ref } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { App } from "../app";
-import { buildChoices, DrawnCards, type ChoiceGroup } from "../choices";
+import { buildChoices, DrawnCards, matchCards, maxCards, type ChoiceGroup } from "../choices";
+import { decisionLines } from "../phrases";
 import { clockLeft, type TableEntry } from "../store";
-import { cap, describeAction, describeEvent, humanize, type Json } from "../words";
+import { cap, describeAction, describeEvent, humanize, plural, type Json } from "../words";
 import { Board } from "./boards";
 import { Card, Pick, type PickContext } from "./Card";
 import { gameTitle } from "../catalogue";
 
 const drawn = new DrawnCards();
+
+/** Scrolls `el` into view when part of it is outside the window. */
+function inView(el: Element | null, block: ScrollLogicalPosition): void {
+  if (!el || typeof el.getBoundingClientRect !== "function") return;
+  const r = el.getBoundingClientRect();
+  if (r.top >= 0 && r.bottom <= window.innerHeight) return;
+  el.scrollIntoView?.({ block, behavior: "auto" });
+}
 
 export function seatNamer(state: Json, mySeat: number) {
   return (seat: number): string => {
@@ -78,8 +88,8 @@ function Seats({ app, t }: { app: App; t: TableEntry }) {
             </div>
             <div class="seat-info">
               {team ? <span class="team">{team}</span> : null}
-              {hs !== null ? <span>{hs} cards</span> : null}
-              {scores ? <span>{scores[s.seat]} pts</span> : null}
+              {hs !== null ? <span>{plural(hs, "card")}</span> : null}
+              {scores ? <span>{plural(scores[s.seat], "point")}</span> : null}
               {acting && clockMs !== null && t.clock?.seats.includes(s.seat) ? <Countdown ms={clockMs} /> : null}
             </div>
             {st.status === "waiting" && s.kind === "empty" ? (
@@ -105,14 +115,14 @@ function Seats({ app, t }: { app: App; t: TableEntry }) {
   );
 }
 
-function GroupControl({ g, game, onPick }: { g: ChoiceGroup; game: string; onPick: (a: Json) => void }) {
+function GroupControl({ g, game, view, onPick }: { g: ChoiceGroup; game: string; view: Json; onPick: (a: Json) => void }) {
   const [i, setI] = useState(0);
   if (!g.asSelect)
     return (
       <>
         {g.actions.map((a, k) => (
           <button type="button" class="choice" key={k} onClick={() => onPick(a)}>
-            {describeAction(a, game)}
+            {describeAction(a, game, view)}
           </button>
         ))}
       </>
@@ -122,7 +132,7 @@ function GroupControl({ g, game, onPick }: { g: ChoiceGroup; game: string; onPic
       <select aria-label={humanize(g.type)} value={String(i)} onChange={(e) => setI(Number((e.target as HTMLSelectElement).value))}>
         {g.actions.map((a, k) => (
           <option value={String(k)} key={k}>
-            {describeAction(a, game)}
+            {describeAction(a, game, view)}
           </option>
         ))}
       </select>
@@ -133,25 +143,45 @@ function GroupControl({ g, game, onPick }: { g: ChoiceGroup; game: string; onPic
   );
 }
 
-function ChoicesPanel({ app, t, pick, selected, setSelected }: { app: App; t: TableEntry; pick: PickContext; selected: string | null; setSelected: (c: string | null) => void }) {
+function ChoicesPanel({ app, t, pick, selected, setSelected, chosen, setChosen }: { app: App; t: TableEntry; pick: PickContext; selected: string | null; setSelected: (c: string | null) => void; chosen: Set<string>; setChosen: (c: Set<string>) => void }) {
   const game = t.state!.game;
-  const choices = buildChoices(t.request?.legal);
+  const view = t.state!.view;
+  const legal = t.request?.legal;
+  const choices = buildChoices(legal);
   const send = (a: Json) => {
     setSelected(null);
+    setChosen(new Set());
     app.act(t.id, a);
   };
   const forCard = selected ? choices.byCard.get(selected) : undefined;
-  const hidden = [...choices.byCard.entries()].filter(([c]) => !drawn.has(c));
+  const hidden = [...new Set([...choices.byCard.keys(), ...choices.toggles])].filter((c) => !drawn.has(c));
   if (!t.request) return null;
+  const lines = decisionLines(legal, game, t.state?.view?.phase);
+  const most = maxCards(choices.multi);
+  const match = choices.multi.length ? matchCards(choices.multi, chosen) : undefined;
   return (
-    <section class="choices" aria-label="Your move">
+    <section class="choices" aria-label="Your move" data-types={lines.map((l) => l.type).join(" ")}>
       <h3>Your move</h3>
-      {choices.byCard.size ? <p class="hint">Lit cards can be played: click one.</p> : null}
+      <ul class="decision">
+        {lines.map((l) => (
+          <li key={l.type} data-type={l.type}>
+            {l.text}
+          </li>
+        ))}
+      </ul>
+      {choices.byCard.size ? (
+        <p class="hint">{forCard ? "Choose what to do with the selected card:" : `Tap a lit card${choices.groups.length ? ", or use a button below" : ""}.`}</p>
+      ) : null}
+      {choices.multi.length ? (
+        <p class="hint">
+          Tap up to {plural(most, "card")} to choose them, tap again to put one back, then confirm.
+        </p>
+      ) : null}
       {forCard ? (
         <div class="card-choices">
           {forCard.map((a, k) => (
             <button type="button" class="choice" key={k} onClick={() => send(a)}>
-              {describeAction(a, game)}
+              {describeAction(a, game, view)}
             </button>
           ))}
           <button type="button" onClick={() => setSelected(null)}>
@@ -161,7 +191,7 @@ function ChoicesPanel({ app, t, pick, selected, setSelected }: { app: App; t: Ta
       ) : null}
       {hidden.length ? (
         <div class="other-cards">
-          {hidden.map(([c]) => (
+          {hidden.map((c) => (
             <Pick.Provider value={pick} key={c}>
               <Card id={c} small />
             </Pick.Provider>
@@ -169,8 +199,13 @@ function ChoicesPanel({ app, t, pick, selected, setSelected }: { app: App; t: Ta
         </div>
       ) : null}
       <div class="buttons">
+        {choices.multi.length ? (
+          <button type="button" class="choice primary" disabled={!match} onClick={() => match && send(match)}>
+            {match ? describeAction(match, game, view) : `Choose at most ${plural(most, "card")}`}
+          </button>
+        ) : null}
         {choices.groups.map((g) => (
-          <GroupControl g={g} game={game} onPick={send} key={g.type} />
+          <GroupControl g={g} game={game} view={t.state?.view} onPick={send} key={g.type} />
         ))}
       </div>
     </section>
@@ -206,6 +241,9 @@ function Chat({ app, t }: { app: App; t: TableEntry }) {
   const [text, setText] = useState("");
   const [team, setTeam] = useState(false);
   const seated = (t.state?.seat ?? -1) >= 0;
+  // "Team only" means something only where a seat has a partner.
+  const teams: number[][] | undefined = t.state?.teams;
+  const partnered = seated && !!teams?.some((tm) => tm.length > 1 && tm.includes(t.state!.seat));
   return (
     <section class="chat" aria-label="Chat">
       <h3>Chat</h3>
@@ -221,12 +259,12 @@ function Chat({ app, t }: { app: App; t: TableEntry }) {
         onSubmit={(e) => {
           e.preventDefault();
           if (!text.trim()) return;
-          app.chat(t.id, text.trim(), team);
+          app.chat(t.id, text.trim(), team && partnered);
           setText("");
         }}
       >
         <input aria-label="Message" maxLength={500} value={text} placeholder="Say something" onInput={(e) => setText((e.target as HTMLInputElement).value)} />
-        {seated ? (
+        {partnered ? (
           <label class="inline">
             <input type="checkbox" checked={team} onChange={(e) => setTeam((e.target as HTMLInputElement).checked)} /> team only
           </label>
@@ -254,7 +292,7 @@ export function ScoreSheet({ rows, name, teams }: { rows: { label: string; score
       <tbody>
         {rows.map((r, i) => (
           <tr key={i}>
-            <td>{r.label}</td>
+            <td>{r.label === "Hand" ? `Hand ${rows.slice(0, i + 1).filter((x) => x.label === "Hand").length}` : r.label}</td>
             {r.scores.map((s, k) => (
               <td key={k}>{s}</td>
             ))}
@@ -286,13 +324,13 @@ function InviteLink({ invite }: { invite: string }) {
   );
 }
 
-function GameOver({ app, t, name }: { app: App; t: TableEntry; name: (s: number) => string }) {
+function GameOver({ app, t, name, innerRef }: { app: App; t: TableEntry; name: (s: number) => string; innerRef?: Ref<HTMLElement> }) {
   const g = t.gameOver!;
   const st = t.state!;
   const winners: number[] = g.winners ?? [];
   const text = winners.length === 0 ? "No winner." : winners.map((w) => (w === -1 ? "the Robot" : name(w))).join(" and ") + (winners.length > 1 ? " win." : " wins.");
   return (
-    <section class="game-over" aria-label="Game over">
+    <section class="game-over" aria-label="Game over" ref={innerRef}>
       <h2>Game over</h2>
       <p class="winners">{cap(text)}</p>
       {Array.isArray(g.scores) ? <p>Final scores: {g.scores.map((s: number, i: number) => `${name(i)} ${s}`).join(", ")}</p> : null}
@@ -324,7 +362,21 @@ function GameOver({ app, t, name }: { app: App; t: TableEntry; name: (s: number)
 export function TablePage({ app, id }: { app: App; id: string }) {
   const t = app.state.tables[id];
   const [selected, setSelected] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [, tick] = useState(0);
+  const dockRef = useRef<HTMLDivElement>(null);
+  const overRef = useRef<HTMLElement>(null);
+  const reqSeq = t?.request ? t.request.seq : null;
+  // A new decision brings the hand and its controls into view (the page scrolls only
+  // when they are not wholly visible); a finished game brings its banner.
+  useEffect(() => {
+    setChosen(new Set());
+    if (reqSeq !== null) inView(dockRef.current, "end");
+  }, [reqSeq]);
+  const over = !!t?.gameOver;
+  useEffect(() => {
+    if (over) inView(overRef.current, "start");
+  }, [over]);
   const hasClock = !!t?.clock || !!t?.state?.seats?.some((s: Json) => typeof s.takeover_in_ms === "number");
   useEffect(() => {
     if (!hasClock) return;
@@ -340,7 +392,16 @@ export function TablePage({ app, id }: { app: App; id: string }) {
     byCard: choices.byCard,
     drawn,
     selected,
+    toggles: choices.toggles,
+    chosen,
     pick: (card: string) => {
+      if (choices.toggles.has(card)) {
+        const next = new Set(chosen);
+        if (next.has(card)) next.delete(card);
+        else next.add(card);
+        setChosen(next);
+        return;
+      }
       const acts = choices.byCard.get(card) ?? [];
       if (acts.length === 1) {
         setSelected(null);
@@ -371,9 +432,9 @@ export function TablePage({ app, id }: { app: App; id: string }) {
         <div class="table-main">
           <div class="play-area">
             <Seats app={app} t={t} />
-            {t.gameOver ? <GameOver app={app} t={t} name={name} /> : null}
+            {t.gameOver ? <GameOver app={app} t={t} name={name} innerRef={overRef} /> : null}
             <Board view={v} name={name} />
-            <div class="dock">
+            <div class="dock" ref={dockRef}>
             {v?.hand ? (
               <section class={`hand${myTurn ? " my-turn" : ""}`} aria-label="Your hand">
                 <h3>Your hand</h3>
@@ -384,7 +445,7 @@ export function TablePage({ app, id }: { app: App; id: string }) {
                 </div>
               </section>
             ) : null}
-            <ChoicesPanel app={app} t={t} pick={pick} selected={selected} setSelected={setSelected} />
+            <ChoicesPanel app={app} t={t} pick={pick} selected={selected} setSelected={setSelected} chosen={chosen} setChosen={setChosen} />
             </div>
           </div>
           <aside class="side-panel">
