@@ -78,7 +78,7 @@ describe("the decision in words", () => {
       table: { loose: [], builds: [{ id: "B1", cards: ["5D", "3C"], value: 8, owner: 1 }] }, captures: [[], []], teams: [[0], [1]],
     };
     seated(view, [{ type: "capture", card: "8H", loose: [], builds: ["B1"] }, { type: "trail", card: "8H" }]);
-    expect(root.querySelector(".choices .decision")!.textContent).toBe("Capture with a card from your hand");
+    expect([...root.querySelectorAll(".choices .decision li")].map((l) => l.textContent)).toEqual(["Capture with a card from your hand", "Trail a card onto the table"]);
     act(() => (root.querySelector('.hand button[data-card="8H"]') as HTMLButtonElement).click());
     expect(root.textContent).toContain("Capture build B1 (8) with 8 of Hearts");
   });
