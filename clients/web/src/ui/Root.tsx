@@ -9,6 +9,26 @@ import { EventPage } from "./Event";
 import { ReplayPage } from "./Replay";
 import { TablePage } from "./Table";
 
+/** The player's choice of sound and system notifications for turns and messages. */
+function AlertSettings({ app }: { app: App }) {
+  const a = app.alerts;
+  return (
+    <details class="alert-settings">
+      <summary aria-label="Alerts: sound and notifications">🔔 Alerts</summary>
+      <div class="alert-panel">
+        <p class="muted">While this tab is hidden, its title and icon count your turns and new messages.</p>
+        <label class="inline">
+          <input type="checkbox" checked={a.sound} onChange={(e) => (a.sound = (e.target as HTMLInputElement).checked)} /> Play a sound
+        </label>
+        <label class="inline">
+          <input type="checkbox" checked={a.notify} disabled={a.notifyBlocked} onChange={(e) => void a.setNotify((e.target as HTMLInputElement).checked)} /> Show a system notification
+        </label>
+        {a.notifyBlocked ? <p class="muted">This browser blocks notifications for this site; its site settings can allow them.</p> : null}
+      </div>
+    </details>
+  );
+}
+
 export function Root({ app }: { app: App }) {
   const [, setVersion] = useState(0);
   useEffect(() => {
@@ -57,15 +77,18 @@ export function Root({ app }: { app: App }) {
             ""
           )}
         </span>
-        <span class={`conn conn-${s.connection}`} role="status">
-          {s.connection === "open"
-            ? "online"
-            : s.connection === "connecting"
-              ? "connecting…"
-              : app.conn.replaced
-                ? "playing in another tab"
-                : "offline, reconnecting…"}
-        </span>
+        {savedName() ? <AlertSettings app={app} /> : null}
+        {savedName() ? (
+          <span class={`conn conn-${s.connection}`} role="status">
+            {s.connection === "open"
+              ? "online"
+              : s.connection === "connecting"
+                ? "connecting…"
+                : app.conn.replaced
+                  ? "playing in another tab"
+                  : "offline, reconnecting…"}
+          </span>
+        ) : null}
       </header>
       {s.errors.length ? (
         <div class="errors" role="alert">

@@ -427,6 +427,9 @@ export function TablePage({ app, id }: { app: App; id: string }) {
         </div>
         {st.invite && st.status === "waiting" ? <InviteLink invite={st.invite} /> : null}
       </header>
+      <p class="sr-only" role="status" aria-live="assertive">
+        {myTurn ? `Your turn: ${decisionLines(t.request?.legal, st.game, v?.phase).map((l) => l.text).join("; or ")}.` : ""}
+      </p>
       {t.closed ? <p class="closed">{t.closed.message ?? "This table is closed."}</p> : null}
       <Pick.Provider value={pick}>
         <div class="table-main">
