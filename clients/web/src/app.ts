@@ -45,6 +45,9 @@ export class App {
   private resyncTimers = new Map<string, ReturnType<typeof setTimeout>>();
   private watched = new Set<string>(); // tables this page spectates (re-spectated on reconnect)
   private probing = new Set<string>(); // tables opened by address, waiting for their first state
+  /** Tables and invites the server does not know (finished and put away, or never made). */
+  missingTables = new Set<string>();
+  missingInvites = new Set<string>();
   /** Called after each message has been applied and the page re-rendered (benchmarks). */
   afterRender: ((m: Json) => void) | null = null;
 
@@ -77,6 +80,14 @@ export class App {
   }
 
   receive(m: Json): void {
+    if (m.type === "error" && m.code === "no_such_table" && this.routeUnknown()) {
+      // The address names a table the server does not run: the page says so in place.
+      if (this.route.page === "table") this.missingTables.add(this.route.table);
+      if (this.route.page === "join") this.missingInvites.add(this.route.invite);
+      this.changed();
+      this.afterRender?.(m);
+      return;
+    }
     if (m.type === "table_created" || m.type === "rematch_created") {
       const id = m.new_table ?? m.table;
       this.markCreated(id);
@@ -107,6 +118,14 @@ export class App {
       if (typeof m.line === "number" && t?.chat.some((c) => c.line === m.line)) return; // already shown
       this.alerts.notice("chat", `${m.name}: ${m.text}`);
     }
+  }
+
+  /** The route's table or invite has no state yet (an answer "no such table" is about it). */
+  private routeUnknown(): boolean {
+    const r = this.route;
+    if (r.page === "table") return !this.state.tables[r.table]?.state;
+    if (r.page === "join") return !Object.values(this.state.tables).some((x) => x.invite === r.invite || x.state?.invite === r.invite);
+    return false;
   }
 
   private scheduleResync(table: string): void {

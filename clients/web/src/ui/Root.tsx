@@ -57,7 +57,21 @@ export function Root({ app }: { app: App }) {
   else if (r.page === "table") page = <TablePage app={app} id={r.table} />;
   else if (r.page === "join") {
     const t = Object.values(s.tables).find((x) => x.invite === r.invite || x.state?.invite === r.invite);
-    page = t ? <TablePage app={app} id={t.id} /> : <p class="muted">Opening the invitation…</p>;
+    page = t ? (
+      <TablePage app={app} id={t.id} />
+    ) : app.missingInvites.has(r.invite) ? (
+      <section class="gone" aria-label="Invitation not valid">
+        <h2>This invitation is no longer valid</h2>
+        <p>Its table has finished or was closed, or the link is incomplete. Ask for a new link, or start a table of your own in the lobby.</p>
+        <div class="buttons">
+          <a class="button primary" href="/" onClick={(e) => { e.preventDefault(); app.navigate("/"); }}>
+            Go to the lobby
+          </a>
+        </div>
+      </section>
+    ) : (
+      <p class="muted">Opening the invitation…</p>
+    );
   } else page = <Lobby app={app} />;
   return (
     <>

@@ -8,6 +8,7 @@ import { cap, describeAction, describeEvent, humanize, plural, type Json } from 
 import { Board } from "./boards";
 import { Card, Pick, type PickContext } from "./Card";
 import { gameTitle } from "../catalogue";
+import { loadReplay } from "./Replay";
 
 const drawn = new DrawnCards();
 
@@ -359,6 +360,68 @@ function GameOver({ app, t, name, innerRef }: { app: App; t: TableEntry; name: (
   );
 }
 
+/** "ann, bea and robot (seat 3)": names of a finished game's seats, bots told apart by seat. */
+export function replaySeatName(seats: Json[] | undefined, s: number): string {
+  if (s === -1) return "the Robot";
+  const seat = seats?.[s];
+  const base = seat?.name ?? seat?.bot ?? `Seat ${s + 1}`;
+  const twin = (seats ?? []).some((o: Json, i: number) => i !== s && (o?.name ?? o?.bot) === base);
+  return seat?.bot && !seat?.name ? `${base} (seat ${s + 1})` : twin ? `${base} (seat ${s + 1})` : base;
+}
+
+function listWords(names: string[]): string {
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/**
+ * A table the server no longer runs (or never ran). A finished game's replay is kept:
+ * its result and a way to watch it; otherwise the page says so and offers the lobby.
+ */
+function GoneTable({ app, id }: { app: App; id: string }) {
+  const [found, setFound] = useState<Json | null | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    loadReplay(id).then(
+      ({ replay }) => live && setFound(replay),
+      () => live && setFound(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [id]);
+  const lobby = (
+    <a class="button" href="/" onClick={(e) => { e.preventDefault(); app.navigate("/"); }}>
+      Back to the lobby
+    </a>
+  );
+  if (found === undefined) return <p class="muted">Looking for table {id}…</p>;
+  if (found === null)
+    return (
+      <section class="gone" aria-label="No such table">
+        <h2>There is no table {id} here</h2>
+        <p>This server runs no table of that name and keeps no finished game under it: it may have been closed before its game began, or the address is mistyped.</p>
+        <div class="buttons">{lobby}</div>
+      </section>
+    );
+  const name = (s: number) => replaySeatName(found.seats, s);
+  const winners: number[] = found.winners ?? [];
+  return (
+    <section class="gone game-over" aria-label="Finished game">
+      <h2>
+        {gameTitle(found.game)} <span class="muted">· table {id}</span>: this game is over
+      </h2>
+      <p class="winners">{winners.length ? `${listWords(winners.map(name))} ${winners.length > 1 ? "win" : "wins"}.` : "No winner."}</p>
+      {Array.isArray(found.scores) ? <p>Final scores: {found.scores.map((x: Json, i: number) => `${name(i)} ${typeof x === "number" ? x : JSON.stringify(x)}`).join(", ")}</p> : null}
+      <div class="buttons">
+        <a class="button primary" href={`/replay/${id}`} onClick={(e) => { e.preventDefault(); app.navigate(`/replay/${id}`); }}>
+          Watch the replay
+        </a>
+        {lobby}
+      </div>
+    </section>
+  );
+}
+
 export function TablePage({ app, id }: { app: App; id: string }) {
   const t = app.state.tables[id];
   const [selected, setSelected] = useState<string | null>(null);
@@ -383,7 +446,7 @@ export function TablePage({ app, id }: { app: App; id: string }) {
     const h = setInterval(() => tick((x) => x + 1), 500);
     return () => clearInterval(h);
   }, [hasClock]);
-  if (!t || !t.state) return <p class="muted">Opening table {id}…</p>;
+  if (!t || !t.state) return app.missingTables.has(id) ? <GoneTable app={app} id={id} /> : <p class="muted">Opening table {id}…</p>;
   const st = t.state;
   const name = seatNamer(st, st.seat);
   const choices = buildChoices(t.request?.legal);
