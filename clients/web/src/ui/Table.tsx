@@ -20,6 +20,24 @@ function inView(el: Element | null, block: ScrollLogicalPosition): void {
   el.scrollIntoView?.({ block, behavior: "auto" });
 }
 
+/**
+ * Brings a decision into view: the hand and its controls (the dock) and every card
+ * that can be clicked (also on the board: a trick to steal from). When all of them fit
+ * in the window their lowest edge goes to its bottom, which keeps the most of the
+ * board above in view; when they do not fit, the dock wins.
+ */
+function decisionInView(page: HTMLElement | null, dock: HTMLElement | null): void {
+  if (!page || !dock || typeof dock.getBoundingClientRect !== "function") return;
+  const boxes = [dock, ...page.querySelectorAll<HTMLElement>("button.card.legal")].map((e) => e.getBoundingClientRect()).filter((r) => r.height > 0);
+  if (!boxes.length) return;
+  const top = Math.min(...boxes.map((r) => r.top));
+  const bottom = Math.max(...boxes.map((r) => r.bottom));
+  const h = window.innerHeight;
+  if (top >= 0 && bottom <= h) return;
+  if (bottom - top <= h) window.scrollBy(0, bottom > h ? bottom - h + 4 : top - 4);
+  else inView(dock, "end");
+}
+
 export function seatNamer(state: Json, mySeat: number) {
   return (seat: number): string => {
     if (seat === -1) return "the Robot";
@@ -432,9 +450,17 @@ export function TablePage({ app, id }: { app: App; id: string }) {
   const reqSeq = t?.request ? t.request.seq : null;
   // A new decision brings the hand and its controls into view (the page scrolls only
   // when they are not wholly visible); a finished game brings its banner.
+  const pageRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     setChosen(new Set());
-    if (reqSeq !== null) inView(dockRef.current, "end");
+    if (reqSeq !== null) decisionInView(pageRef.current, dockRef.current);
+  }, [reqSeq]);
+  // A turned phone or a resized window keeps a pending decision in view.
+  useEffect(() => {
+    if (reqSeq === null) return;
+    const onResize = () => decisionInView(pageRef.current, dockRef.current);
+    window.addEventListener("resize", onResize);
+    return () => window.removeEventListener("resize", onResize);
   }, [reqSeq]);
   const over = !!t?.gameOver;
   useEffect(() => {
@@ -476,7 +502,7 @@ export function TablePage({ app, id }: { app: App; id: string }) {
   const v = st.view;
   const myTurn = !!t.request;
   return (
-    <div class={`table-page game-${st.game}`}>
+    <div class={`table-page game-${st.game}`} ref={pageRef}>
       <header class="table-head">
         <h2>
           {gameTitle(st.game)}
@@ -515,7 +541,11 @@ export function TablePage({ app, id }: { app: App; id: string }) {
             </div>
           </div>
           <aside class="side-panel">
-            <ScoreSheet rows={t.sheet} name={name} teams={st.teams?.length < st.players ? st.teams : undefined} />
+            {t.sheet.length ? (
+              <div class="sheet-panel" tabIndex={0} aria-label="Score sheet, scrolls">
+                <ScoreSheet rows={t.sheet} name={name} teams={st.teams?.length < st.players ? st.teams : undefined} />
+              </div>
+            ) : null}
             <Log t={t} name={name} />
             <Chat app={app} t={t} />
             <div class="buttons">
