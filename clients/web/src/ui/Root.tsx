@@ -14,7 +14,7 @@ function AlertSettings({ app }: { app: App }) {
   const a = app.alerts;
   return (
     <details class="alert-settings">
-      <summary aria-label="Alerts: sound and notifications">🔔 Alerts</summary>
+      <summary aria-label="Alerts: sound and notifications">Alerts</summary>
       <div class="alert-panel">
         <p class="muted">While this tab is hidden, its title and icon count your turns and new messages.</p>
         <label class="inline">
