@@ -95,3 +95,21 @@ describe("replay", () => {
     expect(Math.max(...(tricks as number[]))).toBe(r.log[r.log.length - 1].state?.tricks_played ?? r.final_state.tricks_played);
   });
 });
+
+describe("the invite page", () => {
+  it("names the people seated, the game and the free seats", async () => {
+    history.replaceState(null, "", "/join/INV9");
+    const { app } = makeApp();
+    render(<Root app={app} />, root);
+    app.receive({
+      type: "table_state", table: "t9", game: "casino", players: 3, status: "waiting", seq: 0, seat: -1, invite: "INV9",
+      seats: [{ seat: 0, kind: "player", name: "ann" }, { seat: 1, kind: "empty" }, { seat: 2, kind: "bot", name: "robot", bot: "robot" }],
+      teams: [[0], [1], [2]], options: {}, view: null,
+    });
+    app.changed();
+    await settle();
+    const intro = root.querySelector(".invite-intro")!.textContent;
+    expect(intro).toContain("ann invites you to a game of Casino for 3 players (1 bot already seated).");
+    expect(intro).toContain("One seat is free");
+  });
+});

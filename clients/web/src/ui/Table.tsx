@@ -440,6 +440,27 @@ function GoneTable({ app, id }: { app: App; id: string }) {
   );
 }
 
+/**
+ * What an invited friend sees first: whose table (the people seated; the server does
+ * not say which of them created it), which game, and the seats still free.
+ */
+function InviteIntro({ st, name }: { st: Json; name: (s: number) => string }) {
+  const seats: Json[] = st.seats ?? [];
+  const people = seats.filter((s) => s.kind === "player").map((s) => name(s.seat));
+  const bots = seats.filter((s) => s.kind === "bot").length;
+  const free = seats.filter((s) => s.kind === "empty").length;
+  const who = people.length ? `${listWords(people)} ${people.length > 1 ? "invite" : "invites"} you` : "You are invited";
+  return (
+    <section class="invite-intro" aria-label="Invitation">
+      <p>
+        <b>{who}</b> to a game of <b>{gameTitle(st.game)}</b> for {plural(st.players, "player")}
+        {bots ? ` (${plural(bots, "bot")} already seated)` : ""}.
+      </p>
+      <p>{free ? `${free === 1 ? "One seat is" : `${free} seats are`} free: choose one below with “Sit here”.` : "Every seat is taken: you can watch."}</p>
+    </section>
+  );
+}
+
 export function TablePage({ app, id }: { app: App; id: string }) {
   const t = app.state.tables[id];
   const [selected, setSelected] = useState<string | null>(null);
@@ -519,6 +540,7 @@ export function TablePage({ app, id }: { app: App; id: string }) {
       <p class="sr-only" role="status" aria-live="assertive">
         {myTurn ? `Your turn: ${decisionLines(t.request?.legal, st.game, v?.phase).map((l) => l.text).join("; or ")}.` : ""}
       </p>
+      {st.status === "waiting" && st.seat < 0 ? <InviteIntro st={st} name={name} /> : null}
       {t.closed ? <p class="closed">{t.closed.message ?? "This table is closed."}</p> : null}
       <Pick.Provider value={pick}>
         <div class="table-main">
