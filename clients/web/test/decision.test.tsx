@@ -105,3 +105,12 @@ describe("the decision in words", () => {
     expect(describeEvent(e, "casino", (s) => `seat ${s}`)).toBe("Round 2 over: 3 – 8 points this round, 8 – 14 in all.");
   });
 });
+
+describe("the score sheet", () => {
+  it("numbers Conference's hands", async () => {
+    const { ScoreSheet } = await import("../src/ui/Table");
+    const rows = [{ label: "Hand", scores: [0, 41] }, { label: "Hand", scores: [30, 41] }, { label: "Hand", scores: [30, 90] }];
+    act(() => render(<ScoreSheet rows={rows} name={(s) => `seat ${s}`} />, root));
+    expect([...root.querySelectorAll("tbody td:first-child")].map((td) => td.textContent)).toEqual(["Hand 1", "Hand 2", "Hand 3"]);
+  });
+});

@@ -472,6 +472,12 @@ export function TablePage({ app, id }: { app: App; id: string }) {
   // A new decision brings the hand and its controls into view (the page scrolls only
   // when they are not wholly visible); a finished game brings its banner.
   const pageRef = useRef<HTMLDivElement>(null);
+  const sheetRef = useRef<HTMLDivElement>(null);
+  const sheetRows = t?.sheet.length ?? 0;
+  // The newest round stays in view inside the score sheet's own panel.
+  useEffect(() => {
+    if (sheetRef.current) sheetRef.current.scrollTop = sheetRef.current.scrollHeight;
+  }, [sheetRows]);
   useEffect(() => {
     setChosen(new Set());
     if (reqSeq !== null) decisionInView(pageRef.current, dockRef.current);
@@ -564,7 +570,7 @@ export function TablePage({ app, id }: { app: App; id: string }) {
           </div>
           <aside class="side-panel">
             {t.sheet.length ? (
-              <div class="sheet-panel" tabIndex={0} aria-label="Score sheet, scrolls">
+              <div class="sheet-panel" tabIndex={0} aria-label="Score sheet, scrolls" ref={sheetRef}>
                 <ScoreSheet rows={t.sheet} name={name} teams={st.teams?.length < st.players ? st.teams : undefined} />
               </div>
             ) : null}
