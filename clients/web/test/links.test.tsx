@@ -113,3 +113,13 @@ describe("the invite page", () => {
     expect(intro).toContain("One seat is free");
   });
 });
+
+describe("replay position", () => {
+  it("names La Casa's round, Challenge and Ruling Family while stepping", async () => {
+    const { positionText } = await import("../src/ui/Replay");
+    const r = fixture("replay-la-casa.json");
+    const st = r.log[Math.floor(r.log.length / 2)].state;
+    expect(positionText(st, "la-casa", "Round")).toBe(`Round 1 · Challenge: Cousins · Ruling Family: Masks ☺ · ${st.tricks_played} tricks played`);
+    expect(positionText({ hand_number: 2, tricks_played: 1 }, "trophy-case", "Hand")).toBe("Hand 2 · 1 trick played");
+  });
+});

@@ -2,17 +2,47 @@ import { useEffect, useState } from "preact/hooks";
 import { gameTitle } from "../catalogue";
 import { describeVerdict, type AsyncVerifier, type Verdict } from "../verify";
 import { loadVerifier } from "../verify-client";
-import { describeAction, type Json } from "../words";
+import { FAMILY_SYMBOL } from "../cards";
+import { cap, describeAction, humanize, plural, type Json } from "../words";
 import { Board } from "./boards";
 import { Card, Cards, Pick } from "./Card";
 import { replaySeatName, ScoreSheet } from "./Table";
 
-/** Where a full state is: its round (or hand) and its trick count, when it says. */
-function position(state: Json): { round: number | null; tricks: number | null; challenge: string | null } {
+// La Casa's table game keeps its Challenge and Ruling Family in the full state as the
+// engine numbers them (engine/games/la_casa/table_game.h, cards.h; -1: none); its
+// Solo and Domination states give the names.
+const LC_CHALLENGES = [
+  "anarchy", "bandits", "betrayal", "bruto", "capitano", "carita", "cards_on_the_table", "the_club",
+  "cousins", "figura", "kin", "mangia_cake", "minions", "pass_the_buck", "revenge", "slap_down",
+];
+const LC_FAMILIES = ["guns", "knives", "masks", "fists"];
+
+function named(v: unknown, names: string[]): string | null {
+  if (typeof v === "string") return v;
+  return typeof v === "number" && v >= 0 && v < names.length ? names[v] : null;
+}
+
+/** Where a full state is: round (or hand), tricks played, Challenge and Ruling Family, when it says. */
+export function position(state: Json, game = ""): { round: number | null; tricks: number | null; challenge: string | null; ruling: string | null } {
   const round = typeof state?.round === "number" ? state.round : typeof state?.hand_number === "number" ? state.hand_number : null;
   const tricks = typeof state?.tricks_played === "number" ? state.tricks_played : null;
-  const challenge = typeof state?.view?.challenge === "string" ? state.view.challenge : typeof state?.challenge === "string" ? state.challenge : null;
-  return { round, tricks, challenge };
+  const laCasa = game === "la-casa";
+  const challenge = laCasa ? named(state?.challenge, LC_CHALLENGES) : null;
+  const ruling = laCasa ? named(state?.ruling, LC_FAMILIES) : null;
+  return { round, tricks, challenge, ruling };
+}
+
+/** "Round 1 · Challenge: Cousins · Ruling Family: Masks ☺ · 3 tricks played". */
+export function positionText(state: Json, game: string, roundWord: string): string {
+  const p = position(state, game);
+  return [
+    p.round !== null ? `${roundWord} ${p.round}` : null,
+    p.challenge ? `Challenge: ${cap(humanize(p.challenge))}` : null,
+    p.ruling ? `Ruling Family: ${cap(p.ruling)} ${FAMILY_SYMBOL[p.ruling] ?? ""}`.trim() : null,
+    p.tricks !== null ? `${plural(p.tricks, "trick")} played` : null,
+  ]
+    .filter(Boolean)
+    .join(" · ");
 }
 
 export interface MoveGroup {
@@ -241,13 +271,7 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
         <input type="range" min={0} max={log.length} value={step} aria-label="Move" onInput={(e) => setStep(Number((e.target as HTMLInputElement).value))} />
       </div>
       <p class="replay-where" aria-live="polite">
-        {[
-          position(state).round !== null ? `${roundWord} ${position(state).round}` : null,
-          position(state).tricks !== null ? `${position(state).tricks} tricks played` : null,
-          position(state).challenge ? `Challenge: ${position(state).challenge}` : null,
-        ]
-          .filter(Boolean)
-          .join(" · ")}
+        {positionText(state, replay.game, roundWord)}
       </p>
       <p class="replay-move">{at ? `${name(at.seat)}: ${describeAction(at.action, replay.game)}${at.auto ? ` (${at.auto})` : ""}` : "The deal."}</p>
       <Pick.Provider value={ctx}>
