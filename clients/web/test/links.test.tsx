@@ -121,5 +121,6 @@ describe("replay position", () => {
     const st = r.log[Math.floor(r.log.length / 2)].state;
     expect(positionText(st, "la-casa", "Round")).toBe(`Round 1 · Challenge: Cousins · Ruling Family: Masks ☺ · ${st.tricks_played} tricks played`);
     expect(positionText({ hand_number: 2, tricks_played: 1 }, "trophy-case", "Hand")).toBe("Hand 2 · 1 trick played");
+    expect(positionText({ round: 2, challenge: 6, ruling: -1 }, "la-casa", "Round")).toBe("Round 2 · Challenge: Cards on the Table");
   });
 });

@@ -32,12 +32,20 @@ export function position(state: Json, game = ""): { round: number | null; tricks
   return { round, tricks, challenge, ruling };
 }
 
+/** "the_club" → "The Club", "cards_on_the_table" → "Cards on the Table". */
+function titleWords(id: string): string {
+  return humanize(id)
+    .split(" ")
+    .map((w, i) => (i > 0 && (w === "on" || w === "the") ? w : cap(w)))
+    .join(" ");
+}
+
 /** "Round 1 · Challenge: Cousins · Ruling Family: Masks ☺ · 3 tricks played". */
 export function positionText(state: Json, game: string, roundWord: string): string {
   const p = position(state, game);
   return [
     p.round !== null ? `${roundWord} ${p.round}` : null,
-    p.challenge ? `Challenge: ${cap(humanize(p.challenge))}` : null,
+    p.challenge ? `Challenge: ${titleWords(p.challenge)}` : null,
     p.ruling ? `Ruling Family: ${cap(p.ruling)} ${FAMILY_SYMBOL[p.ruling] ?? ""}`.trim() : null,
     p.tricks !== null ? `${plural(p.tricks, "trick")} played` : null,
   ]
