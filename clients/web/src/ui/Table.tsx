@@ -482,6 +482,10 @@ export function TablePage({ app, id }: { app: App; id: string }) {
     setChosen(new Set());
     if (reqSeq !== null) decisionInView(pageRef.current, dockRef.current);
   }, [reqSeq]);
+  // The choices of a selected card (Casino: capture, build or trail) come into view too.
+  useEffect(() => {
+    if (selected !== null) decisionInView(pageRef.current, dockRef.current);
+  }, [selected]);
   // A turned phone or a resized window keeps a pending decision in view.
   useEffect(() => {
     if (reqSeq === null) return;
