@@ -108,7 +108,7 @@ const browser = await chromium.launch({
   ],
 });
 
-const DESKTOP = { width: 1280, height: 900 };
+const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
 /** A new browser profile (fresh storage) with a page that keeps its WebSocket frames. */
@@ -143,6 +143,89 @@ async function setTesting(page, key, value) {
   await page.fill(`#opt-${key}`, String(value));
 }
 
+// The phrase of each action type of each game (what the page must say a decision does).
+const PHRASES = JSON.parse(readFileSync(join(webDir, "src/phrases.json"), "utf8"));
+function phraseOf(game, type, phase) {
+  const e = PHRASES[game]?.[type];
+  if (typeof e === "string") return e;
+  return e ? (e[phase] ?? e["*"]) : null;
+}
+
+/**
+ * In the page: the decision's controls (its words, buttons, selections, every lit or
+ * tappable card) and the hand, each inside the window and not covered (the element at
+ * its centre is itself or inside it), and no trick covered. Returns what is wrong.
+ */
+function decisionProblems() {
+  const vw = window.innerWidth;
+  const vh = window.innerHeight;
+  const name = (el) => (el ? `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}${el.dataset?.card ? `[${el.dataset.card}]` : ""} "${(el.textContent ?? "").trim().slice(0, 40)}"` : "nothing");
+  const bad = [];
+  const seen = (el, what) => {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) return;
+    if (r.top < -1 || r.left < -1 || r.bottom > vh + 1 || r.right > vw + 1) {
+      bad.push(`${what} ${name(el)} is outside the window (${Math.round(r.top)}..${Math.round(r.bottom)} of ${vh})`);
+      return;
+    }
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !(hit === el || el.contains(hit))) bad.push(`${what} ${name(el)} is covered by ${name(hit)}`);
+  };
+  const choices = document.querySelector(".choices");
+  if (!choices) return ["no decision shown"];
+  for (const el of choices.querySelectorAll(".decision, button, select")) seen(el, "control");
+  for (const el of document.querySelectorAll(".table-page button.card.legal")) seen(el, "card");
+  const hand = document.querySelector(".hand");
+  if (hand) seen(hand, "hand");
+  for (const el of document.querySelectorAll(".board .trick")) {
+    const r = el.getBoundingClientRect();
+    if (r.bottom <= 0 || r.top >= vh || r.height === 0) continue;
+    const y = Math.min(Math.max(r.top + r.height / 2, 0), vh - 1);
+    const hit = document.elementFromPoint(r.left + Math.min(r.width / 2, 20), y);
+    if (hit && !el.contains(hit) && !hit.contains(el)) bad.push(`trick covered by ${name(hit)}`);
+  }
+  return bad;
+}
+
+/**
+ * At a decision: its words are the phrases of the request's action types (read from
+ * the page's state, which holds the request as the server sent it), and its controls
+ * are in view and uncovered at both window sizes. Returns false when the decision
+ * went away meanwhile (answered by the timer, or the game went on).
+ */
+async function checkDecision(page) {
+  const req = await page.evaluate(() => {
+    const m = location.pathname.match(/\/table\/([^/]+)/);
+    const t = m && window.casaApp.state.tables[decodeURIComponent(m[1])];
+    if (!t?.request) return null;
+    return { seq: t.request.seq, game: t.state.game, phase: t.state.view?.phase ?? null, types: [...new Set(t.request.legal.map((a) => a.type))] };
+  });
+  if (!req) return false;
+  const want = req.types.map((ty) => phraseOf(req.game, ty, req.phase));
+  assert(want.every(Boolean), `a phrase for every action type of ${req.game}: ${req.types}`);
+  const words = await page.locator(".choices .decision li").allTextContents().catch(() => null);
+  const still = () => page.evaluate((seq) => {
+    const m = location.pathname.match(/\/table\/([^/]+)/);
+    return window.casaApp.state.tables[decodeURIComponent(m[1])]?.request?.seq === seq;
+  }, req.seq);
+  if (!(await still())) return false;
+  assert(JSON.stringify(words) === JSON.stringify(want), `the decision says ${JSON.stringify(words)}, not ${JSON.stringify(want)} (${req.game} ${req.phase} ${req.types})`);
+  const original = page.viewportSize();
+  for (const size of [original, original.width === DESKTOP.width ? PHONE : DESKTOP]) {
+    if (size !== original) await page.setViewportSize(size);
+    await page.waitForFunction(`(${decisionProblems})().length === 0`, null, { timeout: 3000, polling: 50 }).catch(() => {});
+    const problems = await page.evaluate(decisionProblems);
+    if (problems.length && (await still())) {
+      await page.screenshot({ path: join(shots, `failed-decision-${req.game}-${size.width}.png`) });
+      assert(false, `at ${size.width}×${size.height}, ${req.game} ${req.phase} ${req.types}: ${problems.join("; ")}`);
+    }
+  }
+  if (page.viewportSize().width !== original.width) await page.setViewportSize(original);
+  decisionsChecked++;
+  return true;
+}
+let decisionsChecked = 0;
+
 /** Plays the page's seat to the end by clicking: a lit card, else the first choice. */
 async function playToEnd(page, { maxMoves = 600, onMove } = {}) {
   let moves = 0;
@@ -152,12 +235,25 @@ async function playToEnd(page, { maxMoves = 600, onMove } = {}) {
       null,
       { timeout: 60000, polling: 50 },
     );
-    if ((await what.jsonValue()) === "over") return moves;
+    if ((await what.jsonValue()) === "over") {
+      // The banner comes into view by itself.
+      await page.waitForFunction(() => {
+        const r = document.querySelector(".game-over").getBoundingClientRect();
+        return r.top >= -1 && r.top < window.innerHeight - 40;
+      }, null, { timeout: 3000 }).catch(() => assert(false, "the game-over banner is in view"));
+      return moves;
+    }
     assert(moves++ < maxMoves, "too many moves");
+    await checkDecision(page);
     const picker = page.locator(".card-choices button.choice").first();
-    const lit = page.locator(".choices .card.legal, .hand button.card.legal, .board button.card.legal").first();
+    const lit = page.locator(".choices .card.legal:not(.toggle), .hand button.card.legal:not(.toggle), .board button.card.legal:not(.toggle)").first();
+    const toggle = page.locator("button.card.toggle").first();
     try {
-      if (await picker.count()) await picker.click({ timeout: 2000 });
+      if (await toggle.count()) {
+        // A set of cards (The Club): tap one, then confirm.
+        await toggle.click({ timeout: 2000 });
+        await page.locator(".choices button.primary:not([disabled])").first().click({ timeout: 2000 });
+      } else if (await picker.count()) await picker.click({ timeout: 2000 });
       else if (await lit.count()) await lit.click({ timeout: 2000 });
       else await page.locator(".choices button.choice").first().click({ timeout: 2000 });
     } catch {
@@ -509,6 +605,78 @@ await test("Solo against the Robot (one round), keyboard only", async () => {
   await checkReplay(p, "solo");
 });
 
+await test("A hidden tab is called back on its turn; a finished table's address leads to its replay", async () => {
+  const p = await person("ivy");
+  const r = await fetch(`${base}/manifest.webmanifest`);
+  if (servesPage) {
+    assert(r.ok && /manifest\+json/.test(r.headers.get("content-type") ?? ""), `the manifest's content type: ${r.headers.get("content-type")}`);
+    const m = await r.json();
+    assert(m.display === "standalone" && m.start_url === "/" && m.icons.length >= 2, "an installable manifest");
+    const icon = await fetch(`${base}/favicon.svg`);
+    assert(icon.ok && icon.headers.get("content-type") === "image/svg+xml", `the favicon's content type: ${icon.headers.get("content-type")}`);
+    const png = await fetch(`${base}/icon-192.png`);
+    assert(png.ok && png.headers.get("content-type") === "image/png", "a PNG icon");
+  }
+  await openCreateForm(p, "trophy-case", 3);
+  await p.fill("#opt-target", "4");
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector(".board.trophy-case");
+  const table = tableIdOf(p);
+  await p.waitForSelector(".choices");
+  assert((await p.title()) === "La Casa", `a visible tab keeps its title (${await p.title()})`);
+  // Another tab comes in front: this one is hidden (as a browser reports it).
+  await p.evaluate(() => {
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+    document.dispatchEvent(new Event("visibilitychange"));
+  });
+  const before = await p.evaluate(() => window.casaApp.state.tables[location.pathname.split("/").pop()].request.seq);
+  await p.locator(".hand button.card.legal, .choices button.choice").first().click();
+  await p.waitForFunction(() => document.title.startsWith("(1) "), null, { timeout: 20000 });
+  assert((await p.title()) === "(1) Your turn · La Casa", `the title counts the turn: ${await p.title()}`);
+  const after = await p.evaluate(() => window.casaApp.state.tables[location.pathname.split("/").pop()].request?.seq);
+  assert(after > before, "a new decision arrived while hidden");
+  const icon = await p.locator("link[rel~='icon']").getAttribute("href");
+  assert(icon.startsWith("data:image/svg+xml") && decodeURIComponent(icon).includes(">1</text>"), "the favicon shows the count");
+  // The badge as drawn, and the alert settings, for the screenshots.
+  const badge = await browser.newPage({ viewport: { width: 360, height: 96 } });
+  await badge.setContent(`<body style="margin:0;background:#dfe3e8;font:16px sans-serif;display:flex;align-items:center;gap:10px;padding:24px">
+    <img src="${icon}" width="32" height="32"><span style="background:#fff;padding:6px 12px;border-radius:8px 8px 0 0">(1) Your turn · La Casa</span></body>`);
+  await badge.screenshot({ path: join(shots, "alerts-tab-desktop.png") });
+  await badge.close();
+  await p.evaluate(() => {
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => false });
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "visible" });
+    document.dispatchEvent(new Event("visibilitychange"));
+  });
+  assert((await p.title()) === "La Casa", "the count clears when the tab is in front again");
+  await p.click(".alert-settings summary");
+  await p.waitForSelector(".alert-panel");
+  await p.setViewportSize(PHONE);
+  await p.screenshot({ path: join(shots, "alerts-phone.png") });
+  await p.setViewportSize(DESKTOP);
+  await p.screenshot({ path: join(shots, "alerts-desktop.png") });
+  await p.click(".alert-settings summary");
+  await playToEnd(p);
+  // The finished table's address: its result and the way to the replay.
+  await p.goto(`/table/${table}`);
+  await p.waitForSelector(".game-over");
+  await p.locator(".game-over a", { hasText: "Watch the replay" }).click();
+  await p.waitForSelector(".replay-controls");
+  assert(new URL(p.url()).pathname === `/replay/${table}`, "the finished table leads to its replay");
+  // An address of no table, an expired invite: said in place, with the lobby offered.
+  await p.goto("/table/tnosuchtable");
+  await p.waitForSelector(".gone");
+  assert((await p.locator(".gone").textContent()).includes("There is no table tnosuchtable here"), "an unknown table says so");
+  await p.goto("/join/NOSUCHINVITE");
+  await p.waitForSelector(".gone");
+  assert((await p.locator(".gone").textContent()).includes("no longer valid"), "an expired invite says so");
+  await screenshots(p, "invite-expired");
+  await p.locator(".gone a", { hasText: "Go to the lobby" }).click();
+  await p.waitForSelector(".create-form");
+  await checkCleanPage(p);
+});
+
 await test("Ratings: a rated game against the robot, then the leaderboard and a profile", async () => {
   const p = await person("hal");
   // With bots a table is unrated unless its creator asks: the form's Ratings choice.
@@ -678,6 +846,6 @@ for (const c of children) c.kill("SIGTERM");
 rmSync(tmp, { recursive: true, force: true });
 const failed = results.filter((r) => !r.ok).length;
 if (failed) console.log("server log tail:\n" + serverLog.slice(-3000));
-console.log(`e2e: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`e2e: ${((Date.now() - started) / 1000).toFixed(1)} s, ${decisionsChecked} decisions checked in view at both sizes`);
 console.log(`${results.length - failed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -1,6 +1,9 @@
 // The page's controller: owns the connection and the state, turns clicks into
 // protocol messages, and routes between the lobby, a table and a replay.
+import { Alerts } from "./alerts";
+import { gameTitle } from "./catalogue";
 import { Connection, forgetToken, saveName, savedName } from "./net";
+import { decisionLines } from "./phrases";
 import { AppState, initialState, reduce, tableEntry } from "./store";
 import type { Json } from "./words";
 
@@ -39,10 +42,15 @@ export class App {
   state: AppState = initialState();
   route: Route = parseRoute(location.pathname);
   conn: Connection;
+  alerts = new Alerts();
+  private alerted = new Map<string, number>(); // table -> seq of the request already alerted
   private listeners = new Set<() => void>();
   private resyncTimers = new Map<string, ReturnType<typeof setTimeout>>();
   private watched = new Set<string>(); // tables this page spectates (re-spectated on reconnect)
   private probing = new Set<string>(); // tables opened by address, waiting for their first state
+  /** Tables and invites the server does not know (finished and put away, or never made). */
+  missingTables = new Set<string>();
+  missingInvites = new Set<string>();
   /** Called after each message has been applied and the page re-rendered (benchmarks). */
   afterRender: ((m: Json) => void) | null = null;
 
@@ -53,6 +61,7 @@ export class App {
       this.changed();
     };
     this.conn.onMessage = (m) => this.receive(m);
+    this.alerts.onChange(() => this.changed());
     this.conn.onWelcome = () => this.afterWelcome();
     window.addEventListener("popstate", () => {
       this.route = parseRoute(location.pathname);
@@ -74,6 +83,14 @@ export class App {
   }
 
   receive(m: Json): void {
+    if (m.type === "error" && m.code === "no_such_table" && this.routeUnknown()) {
+      // The address names a table the server does not run: the page says so in place.
+      if (this.route.page === "table") this.missingTables.add(this.route.table);
+      if (this.route.page === "join") this.missingInvites.add(this.route.invite);
+      this.changed();
+      this.afterRender?.(m);
+      return;
+    }
     if (m.type === "table_created" || m.type === "rematch_created") {
       const id = m.new_table ?? m.table;
       this.markCreated(id);
@@ -81,6 +98,7 @@ export class App {
     if (m.type === "table_state" && this.probing.delete(m.table) && m.seat === -1 && m.status !== "over") {
       this.spectate(m.table);
     }
+    this.callBack(m);
     const changed = reduce(this.state, m);
     if (m.table) {
       const t = this.state.tables[m.table];
@@ -88,6 +106,29 @@ export class App {
     }
     if (changed) this.changed();
     this.afterRender?.(m);
+  }
+
+  /** Tells a player whose tab is hidden that it is their turn or that someone wrote. */
+  private callBack(m: Json): void {
+    if (m.type === "request" && Array.isArray(m.legal) && m.legal.length && typeof m.table === "string") {
+      if (this.alerted.get(m.table) === m.seq) return; // the same decision sent again
+      this.alerted.set(m.table, m.seq);
+      const game = this.state.tables[m.table]?.state?.game ?? m.view?.game ?? "";
+      const what = decisionLines(m.legal, game, m.view?.phase)[0]?.text ?? "";
+      this.alerts.notice("turn", `${game ? gameTitle(game) + ", " : ""}table ${m.table}: ${what}`);
+    } else if (m.type === "chat" && m.from !== this.state.me?.player_id) {
+      const t = this.state.tables[m.table];
+      if (typeof m.line === "number" && t?.chat.some((c) => c.line === m.line)) return; // already shown
+      this.alerts.notice("chat", `${m.name}: ${m.text}`);
+    }
+  }
+
+  /** The route's table or invite has no state yet (an answer "no such table" is about it). */
+  private routeUnknown(): boolean {
+    const r = this.route;
+    if (r.page === "table") return !this.state.tables[r.table]?.state;
+    if (r.page === "join") return !Object.values(this.state.tables).some((x) => x.invite === r.invite || x.state?.invite === r.invite);
+    return false;
   }
 
   private scheduleResync(table: string): void {

@@ -20,13 +20,22 @@ export interface ChoiceGroup {
 export interface Choices {
   byCard: Map<string, Json[]>;
   groups: ChoiceGroup[];
+  /** Actions naming a set of cards (`cards`: The Club's set-aside): chosen by tapping cards. */
+  multi: Json[];
+  /** The cards that can be tapped into such a set. */
+  toggles: Set<string>;
 }
 
 export function buildChoices(legal: Json[] | undefined): Choices {
   const byCard = new Map<string, Json[]>();
   const groupsByType = new Map<string, Json[]>();
+  const multi: Json[] = [];
+  const toggles = new Set<string>();
   for (const a of legal ?? []) {
-    if (a && typeof a.card === "string" && CARD_TYPES.has(a.type)) {
+    if (a && Array.isArray(a.cards) && a.cards.every((c: unknown) => typeof c === "string")) {
+      multi.push(a);
+      for (const c of a.cards) toggles.add(c);
+    } else if (a && typeof a.card === "string" && CARD_TYPES.has(a.type)) {
       const list = byCard.get(a.card) ?? [];
       list.push(a);
       byCard.set(a.card, list);
@@ -42,7 +51,7 @@ export function buildChoices(legal: Json[] | undefined): Choices {
     actions,
     asSelect: actions.length > SELECT_THRESHOLD,
   }));
-  return { byCard, groups };
+  return { byCard, groups, multi, toggles };
 }
 
 /** Cards drawn clickable during one render, so the choices panel can offer the rest. */
@@ -57,4 +66,14 @@ export class DrawnCards {
   has(id: string): boolean {
     return this.seen.has(id);
   }
+}
+
+/** The action of `multi` whose `cards` are exactly `chosen` (in any order), or undefined. */
+export function matchCards(multi: Json[], chosen: Set<string>): Json | undefined {
+  return multi.find((a) => a.cards.length === chosen.size && a.cards.every((c: string) => chosen.has(c)));
+}
+
+/** The most cards one action of `multi` names. */
+export function maxCards(multi: Json[]): number {
+  return multi.reduce((m, a) => Math.max(m, a.cards.length), 0);
 }

@@ -9,6 +9,11 @@ export function cap(s: string): string {
   return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
 }
 
+/** "1 card", "3 cards": a count with its noun, singular or plural. */
+export function plural(n: number, noun: string, many?: string): string {
+  return `${n} ${n === 1 ? noun : (many ?? noun + "s")}`;
+}
+
 export function humanize(s: string): string {
   return s.replace(/_/g, " ");
 }
@@ -24,8 +29,14 @@ function cards(list: string[] | undefined, game: string): string {
   return list.map((c) => cardName(c, game)).join(", ");
 }
 
-/** A short label for one legal action. */
-export function describeAction(a: Json, game: string): string {
+/** "build B1 (8)": a Casino build with its value, when the view shows it. */
+function buildName(id: string, view?: Json): string {
+  const b = Array.isArray(view?.table?.builds) ? view.table.builds.find((x: Json) => x?.id === id) : undefined;
+  return typeof b?.value === "number" ? `build ${id} (${b.value})` : `build ${id}`;
+}
+
+/** A short label for one legal action; `view` (the seat's view) names builds' values. */
+export function describeAction(a: Json, game: string, view?: Json): string {
   const c = (id: string) => cardName(id, game);
   switch (a.type) {
     case "play": {
@@ -41,7 +52,7 @@ export function describeAction(a: Json, game: string): string {
     case "discard":
       return `Discard ${c(a.card)}`;
     case "bid":
-      return `Bid ${a.tricks} tricks`;
+      return `Bid ${plural(a.tricks, "trick")}`;
     case "name_family":
       return `Name ${family(a.family)}`;
     case "set_aside":
@@ -67,13 +78,13 @@ export function describeAction(a: Json, game: string): string {
     case "take_pile":
       return a.pile === "face_up" ? "Take the face-up card" : "Take the stock card";
     case "capture": {
-      const taken = [...(a.loose ?? []).map(c), ...(a.builds ?? []).map((b: string) => `build ${b}`)];
+      const taken = [...(a.loose ?? []).map(c), ...(a.builds ?? []).map((b: string) => buildName(b, view))];
       return `Capture ${taken.join(" + ")} with ${c(a.card)}`;
     }
     case "build":
       return `Build ${c(a.card)} on ${cards(a.loose, game)}`;
     case "increase":
-      return `Raise build ${a.build} with ${c(a.card)}`;
+      return `Raise ${buildName(a.build, view)} with ${c(a.card)}`;
     case "trail":
       return `Trail ${c(a.card)}`;
     case "ask":
@@ -111,7 +122,7 @@ export function describeEvent(e: Json, game: string, who: (seat: number) => stri
       return `${s} played ${c(e.card)}${e.call ? ` calling “${e.call}”` : ""}${e.as_gallowglass ? " as gallowglass" : ""}${e.from === "tableau" ? " from the tableau" : ""}.`;
     case "trick": {
       const w = typeof e.winner === "string" ? (e.winner === "human" ? "You" : "The Robot") : who(e.winner);
-      const pts = e.points !== undefined ? ` (${e.points} points${e.reason ? ", " + humanize(e.reason) : ""})` : "";
+      const pts = e.points !== undefined ? ` (${plural(e.points, "point")}${e.reason ? ", " + humanize(e.reason) : ""})` : "";
       return `${w} won trick${e.number ? " " + e.number : ""}${pts}.`;
     }
     case "deal":
@@ -133,7 +144,7 @@ export function describeEvent(e: Json, game: string, who: (seat: number) => stri
     case "discard":
       return e.card ? `${s} discards ${c(e.card)}.` : `${s} discards a card.`;
     case "set_aside":
-      return e.cards ? `${s} sets aside ${cards(e.cards, game)}.` : `${s} sets aside ${e.count} card(s).`;
+      return e.cards ? `${s} sets aside ${cards(e.cards, game)}.` : `${s} sets aside ${plural(e.count, "card")}.`;
     case "cousins":
       return `${s} names ${family(e.family)} as Cousins.`;
     case "bid":
@@ -155,7 +166,7 @@ export function describeEvent(e: Json, game: string, who: (seat: number) => stri
     case "pass_card":
       return e.card ? `${s} passes ${c(e.card)} to ${who(e.to)}.` : `${s} passes a card to ${who(e.to)}.`;
     case "take_back":
-      return `${s} takes back ${e.count} card(s).`;
+      return `${s} takes back ${plural(e.count, "card")}.`;
     case "steal":
       return `${s} steals ${c(e.card)}.`;
     case "no_steal":
@@ -192,8 +203,13 @@ export function describeEvent(e: Json, game: string, who: (seat: number) => stri
       return `${s} folds.`;
     case "redeal":
       return `${s} shows an all-trump hand: redeal.`;
-    case "round_end":
-      return `Round ${e.round ?? ""} over: ${list(e.points)} point(s) this round, ${list(e.scores ?? e.total)} in all.`;
+    case "round_end": {
+      // Casino gives the round's points per side in `sides`, the others in `points`.
+      const pts = e.points ?? (Array.isArray(e.sides) ? e.sides.map((x: Json) => x?.points ?? 0) : undefined);
+      const one = Array.isArray(pts) ? pts.length === 1 && pts[0] === 1 : pts === 1;
+      const round = pts === undefined ? "" : ` ${list(pts)} ${one ? "point" : "points"} this round,`;
+      return `Round ${e.round ?? ""} over:${round} ${list(e.scores ?? e.total)} in all.`;
+    }
     case "hand_end":
       return e.hands_played !== undefined ? `Hand ${e.hands_played} over.` : `Hand over: game points ${list(e.game_points)}.`;
     case "game_over":

@@ -35,7 +35,7 @@ describe("buildChoices", () => {
     expect(c.byCard.get("KC")).toEqual([{ type: "trail", card: "KC" }]);
   });
 
-  it("offers card-less or list actions as groups (set aside, elect, ask)", () => {
+  it("offers card-less actions as groups and card sets as taps (set aside, ask)", () => {
     const legal = [
       { type: "set_aside", cards: [] },
       { type: "set_aside", cards: ["G5"] },
@@ -44,7 +44,8 @@ describe("buildChoices", () => {
     ];
     const c = buildChoices(legal);
     expect(c.byCard.size).toBe(0);
-    expect(c.groups.map((g) => g.type)).toEqual(["set_aside", "ask", "done_asking"]);
+    expect(c.groups.map((g) => g.type)).toEqual(["ask", "done_asking"]);
+    expect(c.multi.map((a) => a.cards)).toEqual([[], ["G5"]]);
     expect(SELECT_THRESHOLD).toBeGreaterThan(2);
   });
 

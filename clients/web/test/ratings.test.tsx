@@ -56,6 +56,7 @@ describe("leaderboard page", () => {
     const rows = [...root.querySelectorAll("table.ratings:not(.solo) tbody tr")];
     expect(rows.map((r) => r.querySelector("td:nth-child(2)")!.textContent)).toEqual(["ann", "strong (bot)", "ann#2"]);
     expect(rows[0].querySelector("td.rating")!.textContent).toBe("1662 ± 290?");
+    expect(root.querySelector("caption.prov-note")!.textContent).toContain("provisional: too few games");
     expect(rows[0].classList.contains("provisional")).toBe(true);
     expect(rows[1].querySelector("abbr.prov")).toBeNull();
     expect(rows[1].querySelector("td.rating")!.textContent).toBe("1602 ± 80");
@@ -68,7 +69,10 @@ describe("leaderboard page", () => {
     serve({ "/api/leaderboard?game=casino": { game: "casino", players: [], ratings: [], solo: [] } });
     await act(async () => render(<LeaderboardPage game="casino" navigate={() => {}} />, root));
     await settle(() => root.textContent!.includes("No rated"));
-    expect(root.textContent).toContain("No rated games of Casino yet.");
+    expect(root.textContent).toContain("No rated games of Casino yet: games with bots are unrated unless their creator asked for a rating.");
+    // Which games are rated, and how to rate one with bots, without a hover.
+    expect(root.querySelector(".rating-rules")!.textContent).toContain("when every seat is a person");
+    expect(root.querySelector(".rating-rules")!.textContent).toContain("rated, bots too");
   });
 });
 
@@ -90,7 +94,7 @@ describe("profile page", () => {
     await act(async () => render(<ProfilePage id="p1" navigate={(p) => went.push(p)} />, root));
     await settle(() => root.querySelector("h2") !== null);
     expect(root.querySelector("h2")!.textContent).toBe("ann");
-    expect(root.querySelector("td.rating")!.textContent).toBe("1662 ± 290?");
+    expect(root.querySelector("td.rating")!.textContent).toBe("1662 ± 290? (provisional)");
     expect(root.querySelector(".solo-record")!.textContent).toBe("La Casa Solo: 1 won of 2, best score 4.");
     const recent = root.querySelector(".recent li")!;
     expect(recent.textContent).toContain("won, score 11 (1500 → 1662)");

@@ -129,7 +129,7 @@ describe("table page", () => {
     expect([...root.querySelectorAll("button.card.legal")].map((b) => b.getAttribute("data-card"))).toEqual(["MAZ1", "MAZX"]);
     expect(root.querySelector('[data-card="MAZX"] .rank')!.textContent).toBe("∞");
     expect(root.textContent).toContain("Fold (out of this trick)");
-    expect(root.querySelectorAll(".seat")[2].textContent).toContain("5 pts");
+    expect(root.querySelectorAll(".seat")[2].textContent).toContain("5 points");
 
     const conf = {
       game: "conference", seat: 0, players: 4, phase: "play", to_act: [0], hand_number: 1, dealer: 1, contract: 83, direction: "left",

@@ -11,6 +11,9 @@ export interface PickContext {
   drawn: DrawnCards | null;
   selected: string | null;
   pick: (card: string) => void;
+  /** Cards tapped in and out of a chosen set (The Club's set-aside), and the set. */
+  toggles?: Set<string>;
+  chosen?: Set<string>;
 }
 export const Pick = createContext<PickContext>({
   game: "",
@@ -33,6 +36,7 @@ export function Card({ id, small, note, dim, inert }: CardProps) {
   const ctx = useContext(Pick);
   const f = cardFace(id, ctx.game || undefined);
   const actions = inert ? undefined : ctx.byCard.get(id);
+  const toggle = !inert && !!ctx.toggles?.has(id);
   const cls = `card s-${f.suit}${small ? " small" : ""}${dim ? " dim" : ""}`;
   const face = (
     <>
@@ -41,6 +45,23 @@ export function Card({ id, small, note, dim, inert }: CardProps) {
       {note ? <span class="note">{note}</span> : null}
     </>
   );
+  if (toggle) {
+    ctx.drawn?.add(id);
+    const on = !!ctx.chosen?.has(id);
+    return (
+      <button
+        type="button"
+        class={`${cls} legal toggle${on ? " selected" : ""}`}
+        data-card={id}
+        title={f.name}
+        aria-pressed={on}
+        aria-label={f.name}
+        onClick={() => ctx.pick(id)}
+      >
+        {face}
+      </button>
+    );
+  }
   if (actions) {
     ctx.drawn?.add(id);
     return (
@@ -56,7 +77,7 @@ export function Card({ id, small, note, dim, inert }: CardProps) {
       </button>
     );
   }
-  const playable = ctx.byCard.size > 0 && !inert;
+  const playable = (ctx.byCard.size > 0 || (ctx.toggles?.size ?? 0) > 0) && !inert;
   return (
     <span class={`${cls}${playable ? " unplayable" : ""}`} data-card={id} title={f.name} role="img" aria-label={f.name}>
       {face}
@@ -67,7 +88,7 @@ export function Card({ id, small, note, dim, inert }: CardProps) {
 /** A face-down card (or a count of them). */
 export function CardBack({ count, small, label }: { count?: number; small?: boolean; label?: string }) {
   return (
-    <span class={`card back${small ? " small" : ""}`} role="img" aria-label={label ?? `${count ?? 1} face-down card(s)`}>
+    <span class={`card back${small ? " small" : ""}`} role="img" aria-label={label ?? ((count ?? 1) === 1 ? "1 face-down card" : `${count} face-down cards`)}>
       {count !== undefined && count !== 1 ? <span class="count">{count}</span> : null}
     </span>
   );

@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { App } from "../app";
 import { choicesAt, effectiveFormat, fieldApplies, gameTitle, loadCatalogue, parseText, type GameInfo, type OptionField } from "../catalogue";
 import { savedName } from "../net";
+import { choiceWords, optionWords } from "../optionWords";
 import type { Json } from "../words";
 import { HelpLinks } from "./Help";
 import { UI as HELP_UI } from "../help/content";
@@ -25,9 +26,22 @@ export function NameForm({ app }: { app: App }) {
   );
 }
 
-function FieldInput({ f, value, set, players }: { f: OptionField; value: unknown; set: (v: unknown) => void; players: number }) {
+function FieldInput({ f, value, set, players, game }: { f: OptionField; value: unknown; set: (v: unknown) => void; players: number; game: string }) {
   const id = `opt-${f.key}`;
-  const help = f.description ? <small id={`${id}-help`}>{f.description}</small> : null;
+  const plain = f.testing ? null : optionWords(game, f.key);
+  const help = plain ? (
+    <small id={`${id}-help`}>
+      {plain}{" "}
+      {f.description ? (
+        <details class="rules-ref">
+          <summary>Rules reference</summary>
+          {f.description}
+        </details>
+      ) : null}
+    </small>
+  ) : f.description ? (
+    <small id={`${id}-help`}>{f.description}</small>
+  ) : null;
   if (f.kind === "boolean")
     return (
       <div class="field">
@@ -52,10 +66,12 @@ function FieldInput({ f, value, set, players }: { f: OptionField; value: unknown
             set(v === "" ? undefined : choices[Number(v)].value);
           }}
         >
-          <option value="">{f.default !== undefined ? `default (${String(f.default)})` : "default"}</option>
+          {/* The default is one of the choices: listed once, as the usual one. */}
+          {choices.some((c) => c.value === f.default) ? null : <option value="">{f.default !== undefined && f.default !== null ? `usual (${String(f.default)})` : "not set"}</option>}
           {choices.map((c, i) => (
-            <option value={String(i)} key={i}>
-              {c.label}
+            <option value={c.value === f.default ? "" : String(i)} key={i}>
+              {choiceWords(game, f.key, c.value) ?? c.label}
+              {c.value === f.default ? " (usual)" : ""}
             </option>
           ))}
         </select>
@@ -163,7 +179,7 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
       {fields
         .filter((f) => !f.testing)
         .map((f) => (
-          <FieldInput key={game + f.key} f={f} value={options[f.key]} set={(v) => setOptions({ ...options, [f.key]: v })} players={playersOk} />
+          <FieldInput key={game + f.key} f={f} value={options[f.key]} set={(v) => setOptions({ ...options, [f.key]: v })} players={playersOk} game={game} />
         ))}
       <div class="field">
         <label for="timer">Move timer (seconds, empty for none)</label>
@@ -204,7 +220,7 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
           {fields
             .filter((f) => f.testing)
             .map((f) => (
-              <FieldInput key={game + f.key} f={f} value={options[f.key]} set={(v) => setOptions({ ...options, [f.key]: v })} players={playersOk} />
+              <FieldInput key={game + f.key} f={f} value={options[f.key]} set={(v) => setOptions({ ...options, [f.key]: v })} players={playersOk} game={game} />
             ))}
         </details>
       ) : null}

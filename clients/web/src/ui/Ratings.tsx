@@ -66,6 +66,11 @@ export function LeaderboardPage({ game, navigate }: { game: string; navigate: Na
           </a>
         ))}
       </nav>
+      <p class="rating-rules">
+        A game counts for these ratings when every seat is a person. To rate a game with bots, choose{" "}
+        <b>Ratings: rated, bots too</b> in the create form (the bots then hold ratings of their own). Solo games
+        against the Robot are listed apart.
+      </p>
       {error ? <p class="error">{error}</p> : !board ? <p class="muted">Loading…</p> : <RatingTable board={board} navigate={navigate} />}
       {board?.solo?.length ? <SoloTable rows={board.solo} navigate={navigate} /> : null}
     </div>
@@ -74,7 +79,13 @@ export function LeaderboardPage({ game, navigate }: { game: string; navigate: Na
 
 function RatingTable({ board, navigate }: { board: Json; navigate: Nav }) {
   const rows: Json[] = board.ratings ?? [];
-  if (!rows.length) return <p class="muted">No rated games of {gameTitle(board.game)} yet.</p>;
+  if (!rows.length)
+    return (
+      <p class="muted">
+        No rated games of {gameTitle(board.game)} yet: games with bots are unrated unless their creator asked for a rating.
+      </p>
+    );
+  const anyProvisional = rows.some((r) => r.provisional);
   return (
     <table class="ratings">
       <thead>
@@ -87,12 +98,17 @@ function RatingTable({ board, navigate }: { board: Json; navigate: Nav }) {
             <td><Link to={profilePath(r.player_id)} navigate={navigate}>{r.name}</Link></td>
             <td class="rating">
               {ratingText(r)}
-              {r.provisional ? <abbr class="prov" title="Provisional: fewer games than needed for a settled rating">?</abbr> : null}
+              {r.provisional ? <abbr class="prov" title="Provisional: fewer games than needed for a settled rating" aria-label="provisional">?</abbr> : null}
             </td>
             <td>{r.games}</td>
           </tr>
         ))}
       </tbody>
+      {anyProvisional ? (
+        <caption class="prov-note">
+          <span aria-hidden="true">?</span> provisional: too few games yet for a settled rating, so it still moves a lot.
+        </caption>
+      ) : null}
     </table>
   );
 }
@@ -136,7 +152,8 @@ export function ProfilePage({ id, navigate }: { id: string; navigate: Nav }) {
                 <td><Link to={`/leaderboard/${r.game}`} navigate={navigate}>{gameTitle(r.game)}</Link></td>
                 <td class="rating">
                   {ratingText(r)}
-                  {r.provisional ? <abbr class="prov" title="Provisional">?</abbr> : null}
+                  {r.provisional ? <abbr class="prov" title="Provisional" aria-label="provisional">?</abbr> : null}
+                  {r.provisional ? <span class="prov-inline"> (provisional)</span> : null}
                 </td>
                 <td>{r.games}</td>
               </tr>

@@ -2,11 +2,89 @@ import { useEffect, useState } from "preact/hooks";
 import { gameTitle } from "../catalogue";
 import { describeVerdict, type AsyncVerifier, type Verdict } from "../verify";
 import { loadVerifier } from "../verify-client";
-import { describeAction, type Json } from "../words";
+import { FAMILY_SYMBOL } from "../cards";
+import { cap, describeAction, humanize, plural, type Json } from "../words";
 import { Board } from "./boards";
 import { Card, Cards, Pick } from "./Card";
-import { ScoreSheet } from "./Table";
+import { replaySeatName, ScoreSheet } from "./Table";
 import { HelpButton } from "./Help";
+
+// La Casa's table game keeps its Challenge and Ruling Family in the full state as the
+// engine numbers them (engine/games/la_casa/table_game.h, cards.h; -1: none); its
+// Solo and Domination states give the names.
+const LC_CHALLENGES = [
+  "anarchy", "bandits", "betrayal", "bruto", "capitano", "carita", "cards_on_the_table", "the_club",
+  "cousins", "figura", "kin", "mangia_cake", "minions", "pass_the_buck", "revenge", "slap_down",
+];
+const LC_FAMILIES = ["guns", "knives", "masks", "fists"];
+
+function named(v: unknown, names: string[]): string | null {
+  if (typeof v === "string") return v;
+  return typeof v === "number" && v >= 0 && v < names.length ? names[v] : null;
+}
+
+/** Where a full state is: round (or hand), tricks played, Challenge and Ruling Family, when it says. */
+export function position(state: Json, game = ""): { round: number | null; tricks: number | null; challenge: string | null; ruling: string | null } {
+  const round = typeof state?.round === "number" ? state.round : typeof state?.hand_number === "number" ? state.hand_number : null;
+  const tricks = typeof state?.tricks_played === "number" ? state.tricks_played : null;
+  const laCasa = game === "la-casa";
+  const challenge = laCasa ? named(state?.challenge, LC_CHALLENGES) : null;
+  const ruling = laCasa ? named(state?.ruling, LC_FAMILIES) : null;
+  return { round, tricks, challenge, ruling };
+}
+
+/** "the_club" → "The Club", "cards_on_the_table" → "Cards on the Table". */
+function titleWords(id: string): string {
+  return humanize(id)
+    .split(" ")
+    .map((w, i) => (i > 0 && (w === "on" || w === "the") ? w : cap(w)))
+    .join(" ");
+}
+
+/** "Round 1 · Challenge: Cousins · Ruling Family: Masks ☺ · 3 tricks played". */
+export function positionText(state: Json, game: string, roundWord: string): string {
+  const p = position(state, game);
+  return [
+    p.round !== null ? `${roundWord} ${p.round}` : null,
+    p.challenge ? `Challenge: ${titleWords(p.challenge)}` : null,
+    p.ruling ? `Ruling Family: ${cap(p.ruling)} ${FAMILY_SYMBOL[p.ruling] ?? ""}`.trim() : null,
+    p.tricks !== null ? `${plural(p.tricks, "trick")} played` : null,
+  ]
+    .filter(Boolean)
+    .join(" · ");
+}
+
+export interface MoveGroup {
+  round: number | null;
+  tricks: { trick: number | null; moves: number[] }[];
+}
+
+/** The moves grouped by round (or hand) and, where the game counts tricks, by trick. */
+export function groupMoves(log: Json[], initial: Json): MoveGroup[] {
+  const out: MoveGroup[] = [];
+  let last = initial;
+  let done = 0; // tricks finished in the current round before the current move
+  for (let i = 0; i < log.length; i++) {
+    const after = log[i].state ?? last;
+    const p = position(after);
+    let g = out[out.length - 1];
+    if (!g || g.round !== p.round) {
+      g = { round: p.round, tricks: [] };
+      out.push(g);
+      done = 0;
+    }
+    const trick = p.tricks === null ? null : done + 1;
+    let tg = g.tricks[g.tricks.length - 1];
+    if (!tg || tg.trick !== trick) {
+      tg = { trick, moves: [] };
+      g.tricks.push(tg);
+    }
+    tg.moves.push(i);
+    if (p.tricks !== null && p.tricks > done) done = p.tricks;
+    last = after;
+  }
+  return out;
+}
 
 /** The replay as the server sent it (the text is what the checks read) and parsed. */
 export async function loadReplay(table: string): Promise<{ text: string; replay: Json }> {
@@ -113,8 +191,19 @@ function FairDeal({ replay, check }: { replay: Json; check: Check }) {
       {verdict}
       <p class="muted">
         This page runs the same checks as <code>casa verify {replay.table} --url {origin}</code>, with the rules engine
-        compiled to WebAssembly: nothing but the replay comes from the server (see docs/fair-play.md).
+        compiled to WebAssembly: nothing but the replay comes from the server.
       </p>
+      <details class="fair-how">
+        <summary>How does this prove the deal was fair?</summary>
+        <p>
+          Before the first card was dealt, the table published the SHA-256 hash above: a fingerprint of a secret salt and
+          the seed that shuffles every deal. Nobody can find a different seed with the same fingerprint, so the deal was
+          fixed before anyone played. At the end the table reveals the salt and the seed; this page hashes them, deals
+          the cards again with the rules engine, and replays every move to check that each was legal and that the
+          scores are right. The same checks run on your own computer with <code>casa verify</code> (the server's
+          documentation, docs/fair-play.md in its source, explains them in full).
+        </p>
+      </details>
     </section>
   );
 }
@@ -162,7 +251,8 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
   }, [replay]);
   if (error) return <p class="error">{error}</p>;
   if (!replay) return <p class="muted">Loading the replay…</p>;
-  const name = (s: number) => (s === -1 ? "the Robot" : (replay.seats?.[s]?.name ?? replay.seats?.[s]?.bot ?? `Seat ${s + 1}`));
+  const name = (s: number) => replaySeatName(replay.seats, s);
+  const roundWord = replay.game === "conference" || replay.game === "trophy-case" ? "Hand" : "Round";
   const log: Json[] = replay.log;
   const at = step === 0 ? null : log[step - 1];
   // A log entry may carry the full state after it; the final state always comes.
@@ -179,7 +269,7 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
         <HelpButton game={replay.game} />
       </p>
       <p>
-        {replay.seats?.map((s: Json, i: number) => name(i) + (s.bot ? " (bot)" : "")).join(", ")} · winners:{" "}
+        {replay.seats?.map((s: Json, i: number) => name(i) + (s.bot && s.name ? " (bot)" : "")).join(", ")} · winners:{" "}
         {(replay.winners ?? []).map(name).join(", ") || "none"}
       </p>
       <div class="replay-controls">
@@ -192,6 +282,9 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
         <button type="button" onClick={() => setStep(log.length)} disabled={step === log.length} aria-label="Last move">»</button>
         <input type="range" min={0} max={log.length} value={step} aria-label="Move" onInput={(e) => setStep(Number((e.target as HTMLInputElement).value))} />
       </div>
+      <p class="replay-where" aria-live="polite">
+        {positionText(state, replay.game, roundWord)}
+      </p>
       <p class="replay-move">{at ? `${name(at.seat)}: ${describeAction(at.action, replay.game)}${at.auto ? ` (${at.auto})` : ""}` : "The deal."}</p>
       <Pick.Provider value={ctx}>
         {hands ? (
@@ -221,15 +314,27 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
       </Pick.Provider>
       <ScoreSheet rows={rows} name={name} />
       <FairDeal replay={replay} check={check} />
-      <ol class="replay-log" aria-label="Every move">
-        {log.map((e, i) => (
-          <li key={i} class={i === step - 1 ? "current" : ""}>
-            <button type="button" class="link" onClick={() => setStep(i + 1)}>
-              {name(e.seat)}: {describeAction(e.action, replay.game)}
-            </button>
-          </li>
+      <div class="replay-log" aria-label="Every move">
+        {groupMoves(log, replay.initial_state).map((g, gi) => (
+          <section key={gi} class="replay-round">
+            <h4>{g.round !== null ? `${roundWord} ${g.round}` : "Moves"}</h4>
+            {g.tricks.map((tg, ti) => (
+              <div key={ti} class="replay-trick">
+                {tg.trick !== null ? <h5>Trick {tg.trick}</h5> : null}
+                <ol start={tg.moves[0] + 1}>
+                  {tg.moves.map((i) => (
+                    <li key={i} class={i === step - 1 ? "current" : ""}>
+                      <button type="button" class="link" onClick={() => setStep(i + 1)}>
+                        {name(log[i].seat)}: {describeAction(log[i].action, replay.game)}
+                      </button>
+                    </li>
+                  ))}
+                </ol>
+              </div>
+            ))}
+          </section>
         ))}
-      </ol>
+      </div>
       <p>
         <a href="/" onClick={(e) => { e.preventDefault(); navigate("/"); }}>Back to the lobby</a>
       </p>

@@ -11,6 +11,26 @@ import { UI as HELP_UI } from "../help/content";
 import { ReplayPage } from "./Replay";
 import { TablePage } from "./Table";
 
+/** The player's choice of sound and system notifications for turns and messages. */
+function AlertSettings({ app }: { app: App }) {
+  const a = app.alerts;
+  return (
+    <details class="alert-settings">
+      <summary aria-label="Alerts: sound and notifications">Alerts</summary>
+      <div class="alert-panel">
+        <p class="muted">While this tab is hidden, its title and icon count your turns and new messages.</p>
+        <label class="inline">
+          <input type="checkbox" checked={a.sound} onChange={(e) => (a.sound = (e.target as HTMLInputElement).checked)} /> Play a sound
+        </label>
+        <label class="inline">
+          <input type="checkbox" checked={a.notify} disabled={a.notifyBlocked} onChange={(e) => void a.setNotify((e.target as HTMLInputElement).checked)} /> Show a system notification
+        </label>
+        {a.notifyBlocked ? <p class="muted">This browser blocks notifications for this site; its site settings can allow them.</p> : null}
+      </div>
+    </details>
+  );
+}
+
 export function Root({ app }: { app: App }) {
   const [, setVersion] = useState(0);
   useEffect(() => {
@@ -40,7 +60,21 @@ export function Root({ app }: { app: App }) {
   else if (r.page === "table") page = <TablePage app={app} id={r.table} />;
   else if (r.page === "join") {
     const t = Object.values(s.tables).find((x) => x.invite === r.invite || x.state?.invite === r.invite);
-    page = t ? <TablePage app={app} id={t.id} /> : <p class="muted">Opening the invitation…</p>;
+    page = t ? (
+      <TablePage app={app} id={t.id} />
+    ) : app.missingInvites.has(r.invite) ? (
+      <section class="gone" aria-label="Invitation not valid">
+        <h2>This invitation is no longer valid</h2>
+        <p>Its table has finished or was closed, or the link is incomplete. Ask for a new link, or start a table of your own in the lobby.</p>
+        <div class="buttons">
+          <a class="button primary" href="/" onClick={(e) => { e.preventDefault(); app.navigate("/"); }}>
+            Go to the lobby
+          </a>
+        </div>
+      </section>
+    ) : (
+      <p class="muted">Opening the invitation…</p>
+    );
   } else page = <Lobby app={app} />;
   return (
     <>
@@ -63,15 +97,18 @@ export function Root({ app }: { app: App }) {
             ""
           )}
         </span>
-        <span class={`conn conn-${s.connection}`} role="status">
-          {s.connection === "open"
-            ? "online"
-            : s.connection === "connecting"
-              ? "connecting…"
-              : app.conn.replaced
-                ? "playing in another tab"
-                : "offline, reconnecting…"}
-        </span>
+        {savedName() ? <AlertSettings app={app} /> : null}
+        {savedName() ? (
+          <span class={`conn conn-${s.connection}`} role="status">
+            {s.connection === "open"
+              ? "online"
+              : s.connection === "connecting"
+                ? "connecting…"
+                : app.conn.replaced
+                  ? "playing in another tab"
+                  : "offline, reconnecting…"}
+          </span>
+        ) : null}
       </header>
       {s.errors.length ? (
         <div class="errors" role="alert">

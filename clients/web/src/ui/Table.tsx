@@ -1,14 +1,43 @@
+import type { Ref } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { App } from "../app";
-import { buildChoices, DrawnCards, type ChoiceGroup } from "../choices";
+import { buildChoices, DrawnCards, matchCards, maxCards, type ChoiceGroup } from "../choices";
+import { decisionLines } from "../phrases";
 import { clockLeft, type TableEntry } from "../store";
-import { cap, describeAction, describeEvent, humanize, type Json } from "../words";
+import { cap, describeAction, describeEvent, humanize, plural, type Json } from "../words";
 import { Board } from "./boards";
 import { Card, Pick, type PickContext } from "./Card";
 import { gameTitle } from "../catalogue";
 import { HelpButton } from "./Help";
+import { loadReplay } from "./Replay";
 
 const drawn = new DrawnCards();
+
+/** Scrolls `el` into view when part of it is outside the window. */
+function inView(el: Element | null, block: ScrollLogicalPosition): void {
+  if (!el || typeof el.getBoundingClientRect !== "function") return;
+  const r = el.getBoundingClientRect();
+  if (r.top >= 0 && r.bottom <= window.innerHeight) return;
+  el.scrollIntoView?.({ block, behavior: "auto" });
+}
+
+/**
+ * Brings a decision into view: the hand and its controls (the dock) and every card
+ * that can be clicked (also on the board: a trick to steal from). When all of them fit
+ * in the window their lowest edge goes to its bottom, which keeps the most of the
+ * board above in view; when they do not fit, the dock wins.
+ */
+function decisionInView(page: HTMLElement | null, dock: HTMLElement | null): void {
+  if (!page || !dock || typeof dock.getBoundingClientRect !== "function") return;
+  const boxes = [dock, ...page.querySelectorAll<HTMLElement>("button.card.legal")].map((e) => e.getBoundingClientRect()).filter((r) => r.height > 0);
+  if (!boxes.length) return;
+  const top = Math.min(...boxes.map((r) => r.top));
+  const bottom = Math.max(...boxes.map((r) => r.bottom));
+  const h = window.innerHeight;
+  if (top >= 0 && bottom <= h) return;
+  if (bottom - top <= h) window.scrollBy(0, bottom > h ? bottom - h + 4 : top - 4);
+  else inView(dock, "end");
+}
 
 export function seatNamer(state: Json, mySeat: number) {
   return (seat: number): string => {
@@ -79,8 +108,8 @@ function Seats({ app, t }: { app: App; t: TableEntry }) {
             </div>
             <div class="seat-info">
               {team ? <span class="team">{team}</span> : null}
-              {hs !== null ? <span>{hs} cards</span> : null}
-              {scores ? <span>{scores[s.seat]} pts</span> : null}
+              {hs !== null ? <span>{plural(hs, "card")}</span> : null}
+              {scores ? <span>{plural(scores[s.seat], "point")}</span> : null}
               {acting && clockMs !== null && t.clock?.seats.includes(s.seat) ? <Countdown ms={clockMs} /> : null}
             </div>
             {st.status === "waiting" && s.kind === "empty" ? (
@@ -106,14 +135,14 @@ function Seats({ app, t }: { app: App; t: TableEntry }) {
   );
 }
 
-function GroupControl({ g, game, onPick }: { g: ChoiceGroup; game: string; onPick: (a: Json) => void }) {
+function GroupControl({ g, game, view, onPick }: { g: ChoiceGroup; game: string; view: Json; onPick: (a: Json) => void }) {
   const [i, setI] = useState(0);
   if (!g.asSelect)
     return (
       <>
         {g.actions.map((a, k) => (
           <button type="button" class="choice" key={k} onClick={() => onPick(a)}>
-            {describeAction(a, game)}
+            {describeAction(a, game, view)}
           </button>
         ))}
       </>
@@ -123,7 +152,7 @@ function GroupControl({ g, game, onPick }: { g: ChoiceGroup; game: string; onPic
       <select aria-label={humanize(g.type)} value={String(i)} onChange={(e) => setI(Number((e.target as HTMLSelectElement).value))}>
         {g.actions.map((a, k) => (
           <option value={String(k)} key={k}>
-            {describeAction(a, game)}
+            {describeAction(a, game, view)}
           </option>
         ))}
       </select>
@@ -134,25 +163,45 @@ function GroupControl({ g, game, onPick }: { g: ChoiceGroup; game: string; onPic
   );
 }
 
-function ChoicesPanel({ app, t, pick, selected, setSelected }: { app: App; t: TableEntry; pick: PickContext; selected: string | null; setSelected: (c: string | null) => void }) {
+function ChoicesPanel({ app, t, pick, selected, setSelected, chosen, setChosen }: { app: App; t: TableEntry; pick: PickContext; selected: string | null; setSelected: (c: string | null) => void; chosen: Set<string>; setChosen: (c: Set<string>) => void }) {
   const game = t.state!.game;
-  const choices = buildChoices(t.request?.legal);
+  const view = t.state!.view;
+  const legal = t.request?.legal;
+  const choices = buildChoices(legal);
   const send = (a: Json) => {
     setSelected(null);
+    setChosen(new Set());
     app.act(t.id, a);
   };
   const forCard = selected ? choices.byCard.get(selected) : undefined;
-  const hidden = [...choices.byCard.entries()].filter(([c]) => !drawn.has(c));
+  const hidden = [...new Set([...choices.byCard.keys(), ...choices.toggles])].filter((c) => !drawn.has(c));
   if (!t.request) return null;
+  const lines = decisionLines(legal, game, t.state?.view?.phase);
+  const most = maxCards(choices.multi);
+  const match = choices.multi.length ? matchCards(choices.multi, chosen) : undefined;
   return (
-    <section class="choices" aria-label="Your move">
+    <section class="choices" aria-label="Your move" data-types={lines.map((l) => l.type).join(" ")}>
       <h3>Your move</h3>
-      {choices.byCard.size ? <p class="hint">Lit cards can be played: click one.</p> : null}
+      <ul class="decision">
+        {lines.map((l) => (
+          <li key={l.type} data-type={l.type}>
+            {l.text}
+          </li>
+        ))}
+      </ul>
+      {choices.byCard.size ? (
+        <p class="hint">{forCard ? "Choose what to do with the selected card:" : `Tap a lit card${choices.groups.length ? ", or use a button below" : ""}.`}</p>
+      ) : null}
+      {choices.multi.length ? (
+        <p class="hint">
+          Tap up to {plural(most, "card")} to choose them, tap again to put one back, then confirm.
+        </p>
+      ) : null}
       {forCard ? (
         <div class="card-choices">
           {forCard.map((a, k) => (
             <button type="button" class="choice" key={k} onClick={() => send(a)}>
-              {describeAction(a, game)}
+              {describeAction(a, game, view)}
             </button>
           ))}
           <button type="button" onClick={() => setSelected(null)}>
@@ -162,7 +211,7 @@ function ChoicesPanel({ app, t, pick, selected, setSelected }: { app: App; t: Ta
       ) : null}
       {hidden.length ? (
         <div class="other-cards">
-          {hidden.map(([c]) => (
+          {hidden.map((c) => (
             <Pick.Provider value={pick} key={c}>
               <Card id={c} small />
             </Pick.Provider>
@@ -170,8 +219,13 @@ function ChoicesPanel({ app, t, pick, selected, setSelected }: { app: App; t: Ta
         </div>
       ) : null}
       <div class="buttons">
+        {choices.multi.length ? (
+          <button type="button" class="choice primary" disabled={!match} onClick={() => match && send(match)}>
+            {match ? describeAction(match, game, view) : `Choose at most ${plural(most, "card")}`}
+          </button>
+        ) : null}
         {choices.groups.map((g) => (
-          <GroupControl g={g} game={game} onPick={send} key={g.type} />
+          <GroupControl g={g} game={game} view={t.state?.view} onPick={send} key={g.type} />
         ))}
       </div>
     </section>
@@ -207,6 +261,9 @@ function Chat({ app, t }: { app: App; t: TableEntry }) {
   const [text, setText] = useState("");
   const [team, setTeam] = useState(false);
   const seated = (t.state?.seat ?? -1) >= 0;
+  // "Team only" means something only where a seat has a partner.
+  const teams: number[][] | undefined = t.state?.teams;
+  const partnered = seated && !!teams?.some((tm) => tm.length > 1 && tm.includes(t.state!.seat));
   return (
     <section class="chat" aria-label="Chat">
       <h3>Chat</h3>
@@ -223,12 +280,12 @@ function Chat({ app, t }: { app: App; t: TableEntry }) {
         onSubmit={(e) => {
           e.preventDefault();
           if (!text.trim()) return;
-          app.chat(t.id, text.trim(), team);
+          app.chat(t.id, text.trim(), team && partnered);
           setText("");
         }}
       >
         <input aria-label="Message" maxLength={500} value={text} placeholder="Say something" onInput={(e) => setText((e.target as HTMLInputElement).value)} />
-        {seated ? (
+        {partnered ? (
           <label class="inline">
             <input type="checkbox" checked={team} onChange={(e) => setTeam((e.target as HTMLInputElement).checked)} /> team only
           </label>
@@ -256,7 +313,7 @@ export function ScoreSheet({ rows, name, teams }: { rows: { label: string; score
       <tbody>
         {rows.map((r, i) => (
           <tr key={i}>
-            <td>{r.label}</td>
+            <td>{r.label === "Hand" ? `Hand ${rows.slice(0, i + 1).filter((x) => x.label === "Hand").length}` : r.label}</td>
             {r.scores.map((s, k) => (
               <td key={k}>{s}</td>
             ))}
@@ -288,13 +345,13 @@ function InviteLink({ invite }: { invite: string }) {
   );
 }
 
-function GameOver({ app, t, name }: { app: App; t: TableEntry; name: (s: number) => string }) {
+function GameOver({ app, t, name, innerRef }: { app: App; t: TableEntry; name: (s: number) => string; innerRef?: Ref<HTMLElement> }) {
   const g = t.gameOver!;
   const st = t.state!;
   const winners: number[] = g.winners ?? [];
   const text = winners.length === 0 ? "No winner." : winners.map((w) => (w === -1 ? "the Robot" : name(w))).join(" and ") + (winners.length > 1 ? " win." : " wins.");
   return (
-    <section class="game-over" aria-label="Game over">
+    <section class="game-over" aria-label="Game over" ref={innerRef}>
       <h2>Game over</h2>
       <p class="winners">{cap(text)}</p>
       {Array.isArray(g.scores) ? <p>Final scores: {g.scores.map((s: number, i: number) => `${name(i)} ${s}`).join(", ")}</p> : null}
@@ -323,17 +380,132 @@ function GameOver({ app, t, name }: { app: App; t: TableEntry; name: (s: number)
   );
 }
 
+/** "ann, bea and robot (seat 3)": names of a finished game's seats, bots told apart by seat. */
+export function replaySeatName(seats: Json[] | undefined, s: number): string {
+  if (s === -1) return "the Robot";
+  const seat = seats?.[s];
+  const base = seat?.name ?? seat?.bot ?? `Seat ${s + 1}`;
+  const twin = (seats ?? []).some((o: Json, i: number) => i !== s && (o?.name ?? o?.bot) === base);
+  return seat?.bot && !seat?.name ? `${base} (seat ${s + 1})` : twin ? `${base} (seat ${s + 1})` : base;
+}
+
+function listWords(names: string[]): string {
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/**
+ * A table the server no longer runs (or never ran). A finished game's replay is kept:
+ * its result and a way to watch it; otherwise the page says so and offers the lobby.
+ */
+function GoneTable({ app, id }: { app: App; id: string }) {
+  const [found, setFound] = useState<Json | null | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    loadReplay(id).then(
+      ({ replay }) => live && setFound(replay),
+      () => live && setFound(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [id]);
+  const lobby = (
+    <a class="button" href="/" onClick={(e) => { e.preventDefault(); app.navigate("/"); }}>
+      Back to the lobby
+    </a>
+  );
+  if (found === undefined) return <p class="muted">Looking for table {id}…</p>;
+  if (found === null)
+    return (
+      <section class="gone" aria-label="No such table">
+        <h2>There is no table {id} here</h2>
+        <p>This server runs no table of that name and keeps no finished game under it: it may have been closed before its game began, or the address is mistyped.</p>
+        <div class="buttons">{lobby}</div>
+      </section>
+    );
+  const name = (s: number) => replaySeatName(found.seats, s);
+  const winners: number[] = found.winners ?? [];
+  return (
+    <section class="gone game-over" aria-label="Finished game">
+      <h2>
+        {gameTitle(found.game)} <span class="muted">· table {id}</span>: this game is over
+      </h2>
+      <p class="winners">{winners.length ? `${listWords(winners.map(name))} ${winners.length > 1 ? "win" : "wins"}.` : "No winner."}</p>
+      {Array.isArray(found.scores) ? <p>Final scores: {found.scores.map((x: Json, i: number) => `${name(i)} ${typeof x === "number" ? x : JSON.stringify(x)}`).join(", ")}</p> : null}
+      <div class="buttons">
+        <a class="button primary" href={`/replay/${id}`} onClick={(e) => { e.preventDefault(); app.navigate(`/replay/${id}`); }}>
+          Watch the replay
+        </a>
+        {lobby}
+      </div>
+    </section>
+  );
+}
+
+/**
+ * What an invited friend sees first: whose table (the people seated; the server does
+ * not say which of them created it), which game, and the seats still free.
+ */
+function InviteIntro({ st, name }: { st: Json; name: (s: number) => string }) {
+  const seats: Json[] = st.seats ?? [];
+  const people = seats.filter((s) => s.kind === "player").map((s) => name(s.seat));
+  const bots = seats.filter((s) => s.kind === "bot").length;
+  const free = seats.filter((s) => s.kind === "empty").length;
+  const who = people.length ? `${listWords(people)} ${people.length > 1 ? "invite" : "invites"} you` : "You are invited";
+  return (
+    <section class="invite-intro" aria-label="Invitation">
+      <p>
+        <b>{who}</b> to a game of <b>{gameTitle(st.game)}</b> for {plural(st.players, "player")}
+        {bots ? ` (${plural(bots, "bot")} already seated)` : ""}.
+      </p>
+      <p>{free ? `${free === 1 ? "One seat is" : `${free} seats are`} free: choose one below with “Sit here”.` : "Every seat is taken: you can watch."}</p>
+    </section>
+  );
+}
+
 export function TablePage({ app, id }: { app: App; id: string }) {
   const t = app.state.tables[id];
   const [selected, setSelected] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [, tick] = useState(0);
+  const dockRef = useRef<HTMLDivElement>(null);
+  const overRef = useRef<HTMLElement>(null);
+  const reqSeq = t?.request ? t.request.seq : null;
+  // A new decision brings the hand and its controls into view (the page scrolls only
+  // when they are not wholly visible); a finished game brings its banner.
+  const pageRef = useRef<HTMLDivElement>(null);
+  const sheetRef = useRef<HTMLDivElement>(null);
+  const sheetRows = t?.sheet.length ?? 0;
+  // The newest round stays in view inside the score sheet's own panel.
+  useEffect(() => {
+    if (sheetRef.current) sheetRef.current.scrollTop = sheetRef.current.scrollHeight;
+  }, [sheetRows]);
+  useEffect(() => {
+    setChosen(new Set());
+    if (reqSeq !== null) decisionInView(pageRef.current, dockRef.current);
+  }, [reqSeq]);
+  // The choices of a selected card (Casino: capture, build or trail) come into view too.
+  useEffect(() => {
+    if (selected !== null) decisionInView(pageRef.current, dockRef.current);
+  }, [selected]);
+  // A turned phone or a resized window keeps a pending decision in view.
+  useEffect(() => {
+    if (reqSeq === null) return;
+    const onResize = () => decisionInView(pageRef.current, dockRef.current);
+    window.addEventListener("resize", onResize);
+    return () => window.removeEventListener("resize", onResize);
+  }, [reqSeq]);
+  const over = !!t?.gameOver;
+  useEffect(() => {
+    if (over) inView(overRef.current, "start");
+  }, [over]);
   const hasClock = !!t?.clock || !!t?.state?.seats?.some((s: Json) => typeof s.takeover_in_ms === "number");
   useEffect(() => {
     if (!hasClock) return;
     const h = setInterval(() => tick((x) => x + 1), 500);
     return () => clearInterval(h);
   }, [hasClock]);
-  if (!t || !t.state) return <p class="muted">Opening table {id}…</p>;
+  if (!t || !t.state) return app.missingTables.has(id) ? <GoneTable app={app} id={id} /> : <p class="muted">Opening table {id}…</p>;
   const st = t.state;
   const name = seatNamer(st, st.seat);
   const choices = buildChoices(t.request?.legal);
@@ -342,7 +514,16 @@ export function TablePage({ app, id }: { app: App; id: string }) {
     byCard: choices.byCard,
     drawn,
     selected,
+    toggles: choices.toggles,
+    chosen,
     pick: (card: string) => {
+      if (choices.toggles.has(card)) {
+        const next = new Set(chosen);
+        if (next.has(card)) next.delete(card);
+        else next.add(card);
+        setChosen(next);
+        return;
+      }
       const acts = choices.byCard.get(card) ?? [];
       if (acts.length === 1) {
         setSelected(null);
@@ -354,7 +535,7 @@ export function TablePage({ app, id }: { app: App; id: string }) {
   const v = st.view;
   const myTurn = !!t.request;
   return (
-    <div class={`table-page game-${st.game}`}>
+    <div class={`table-page game-${st.game}`} ref={pageRef}>
       <header class="table-head">
         <h2>
           {gameTitle(st.game)}
@@ -369,14 +550,18 @@ export function TablePage({ app, id }: { app: App; id: string }) {
         </div>
         {st.invite && st.status === "waiting" ? <InviteLink invite={st.invite} /> : null}
       </header>
+      <p class="sr-only" role="status" aria-live="assertive">
+        {myTurn ? `Your turn: ${decisionLines(t.request?.legal, st.game, v?.phase).map((l) => l.text).join("; or ")}.` : ""}
+      </p>
+      {st.status === "waiting" && st.seat < 0 ? <InviteIntro st={st} name={name} /> : null}
       {t.closed ? <p class="closed">{t.closed.message ?? "This table is closed."}</p> : null}
       <Pick.Provider value={pick}>
         <div class="table-main">
           <div class="play-area">
             <Seats app={app} t={t} />
-            {t.gameOver ? <GameOver app={app} t={t} name={name} /> : null}
+            {t.gameOver ? <GameOver app={app} t={t} name={name} innerRef={overRef} /> : null}
             <Board view={v} name={name} />
-            <div class="dock">
+            <div class="dock" ref={dockRef}>
             {v?.hand ? (
               <section class={`hand${myTurn ? " my-turn" : ""}`} aria-label="Your hand">
                 <h3>Your hand</h3>
@@ -387,11 +572,15 @@ export function TablePage({ app, id }: { app: App; id: string }) {
                 </div>
               </section>
             ) : null}
-            <ChoicesPanel app={app} t={t} pick={pick} selected={selected} setSelected={setSelected} />
+            <ChoicesPanel app={app} t={t} pick={pick} selected={selected} setSelected={setSelected} chosen={chosen} setChosen={setChosen} />
             </div>
           </div>
           <aside class="side-panel">
-            <ScoreSheet rows={t.sheet} name={name} teams={st.teams?.length < st.players ? st.teams : undefined} />
+            {t.sheet.length ? (
+              <div class="sheet-panel" tabIndex={0} aria-label="Score sheet, scrolls" ref={sheetRef}>
+                <ScoreSheet rows={t.sheet} name={name} teams={st.teams?.length < st.players ? st.teams : undefined} />
+              </div>
+            ) : null}
             <Log t={t} name={name} />
             <Chat app={app} t={t} />
             <div class="buttons">

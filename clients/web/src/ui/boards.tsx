@@ -2,7 +2,7 @@
 // Only fields of the view are drawn; nothing is worked out from the rules.
 import type { ComponentChildren } from "preact";
 import { cardFace, FAMILY_SYMBOL, LOKA_SUIT_SYMBOL } from "../cards";
-import { cap, humanize, type Json } from "../words";
+import { cap, humanize, type Json, plural } from "../words";
 import { Card, CardBack, Cards } from "./Card";
 import { Term, TermBar } from "./Help";
 import { challengeTerm, challengeTitle, phaseTerm, trophySuit } from "../help/content";
@@ -112,14 +112,14 @@ function LaCasaTable({ view: v, name }: BoardProps) {
       <div class="sides">
         {(v.scores ?? []).map((sc: number, i: number) => (
           <div class="side" key={i}>
-            <b>{sideName(i)}</b>: {sc} points, {v.tricks_won?.[i] ?? 0} tricks this round
+            <b>{sideName(i)}</b>: {plural(sc, "point")}, {plural(v.tricks_won?.[i] ?? 0, "trick")} this round
           </div>
         ))}
       </div>
       <div class="row">
         <Area title="The Casa" term="la-casa:casa" cls="casa">
           {v.casa?.top ? <Card id={v.casa.top} /> : <CardBack count={v.casa?.count ?? 0} />}
-          <span class="muted"> {v.casa?.count ?? 0} cards</span>
+          <span class="muted"> {plural(v.casa?.count ?? 0, "card")}</span>
         </Area>
         {v.election_state ? (
           <Area title="Election" term="la-casa:election">
@@ -173,7 +173,7 @@ function LaCasaTable({ view: v, name }: BoardProps) {
       ) : null}
       <Area title="Trick" cls="current-trick">
         <TrickCards plays={v.trick ?? []} name={name} />
-        {v.phase === "slap_down" || v.commits ? <p>{v.commits} card(s) committed face down.</p> : null}
+        {v.phase === "slap_down" || v.commits ? <p>{plural(v.commits ?? 0, "card")} committed face down.</p> : null}
         {v.my_commit ? (
           <p>
             Your commit: <Card id={v.my_commit} small inert />
@@ -200,7 +200,7 @@ function LaCasaTable({ view: v, name }: BoardProps) {
         <Area title="Round result">
           {v.round_result.points.map((p: number, i: number) => (
             <div key={i}>
-              {sideName(i)}: {p} point(s), {v.round_result.tricks?.[i]} tricks, counted {v.round_result.counts?.[i]}
+              {sideName(i)}: {plural(p, "point")}, {plural(v.round_result.tricks?.[i] ?? 0, "trick")}, counted {v.round_result.counts?.[i]}
             </div>
           ))}
         </Area>
@@ -343,7 +343,7 @@ function Casino({ view: v, name }: BoardProps) {
       <Area title="Captured">
         {(v.captures ?? []).map((c: string[], seat: number) => (
           <div key={seat}>
-            {name(seat)}: {c.length} card(s)
+            {name(seat)}: {plural(c.length, "card")}
             {v.sweeps && v.teams ? "" : ""}
           </div>
         ))}
@@ -424,11 +424,11 @@ function Conference({ view: v, name }: BoardProps) {
       <div class="sides">
         {(v.sides ?? []).map((side: number[], i: number) => (
           <div class="side" key={i}>
-            <b>{side.map(name).join(" & ")}</b>: {v.game_points?.[i] ?? 0} game points, {v.tricks_won?.[i] ?? 0} tricks
+            <b>{side.map(name).join(" & ")}</b>: {plural(v.game_points?.[i] ?? 0, "game point")}, {plural(v.tricks_won?.[i] ?? 0, "trick")}
           </div>
         ))}
       </div>
-      {v.phase === "discard" ? <p><Term id="conference:discard" label="Discard" />: the dealer discards {v.discard_target} card(s): {v.discard_size} down.</p> : null}
+      {v.phase === "discard" ? <p><Term id="conference:discard" label="Discard" />: the dealer discards {plural(v.discard_target ?? 0, "card")}: {v.discard_size} down.</p> : null}
       {v.discard?.length ? (
         <p>
           Your discard: <Cards ids={v.discard} small inert />
@@ -450,7 +450,7 @@ function Conference({ view: v, name }: BoardProps) {
         <Area title="Last hand">
           {v.last_hand.card_points.map((p: number, i: number) => (
             <div key={i}>
-              {(v.sides?.[i] ?? []).map(name).join(" & ")}: {p} card points, {v.last_hand.tricks[i]} tricks, awarded{" "}
+              {(v.sides?.[i] ?? []).map(name).join(" & ")}: {plural(p, "card point")}, {plural(v.last_hand.tricks[i] ?? 0, "trick")}, awarded{" "}
               {v.last_hand.awarded[i]}
             </div>
           ))}
@@ -484,11 +484,11 @@ function TrophyCase({ view: v, name }: BoardProps) {
       {v.last_trick?.trick ? (
         <LastTrick
           cards={v.last_trick.trick.plays.map((p: Json) => ({ ...p, who: name(p.seat) }))}
-          winner={`${name(v.last_trick.winner)} (${v.last_trick.points} points, ${humanize(v.last_trick.reason)})`}
+          winner={`${name(v.last_trick.winner)} (${plural(v.last_trick.points, "point")}, ${humanize(v.last_trick.reason)})`}
         />
       ) : v.last_trick ? (
         <p>
-          Last trick: {name(v.last_trick.winner)}, {v.last_trick.points} points.
+          Last trick: {name(v.last_trick.winner)}, {plural(v.last_trick.points ?? 0, "point")}.
         </p>
       ) : null}
       {/* Every hand shown since the last reshuffle, oldest first (TC-3.2). */}
