@@ -481,6 +481,31 @@ await test("A reload in mid-round restores the log and the whole score sheet", a
   await checkCleanPage(p);
 });
 
+await test("A duplicate event from the lobby's form: the server's refusal in its words, then the standings page", async () => {
+  const p = await person("ines");
+  await p.goto("/");
+  await p.locator("details.event-form summary").click();
+  await p.selectOption("#event-game", "la-casa");
+  await p.selectOption("#event-players", "2");
+  // Side 2 named by a player id nobody has: the server's own sentence is shown.
+  await p.selectOption('[aria-label="Side 2 member 1"]', "player");
+  await p.fill('[aria-label="Side 2 member 1 player id"]', "pnobody");
+  await p.click('button[name="create-event"]');
+  await p.waitForSelector(".event-form .error");
+  assert((await p.locator(".event-form .error").innerText()).length > 5, "the refusal is explained");
+  assert(!p.url().includes("/event/"), "nothing was created");
+  await p.selectOption('[aria-label="Side 2 member 1"]', "robot");
+  await p.fill('[aria-label="Side 1 name"]', "Ines");
+  await p.click('button[name="create-event"]');
+  await p.waitForURL(/\/event\//);
+  await p.waitForSelector('[aria-label="Standings"]');
+  assert((await p.locator('[aria-label="Standings"]').innerText()).includes("Ines"), "the side's name in the standings");
+  // Ines sits at both tables of the board (one per rotation): they are her tables.
+  await p.goto("/");
+  await p.waitForSelector('[aria-label="Your tables"] li');
+  await checkCleanPage(p);
+});
+
 await test("Play now: Conference (one hand) on a phone", async () => {
   const p = await person("dan", PHONE);
   await openCreateForm(p, "conference", 4);

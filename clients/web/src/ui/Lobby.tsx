@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { App } from "../app";
 import { choicesAt, effectiveFormat, fieldApplies, gameTitle, loadCatalogue, parseText, type GameInfo, type OptionField } from "../catalogue";
 import { savedName } from "../net";
+import { EventForm } from "./EventForm";
 import type { Json } from "../words";
 
 export function NameForm({ app }: { app: App }) {
@@ -269,6 +270,7 @@ export function Lobby({ app }: { app: App }) {
         </ul>
       </section>
       {catalogue === null ? <p class="muted">Loading the games…</p> : <CreateForm app={app} catalogue={catalogue} />}
+      {catalogue?.length ? <EventForm app={app} catalogue={catalogue} /> : null}
       {catalogueError ? <p class="muted">The server publishes no games catalogue ({catalogueError}); options cannot be set.</p> : null}
     </div>
   );
