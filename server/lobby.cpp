@@ -290,7 +290,7 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text,
       // Watching another table of a running duplicate event would show its deals.
       client->send(protocol::error({"event_table", "Only its players see a table of a running event."}, id));
     } else if (in.type == "spectate") {
-      table->spectate(client, id);
+      table->spectate(client, id, body.value("history", false));
     } else if (in.type == "leave") {
       table->leave(client, id);
     } else if (in.type == "add_bot") {
@@ -302,7 +302,7 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text,
     } else if (in.type == "rematch") {
       table->rematch(client, id);
     } else if (in.type == "resync") {
-      table->resync(client, id);
+      table->resync(client, id, body.value("history", false));
     }
   }
   resume();

@@ -24,6 +24,8 @@ using protocol::Refusal;
 namespace {
 constexpr std::size_t kMaxDeferred = 256;
 constexpr auto kStorageRetry = std::chrono::seconds(1);
+// The most events a `history` message carries (docs/protocol.md, "History").
+constexpr std::size_t kHistoryEvents = 2000;
 
 // Teams as the engine's view tells them ("teams": [[0,2],[1,3]]), else each
 // seat alone.
@@ -194,6 +196,57 @@ std::string Table::game_over_frame() const {
   return protocol::game_over(setup_.id, seq_, game_->scores(), game_->winners(), deal_reveal());
 }
 
+std::string Table::history_frame(Seat viewer) const {
+  // The engine is deterministic: the log replayed on a fresh game makes the
+  // very events the table made live, each with the audience it had then. A
+  // viewer gets an event here only if it was in that audience: a seat its own
+  // version, a spectator the public one, so nothing hidden comes back.
+  json events = json::array();
+  json rounds = json::array();
+  std::vector<std::size_t> cuts = {0};  // where a round begins, as an index of events
+  if (status_ != Status::waiting) {
+    auto created = lobby_.make_game(setup_);
+    std::vector<Event> made;
+    std::int64_t seq = 0;
+    for (const auto& a : log_) {
+      made.clear();
+      ++seq;
+      if (!created.game || created.game->apply(a.seat, a.action, &made)) {
+        spdlog::error("table {}: the log does not replay at seq {}; history cut short", setup_.id, seq);
+        break;
+      }
+      for (const auto& e : made) {
+        const bool sees = viewer >= 0 ? (viewer < kMaxSeats && (e.seats & seat_bit(viewer)) != 0) : e.spectators;
+        if (!sees) continue;
+        json item = {{"seq", seq}, {"event", protocol::value_to_json(e.body)}};
+        if (!a.auto_by.empty()) item["auto"] = a.auto_by;
+        const std::string type = e.body.get_string("type", "");
+        const bool round_end = type == "round_end" || type == "hand_end";
+        if (round_end) rounds.push_back(item);
+        events.push_back(std::move(item));
+        if (round_end) cuts.push_back(events.size());
+      }
+    }
+  }
+  // Bounded: all of it when it fits; else from the start of the earliest round
+  // from which it fits; else the latest kHistoryEvents events.
+  std::size_t from = events.size() > kHistoryEvents ? events.size() - kHistoryEvents : 0;
+  for (std::size_t cut : cuts) {
+    if (events.size() - std::min(cut, events.size()) <= kHistoryEvents) {
+      from = std::min(cut, events.size());
+      break;
+    }
+  }
+  json kept = json::array();
+  for (std::size_t i = from; i < events.size(); ++i) kept.push_back(std::move(events[i]));
+  return protocol::message("history", {{"table", setup_.id},
+                                       {"seq", seq_},
+                                       {"seat", viewer},
+                                       {"omitted", from},
+                                       {"events", std::move(kept)},
+                                       {"rounds", std::move(rounds)}});
+}
+
 json Table::deal_reveal() const {
   if (status_ != Status::over || setup_.deal_salt.empty()) return nullptr;
   // A duplicate event's tables share their seeds with tables that may not have
@@ -213,9 +266,11 @@ json Table::clock_json() const {
           {"remaining_ms", std::max<std::int64_t>(0, left.count())}};
 }
 
-void Table::send_state(const std::shared_ptr<Client>& client, Seat seat) {
+void Table::send_state(const std::shared_ptr<Client>& client, Seat seat, bool history) {
   client->send(table_state(seat).dump());
   if (seat >= 0) forget_view(seat);
+  // The history is of the table_state's moment, before any request.
+  if (history && status_ != Status::waiting) client->send(history_frame(seat));
   if (seat >= 0 && status_ == Status::playing && pending_[static_cast<std::size_t>(seat)].seq >= 0 &&
       !seats_[static_cast<std::size_t>(seat)].player_id.empty()) {
     send_request(seat);
@@ -399,7 +454,7 @@ std::optional<std::string> Table::restore(const StoredTable& stored) {
     if (auto err = game_->apply(a.seat, action, nullptr)) {
       return "seq " + std::to_string(a.seq) + ": " + err->message;
     }
-    log_.push_back({a.seat, action});
+    log_.push_back({a.seat, action, a.auto_by});
     ++seq_;
   }
   chat_.assign(stored.chat.begin(), stored.chat.end());
@@ -832,7 +887,7 @@ void Table::committed(bool ok, Seat seat, Action action, std::vector<Event> even
     drain_deferred();
     return;
   }
-  log_.push_back({seat, action});
+  log_.push_back({seat, action, auto_by});
   metrics().moves.fetch_add(1, std::memory_order_relaxed);
   if (actor) actor->send(protocol::accepted(setup_.id, seq_, id));
   // Each seat's connection looked up once for all the events of the move.
@@ -1024,9 +1079,9 @@ void Table::leave(std::shared_ptr<Client> client, Reply id) {
 // it is stored, the game holds a move that may yet be refused (a store failure,
 // a lost lease), and a state showing it would show the cards of a position that
 // never happened, some of them hidden in the one that did.
-void Table::spectate(std::shared_ptr<Client> client, Reply id) {
-  on_strand([this, client = std::move(client), id] {
-    when_idle([this, client, id] {
+void Table::spectate(std::shared_ptr<Client> client, Reply id, bool history) {
+  on_strand([this, client = std::move(client), id, history] {
+    when_idle([this, client, id, history] {
       const Seat seat = seat_of(client->player_id);
       if (seat != kSpectator) {
         client->send(protocol::error({"already_seated", "You sit at this table."}, id, setup_.id));
@@ -1035,7 +1090,7 @@ void Table::spectate(std::shared_ptr<Client> client, Reply id) {
       std::erase_if(spectators_, [&](const auto& sp) { return sp.first == client->player_id; });
       spectators_.emplace_back(client->player_id, client);
       client->send(protocol::reply("spectating", {{"table", setup_.id}}, id));
-      send_state(client, kSpectator);
+      send_state(client, kSpectator, history);
     });
   });
 }
@@ -1121,11 +1176,11 @@ void Table::chat_committed(bool ok, StoredChat line, const std::shared_ptr<Clien
   }
 }
 
-void Table::resync(std::shared_ptr<Client> client, Reply) {
-  on_strand([this, client = std::move(client)] {
-    when_idle([this, client] {  // after the commit in flight: see spectate
+void Table::resync(std::shared_ptr<Client> client, Reply, bool history) {
+  on_strand([this, client = std::move(client), history] {
+    when_idle([this, client, history] {  // after the commit in flight: see spectate
       const Seat seat = seat_of(client->player_id);
-      send_state(client, seat);
+      send_state(client, seat, history);
       if (status_ != Status::over) return;
       // The end of the game, as stored: also for a game that ended just before
       // a restart, which the player may never have been told of.

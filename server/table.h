@@ -93,11 +93,13 @@ class Table : public std::enable_shared_from_this<Table> {
 
   void join(std::shared_ptr<Client> client, std::optional<int> seat, Reply id);
   void leave(std::shared_ptr<Client> client, Reply id);
-  void spectate(std::shared_ptr<Client> client, Reply id);
+  // `history` (spectate, resync): a `history` message follows the table_state
+  // (docs/protocol.md, "History").
+  void spectate(std::shared_ptr<Client> client, Reply id, bool history = false);
   void add_bot(std::shared_ptr<Client> client, int seat, std::string bot, Reply id);
   void act(std::shared_ptr<Client> client, std::int64_t seq, Value action, Reply id);
   void chat(std::shared_ptr<Client> client, std::string text, bool team, Reply id);
-  void resync(std::shared_ptr<Client> client, Reply id);
+  void resync(std::shared_ptr<Client> client, Reply id, bool history = false);
   void rematch(std::shared_ptr<Client> client, Reply id);
   // A seated player, or the creator, (re)connected or dropped.
   void player_connection(std::string player_id, bool connected);
@@ -150,6 +152,7 @@ class Table : public std::enable_shared_from_this<Table> {
   struct LoggedAction {
     Seat seat;
     Action action;
+    std::string auto_by;  // as the action's events said (`auto`)
   };
 
   template <class F>
@@ -170,7 +173,8 @@ class Table : public std::enable_shared_from_this<Table> {
   void send_to_seat(Seat seat, const Frame& frame);
   void send_to_all(const Frame& frame);  // seated humans and spectators
   void send_to_spectators(const Frame& frame);
-  void send_state(const std::shared_ptr<Client>& client, Seat seat);
+  // `history`: a `history` message follows the table_state (once started).
+  void send_state(const std::shared_ptr<Client>& client, Seat seat, bool history = false);
   void send_request(Seat seat);
   // The seat's connection got a table_state (a whole view): its next request
   // carries the whole view again.
@@ -186,6 +190,10 @@ class Table : public std::enable_shared_from_this<Table> {
   std::string game_over_frame() const;
   nlohmann::json seats_json() const;
   nlohmann::json table_state(Seat seat) const;
+  // The `history` message for `viewer` (a seat, or kSpectator): the events of
+  // the game so far that reached it live, as they were sent then, and every
+  // round's summary among them. Replays the log on a fresh game.
+  std::string history_frame(Seat viewer) const;
   Seat seat_of(const std::string& player_id) const;
   bool all_seated() const;
   const char* status_name() const;

@@ -523,6 +523,86 @@ await test("Play now: Casino against a bot, with a reload in the middle", async 
   assert((await p.locator('[aria-label="Your tables"] li').count()) === 0, "no other table of cleo");
 });
 
+await test("A reload in mid-round restores the log and the whole score sheet", async () => {
+  const p = await person("hana");
+  await openCreateForm(p, "la-casa", 2);
+  await setTesting(p, "rounds", 2);
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector('.board [aria-label="Tableaux"]');
+  const table = tableIdOf(p);
+  const logText = () => p.locator("section.log").innerText();
+  const sheetText = () => p.locator("table.sheet").innerText();
+  // Play by clicking until the first round is on the score sheet and the
+  // second is a few turns old, then stop at a turn of this page (nothing moves
+  // while it decides) once the page has settled.
+  let turnsAfter = 0;
+  for (let moves = 0; ; moves++) {
+    assert(moves < 600, "the second round never came");
+    await p.waitForSelector(".choices", { timeout: 60000 });
+    if ((await p.locator("table.sheet tbody tr").count()) >= 1 && ++turnsAfter > 3) break;
+    const picker = p.locator(".card-choices button.choice").first();
+    const lit = p.locator(".choices .card.legal, .hand button.card.legal, .board button.card.legal").first();
+    try {
+      if (await picker.count()) await picker.click({ timeout: 2000 });
+      else if (await lit.count()) await lit.click({ timeout: 2000 });
+      else await p.locator(".choices button.choice").first().click({ timeout: 2000 });
+    } catch {
+      /* the page changed under the click: look again */
+    }
+    await p.waitForTimeout(100);
+  }
+  let before = "";
+  for (let i = 0; i < 50; i++) {
+    const now = (await logText()) + "\n--\n" + (await sheetText());
+    if (now === before) break;
+    before = now;
+    await p.waitForTimeout(200);
+  }
+  const [logBefore, sheetBefore] = before.split("\n--\n");
+  assert(logBefore.split("\n").length > 5, `a log to restore: ${logBefore}`);
+  p.frames_.length = 0;
+  await p.reload();
+  await p.waitForSelector(".choices");
+  assert(tableIdOf(p) === table, "same table after the reload");
+  let logAfter = "", sheetAfter = "";
+  for (let i = 0; i < 50; i++) {
+    logAfter = await logText();
+    sheetAfter = (await p.locator("table.sheet").count()) ? await sheetText() : "";
+    if (logAfter === logBefore && sheetAfter === sheetBefore) break;
+    await p.waitForTimeout(200);
+  }
+  assert(sheetAfter === sheetBefore, `the score sheet after the reload:\n${sheetAfter}\nbefore:\n${sheetBefore}`);
+  assert(logAfter === logBefore, `the log after the reload:\n${logAfter}\nbefore:\n${logBefore}`);
+  assert(p.frames_.some((f) => f.includes('"type":"history"')), "the server sent the history");
+  await playToEnd(p);
+  await checkCleanPage(p);
+});
+
+await test("A duplicate event from the lobby's form: the server's refusal in its words, then the standings page", async () => {
+  const p = await person("ines");
+  await p.goto("/");
+  await p.locator("details.event-form summary").click();
+  await p.selectOption("#event-game", "la-casa");
+  await p.selectOption("#event-players", "2");
+  // Side 2 named by a player id nobody has: the server's own sentence is shown.
+  await p.selectOption('[aria-label="Side 2 member 1"]', "player");
+  await p.fill('[aria-label="Side 2 member 1 player id"]', "pnobody");
+  await p.click('button[name="create-event"]');
+  await p.waitForSelector(".event-form .error");
+  assert((await p.locator(".event-form .error").innerText()).length > 5, "the refusal is explained");
+  assert(!p.url().includes("/event/"), "nothing was created");
+  await p.selectOption('[aria-label="Side 2 member 1"]', "robot");
+  await p.fill('[aria-label="Side 1 name"]', "Ines");
+  await p.click('button[name="create-event"]');
+  await p.waitForURL(/\/event\//);
+  await p.waitForSelector('[aria-label="Standings"]');
+  assert((await p.locator('[aria-label="Standings"]').innerText()).includes("Ines"), "the side's name in the standings");
+  // Ines sits at both tables of the board (one per rotation): they are her tables.
+  await p.goto("/");
+  await p.waitForSelector('[aria-label="Your tables"] li');
+  await checkCleanPage(p);
+});
+
 await test("Play now: Conference (one hand) on a phone", async () => {
   const p = await person("dan", PHONE);
   await openCreateForm(p, "conference", 4);

@@ -145,7 +145,13 @@ export class App {
   }
 
   private afterWelcome(): void {
-    for (const id of this.watched) this.conn.send({ type: "spectate", table: id });
+    // Back after a lost connection: the events missed meanwhile come with the
+    // history (docs/protocol.md, History), which replaces the log and score sheet.
+    for (const id of this.watched) this.conn.send({ type: "spectate", table: id, history: true });
+    const r = this.route;
+    if (r.page === "table" && this.state.tables[r.table]?.state && !this.watched.has(r.table)) {
+      this.conn.send({ type: "resync", table: r.table, history: true });
+    }
     this.enterRoute();
   }
 
@@ -156,7 +162,7 @@ export class App {
     if (r.page === "lobby") this.refreshLobby();
     if (r.page === "join") {
       this.conn
-        .request({ type: "spectate", invite: r.invite })
+        .request({ type: "spectate", invite: r.invite, history: true })
         .then((m) => {
           const t = tableEntry(this.state, m.table);
           t.invite = r.invite;
@@ -171,7 +177,9 @@ export class App {
         // resync answers with this player's seat (also at a finished table); a page
         // that turns out not to sit there then watches the table.
         this.probing.add(r.table);
-        this.conn.send({ type: "resync", table: r.table });
+        // With its history: after a reload the log and the score sheet come
+        // back whole, at a table the page sits at, watches or that is over.
+        this.conn.send({ type: "resync", table: r.table, history: true });
       }
     }
   }

@@ -21,6 +21,7 @@ export interface SheetRow {
   label: string;
   scores: number[];
   detail?: Json;
+  seq?: number; // the table's seq when the round ended
 }
 
 export interface TableEntry {
@@ -38,6 +39,7 @@ export interface TableEntry {
   invite?: string;
   stale: boolean; // events arrived after the view: a resync is due
   view?: Json | null; // the last view received (table_state or request): what a view_patch applies to
+  history?: number; // the seq of the last history the server sent (log and sheet rebuilt from it)
 }
 
 export interface AppState {
@@ -78,6 +80,26 @@ export function sheetRow(e: Json): SheetRow | null {
     return { label: "Hand", scores: e.game_points, detail: e };
   }
   return null;
+}
+
+/** Rebuilds the log and the score sheet from a `history` message (docs/protocol.md,
+ * History): the events the server sent this seat (or spectator) since the game
+ * began, and every round's summary. Lines that came live after it stay. */
+function applyHistory(t: TableEntry, m: Json): void {
+  const at: number = m.seq ?? 0;
+  const events: Json[] = Array.isArray(m.events) ? m.events : [];
+  const rounds: Json[] = Array.isArray(m.rounds) ? m.rounds : [];
+  const later = t.log.filter((l) => l.seq > at);
+  t.log = events.map((e): LogLine => ({ seq: e.seq, event: e.event, auto: e.auto })).concat(later);
+  if (t.log.length > LOG_LIMIT) t.log.splice(0, t.log.length - LOG_LIMIT);
+  const laterRows = t.sheet.filter((r) => (r.seq ?? 0) > at);
+  const rows: SheetRow[] = [];
+  for (const r of rounds) {
+    const row = sheetRow(r.event ?? {});
+    if (row) rows.push({ ...row, seq: r.seq });
+  }
+  t.sheet = rows.concat(laterRows);
+  t.history = at;
 }
 
 /** Applies a JSON merge patch (RFC 7386) to a copy of `target`. */
@@ -123,6 +145,10 @@ export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
       if (m.status === "closed") t.closed = t.closed ?? { reason: "closed", message: "This table is closed." };
       return true;
     }
+    case "history": {
+      applyHistory(tableEntry(s, m.table), m);
+      return true;
+    }
     case "table_update": {
       const t = tableEntry(s, m.table);
       if (t.state) {
@@ -159,7 +185,7 @@ export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
       t.log.push({ seq: m.seq, event: m.event, auto: m.auto });
       if (t.log.length > LOG_LIMIT) t.log.splice(0, t.log.length - LOG_LIMIT);
       const row = sheetRow(m.event);
-      if (row) t.sheet.push(row);
+      if (row) t.sheet.push({ ...row, seq: m.seq });
       if (t.state && m.seq > t.state.seq) t.stale = true;
       if (t.request && t.request.seq < m.seq) t.request = null;
       return true;

@@ -26,6 +26,37 @@ describe("reduce", () => {
     expect(t.chat.map((c) => c.spectator)).toEqual([true, false]);
   });
 
+  it("rebuilds the log and the whole score sheet from a history, keeping later live events", () => {
+    const s = initialState();
+    const st = fixture("la-casa-4p-state.json");
+    reduce(s, { ...st, seq: 30 });
+    const t = s.tables[st.table];
+    // A reloaded page: the live event of seq 31 overtook nothing, but a line at
+    // seq 29 it already held comes again in the history, once.
+    reduce(s, { type: "event", table: st.table, seq: 29, event: { type: "play", seat: 1, card: "G5" } });
+    const end1 = { type: "round_end", round: 1, scores: [3, 1] };
+    reduce(s, {
+      type: "history", table: st.table, seq: 30, seat: 0, omitted: 0,
+      events: [
+        { seq: 12, event: { type: "play", seat: 0, card: "R1" }, auto: "timer" },
+        { seq: 20, event: end1 },
+        { seq: 29, event: { type: "play", seat: 1, card: "G5" } },
+      ],
+      rounds: [{ seq: 20, event: end1 }],
+    });
+    reduce(s, { type: "event", table: st.table, seq: 31, event: { type: "play", seat: 2, card: "B3" } });
+    expect(t.log.map((l) => l.seq)).toEqual([12, 20, 29, 31]);
+    expect(t.log[0].auto).toBe("timer");
+    expect(t.sheet.map((r) => [r.label, r.scores])).toEqual([["Round 1", [3, 1]]]);
+    expect(t.history).toBe(30);
+    // The same history again (a second device, a reconnect): nothing doubles.
+    reduce(s, { type: "history", table: st.table, seq: 31, seat: 0, omitted: 0,
+                events: [{ seq: 20, event: end1 }, { seq: 31, event: { type: "play", seat: 2, card: "B3" } }],
+                rounds: [{ seq: 20, event: end1 }] });
+    expect(t.log.map((l) => l.seq)).toEqual([20, 31]);
+    expect(t.sheet.length).toBe(1);
+  });
+
   it("keeps the table state, the pending request and drops it once acted", () => {
     const s = initialState();
     const st = fixture("la-casa-4p-state.json");

@@ -3,6 +3,7 @@ import type { App } from "../app";
 import { choicesAt, effectiveFormat, fieldApplies, gameTitle, loadCatalogue, parseText, type GameInfo, type OptionField } from "../catalogue";
 import { savedName } from "../net";
 import { choiceWords, optionWords } from "../optionWords";
+import { EventForm } from "./EventForm";
 import type { Json } from "../words";
 import { HelpLinks } from "./Help";
 import { UI as HELP_UI } from "../help/content";
@@ -291,6 +292,7 @@ export function Lobby({ app }: { app: App }) {
         <HelpLinks navigate={(p) => app.navigate(p)} />
       </section>
       {catalogue === null ? <p class="muted">Loading the games…</p> : <CreateForm app={app} catalogue={catalogue} />}
+      {catalogue?.length ? <EventForm app={app} catalogue={catalogue} /> : null}
       {catalogueError ? <p class="muted">The server publishes no games catalogue ({catalogueError}); options cannot be set.</p> : null}
     </div>
   );
