@@ -31,7 +31,7 @@ phase "build" cmake --build build -j"$jobs"
 # network suites are marked RUN_SERIAL and still run alone.
 phase "ctest" ctest --test-dir build --output-on-failure --timeout 600 -j"$jobs"
 phase "web client" scripts/test-web.sh
-phase "cluster" scripts/test-cluster.sh  # PostgreSQL, HAProxy, three nodes: kill -9, drain, pause
+phase "cluster" scripts/test-cluster.sh  # PostgreSQL, HAProxy, three nodes: kill -9, drain, pause, partitions
 phase "sanitizer configure" cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASA_SANITIZE=ON -DCASA_WERROR=ON \
   -DCASA_ENGINE_ONLY=ON >/dev/null
 phase "sanitizer build" cmake --build build-sanitize -j"$jobs" --target casa_engine_tests
