@@ -122,8 +122,11 @@ void Cluster::lease_loop() {
   auto next_renew = std::chrono::steady_clock::now() + renew_every;
   for (;;) {
     {
+      // A round that waited long on the database (a reconnect) must not put
+      // the next renewal off by another claim period.
+      const auto wait = std::chrono::steady_clock::now() >= next_renew ? std::chrono::seconds(0) : kClaimPeriod;
       std::unique_lock lock(stop_mutex_);
-      if (stop_cv_.wait_for(lock, kClaimPeriod, [this] { return stopping_; })) return;
+      if (stop_cv_.wait_for(lock, wait, [this] { return stopping_; })) return;
     }
     const bool renew = std::chrono::steady_clock::now() >= next_renew;
     if (renew) next_renew = std::chrono::steady_clock::now() + renew_every;
@@ -138,10 +141,11 @@ void Cluster::lease_round(bool renew) {
   try {
     std::lock_guard lease_lock(lease_mutex_);
     if (renew) {
-      // Before the statement is sent: the database renews the leases later
-      // than this, so a lease counted from here never outlives the real one.
-      const auto began = Clock::now();
-      const auto still = leases_->renew();
+      // When the renewal was sent (after any reconnect): the database renews
+      // the leases later than this, so a lease counted from here never
+      // outlives the real one.
+      auto began = Clock::now();
+      const auto still = leases_->renew(&began);
       {
         std::lock_guard lock(mutex_);
         renewed_until_ = std::max(renewed_until_, began + std::chrono::seconds(lease_seconds_) - kSelfFenceMargin);
