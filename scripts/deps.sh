@@ -24,8 +24,9 @@
 #                            io_uring backend; docs/server.md, "Network backend")
 #   scripts/deps.sh postgres also the PostgreSQL server, for the server tests on PostgreSQL
 #                            (scripts/pg-test-cluster.sh)
-#   scripts/deps.sh cluster  also PostgreSQL (server and pgbench), HAProxy, curl and
-#                            util-linux (setpriv, to run PostgreSQL as a non-root user)
+#   scripts/deps.sh cluster  also PostgreSQL (server and pgbench), HAProxy, curl,
+#                            util-linux (setpriv, to run PostgreSQL and the nodes under
+#                            users of their own) and iptables (the network partitions)
 #                            for scripts/test-cluster.sh and bench/cluster.sh
 # Several modes may be given at once: scripts/deps.sh fuzz postgres.
 set -euo pipefail
@@ -59,7 +60,7 @@ for mode in "$@"; do
     bench) packages+=(valgrind strace curl) ;;
     iouring) packages+=(liburing-dev) ;;
     postgres) packages+=(postgresql) ;;
-    cluster) packages+=(postgresql postgresql-contrib haproxy curl util-linux) ;;
+    cluster) packages+=(postgresql postgresql-contrib haproxy curl util-linux iptables) ;;
     *) echo "deps.sh: unknown mode $mode" >&2; exit 2 ;;
   esac
 done

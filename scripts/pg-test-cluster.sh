@@ -8,9 +8,12 @@
 #   scripts/pg-test-cluster.sh stop DIR    stops it and removes its files
 #   DIR/ctl stop | start                   stops the server / starts it again on the
 #                                          same port, data kept (the fault tests)
+# CASA_PG_ADDRESS: the loopback address it listens on (default 127.0.0.1;
+# scripts/test-cluster.sh gives it one of its own, to cut it off by address).
 # Needs Debian's postgresql package: scripts/deps.sh postgres.
 set -euo pipefail
 cmd=${1:?start or stop}
+address=${CASA_PG_ADDRESS:-127.0.0.1}
 dir=${2:?directory}
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
@@ -33,7 +36,9 @@ case "$cmd" in
     chmod 700 "$data"
     echo "$data" >"$dir/datadir"
     as_owner "$bin/initdb" -D "$data" -U postgres --auth=trust -E UTF8 --no-sync --no-instructions >"$dir/initdb.log"
-    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    # Clients from any loopback address (the cluster test gives each node its own).
+    echo "host all all 127.0.0.0/8 trust" >>"$data/pg_hba.conf"
+    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("'"$address"'", 0)); print(s.getsockname()[1])')
     # Loopback only; the socket lives in the data directory. fsync stays on:
     # the tests run the store as operators must (docs/server.md).
     cat >"$dir/ctl" <<EOF
@@ -44,14 +49,14 @@ run() { if [ "\$(id -u)" -eq 0 ]; then runuser -u postgres -- "\$@"; else "\$@";
 case "\$1" in
   stop) run "$bin/pg_ctl" -D "$data" -m fast -w stop >/dev/null ;;
   start) run "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w -t 30 \\
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $data -c max_connections=200" start >/dev/null ;;
+    -o "-c listen_addresses=$address -p $port -k $data -c max_connections=200" start >/dev/null ;;
   *) echo "usage: \$0 stop|start" >&2; exit 2 ;;
 esac
 EOF
     chmod +x "$dir/ctl"
     "$dir/ctl" start
-    as_owner "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -q -c "CREATE DATABASE casa_test" postgres
-    echo "postgres://postgres@127.0.0.1:$port/casa_test" >"$dir/url"
+    as_owner "$bin/psql" -h "$address" -p "$port" -U postgres -q -c "CREATE DATABASE casa_test" postgres
+    echo "postgres://postgres@$address:$port/casa_test" >"$dir/url"
     echo "$data/server.log" >"$dir/log"
     echo "PostgreSQL for the tests: $(cat "$dir/url")"
     ;;

@@ -36,7 +36,7 @@ phase "build" cmake --build build -j"$jobs"
 # network suites are marked RUN_SERIAL and still run alone.
 phase "ctest" ctest --test-dir build --output-on-failure --timeout 600 -j"$jobs"
 phase "web client" scripts/test-web.sh
-phase "cluster" scripts/test-cluster.sh  # PostgreSQL, HAProxy, three nodes: kill -9, drain, pause
+phase "cluster" scripts/test-cluster.sh  # PostgreSQL, HAProxy, three nodes: kill -9, drain, pause, partitions
 # Release: what a user's build and the Debian package use; -O3-only warnings show here.
 phase "release configure" cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DCASA_WERROR=ON \
   -DCMAKE_INSTALL_PREFIX=/usr >/dev/null

@@ -27,6 +27,11 @@ constexpr int kClaimBatch = 16;
 // A message forwarded more often than this (an owner that moved while it
 // travelled) is dropped; its client recovers with the resync a takeover sends.
 constexpr int kMaxHops = 3;
+// A node cut off from the database drops its tables this long before its
+// leases run out by its own count (which starts before the database renewed
+// them, so never ends later): room for a timer that fires late on a busy
+// machine, and for clocks that run at slightly different rates.
+constexpr auto kSelfFenceMargin = std::chrono::milliseconds(500);
 // How long a cached owner is believed before the lease row is read again.
 constexpr auto kOwnerCacheTtl = std::chrono::seconds(1);
 
@@ -61,7 +66,8 @@ Cluster::Cluster(asio::io_context& io, Store& store, Lobby& lobby, const Config&
       lobby_(lobby),
       conninfo_(config.db),
       node_(config.node_id == "auto" ? auto_node_id() : config.node_id),
-      lease_seconds_(config.lease_seconds) {
+      lease_seconds_(config.lease_seconds),
+      self_fence_timer_(io) {
   // Before the first write: every table write is fenced from now on.
   store_.set_fence(node_, [this](Db& db, const std::string& table) { return fence(db, table); });
 }
@@ -117,8 +123,11 @@ void Cluster::lease_loop() {
   auto next_renew = std::chrono::steady_clock::now() + renew_every;
   for (;;) {
     {
+      // A round that waited long on the database (a reconnect) must not put
+      // the next renewal off by another claim period.
+      const auto wait = std::chrono::steady_clock::now() >= next_renew ? std::chrono::seconds(0) : kClaimPeriod;
       std::unique_lock lock(stop_mutex_);
-      if (stop_cv_.wait_for(lock, kClaimPeriod, [this] { return stopping_; })) return;
+      if (stop_cv_.wait_for(lock, wait, [this] { return stopping_; })) return;
     }
     const bool renew = std::chrono::steady_clock::now() >= next_renew;
     if (renew) next_renew = std::chrono::steady_clock::now() + renew_every;
@@ -133,7 +142,19 @@ void Cluster::lease_round(bool renew) {
   try {
     std::lock_guard lease_lock(lease_mutex_);
     if (renew) {
-      const auto still = leases_->renew();
+      // When the renewal was sent (after any reconnect): the database renews
+      // the leases later than this, so a lease counted from here never
+      // outlives the real one.
+      auto began = Clock::now();
+      const auto still = leases_->renew(&began);
+      {
+        std::lock_guard lock(mutex_);
+        renewed_until_ = std::max(renewed_until_, began + std::chrono::seconds(lease_seconds_) - kSelfFenceMargin);
+      }
+      if (cut_off_.exchange(false)) {
+        spdlog::warn("cluster node {}: the database answers again; leases renewed", node_);
+      }
+      asio::post(io_, [this] { arm_self_fence(); });
       auto live = leases_->live_nodes();
       std::vector<Lease> unrun;
       {
@@ -187,6 +208,45 @@ void Cluster::lease_round(bool renew) {
     asio::post(io_, [this, proxy] { lobby_.disconnected(proxy); });
   }
   if (!claimed.empty()) takeover(claimed);
+}
+
+void Cluster::arm_self_fence() {
+  {
+    std::lock_guard lock(mutex_);
+    self_fence_timer_.expires_at(renewed_until_);
+  }
+  self_fence_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;  // re-armed by a later renewal, or stopping
+    self_fence();
+  });
+}
+
+void Cluster::self_fence() {
+  {
+    std::lock_guard lock(stop_mutex_);
+    if (stopping_) return;
+  }
+  std::vector<std::pair<std::string, std::int64_t>> tables;
+  {
+    std::lock_guard lock(mutex_);
+    if (Clock::now() < renewed_until_) return;  // renewed meanwhile
+    tables.assign(held_.begin(), held_.end());
+  }
+  if (!cut_off_.load() || !tables.empty()) {
+    spdlog::warn("cluster node {}: no lease renewed for {} s (the database is out of reach): "
+                 "the {} tables run here are dropped",
+                 node_, lease_seconds_, tables.size());
+  }
+  // Their leases are about to expire in the database: a node that reaches it
+  // claims them and resyncs their players, and this node's writes under them
+  // would be refused by the fence anyway. Nobody is resynced from here: the
+  // owner cannot be asked (the bus's reconnect resyncs them once the database
+  // answers again, and /healthz sends them elsewhere meanwhile).
+  for (const auto& [table, epoch] : tables) {
+    leases_lost_.fetch_add(1, std::memory_order_relaxed);
+    drop(table, epoch, false);
+  }
+  cut_off_ = true;
 }
 
 void Cluster::takeover(const std::vector<Lease>& claimed) {
@@ -248,7 +308,7 @@ void Cluster::takeover(const std::vector<Lease>& claimed) {
   }
 }
 
-void Cluster::drop(const std::string& table, std::int64_t epoch) {
+void Cluster::drop(const std::string& table, std::int64_t epoch, bool resync) {
   {
     std::lock_guard lock(mutex_);
     auto it = held_.find(table);
@@ -256,7 +316,9 @@ void Cluster::drop(const std::string& table, std::int64_t epoch) {
     held_.erase(it);
     owners_.erase(table);
   }
-  abandon_local(table, [this, table] { resync_interested(table); });
+  abandon_local(table, [this, table, resync] {
+    if (resync && !cut_off_) resync_interested(table);
+  });
 }
 
 void Cluster::abandon_local(const std::string& id, std::function<void()> then) {
@@ -744,6 +806,7 @@ Cluster::Stats Cluster::stats() {
   }
   s.lease_renew_failures = renew_failures_.load(std::memory_order_relaxed);
   s.leases_lost = leases_lost_.load(std::memory_order_relaxed);
+  s.cut_off = cut_off_.load();
   if (bus_) {
     s.bus_in = bus_->received();
     s.bus_out = bus_->sent();

@@ -123,9 +123,16 @@ class Cluster {
     std::uint64_t lease_renew_failures = 0;  // renewal rounds the database refused
     std::uint64_t leases_lost = 0;          // tables dropped because their lease went elsewhere
     std::uint64_t bus_in = 0, bus_out = 0;  // bus messages received and sent
+    bool cut_off = false;                   // its leases ran out unrenewed (see cut_off())
   };
   Stats stats();
   static constexpr std::chrono::seconds kAskTimeout{5};
+
+  // True from the moment this node's leases ran out without a renewal (the
+  // database out of reach: a partition, its server down) until a renewal
+  // succeeds again. The node then runs no table: /healthz answers 503, so that a
+  // load balancer sends its clients to a node that can serve them.
+  bool cut_off() const { return cut_off_.load(); }
 
   // The store's fence (Store::set_fence): throws unless this node still holds
   // `table` under the epoch it runs it with; returns that epoch.
@@ -150,11 +157,18 @@ class Cluster {
   void handle_in(const Who& who, const std::string& text, int hops);
   void lease_loop();
   void lease_round(bool renew);
+  // Self-fencing: when no renewal succeeded for a whole lease (counted from the
+  // moment the last successful one was sent, so never later than the database
+  // expires the leases), every table is dropped, on the io_context, without
+  // waiting for a lease round that may hang on the network.
+  void arm_self_fence();
+  void self_fence();
   // Loads and serves tables whose leases this node just claimed.
   void takeover(const std::vector<Lease>& claimed);
   // This node lost `table` under `epoch`: it stops running it, and its
-  // connections there are resynced at the new owner.
-  void drop(const std::string& table, std::int64_t epoch);
+  // connections there are resynced at the new owner (unless `resync` is false
+  // or this node is cut off: the bus's reconnect resyncs them then).
+  void drop(const std::string& table, std::int64_t epoch, bool resync = true);
   // Stops the table in memory and notes its connections as interested in it;
   // then `then` on the io_context.
   void abandon_local(const std::string& table, std::function<void()> then);
@@ -199,6 +213,9 @@ class Cluster {
   std::uint64_t next_ask_ = 1;
   AdminAnswer take_asked(std::uint64_t id);
   std::vector<std::string> other_live_nodes();  // under no lock; empty when answered or timed out
+  Clock::time_point renewed_until_;  // under mutex_: the last successful renewal's start + a lease
+  boost::asio::steady_timer self_fence_timer_;
+  std::atomic<bool> cut_off_{false};
   std::atomic<std::uint64_t> renew_failures_{0};
   std::atomic<std::uint64_t> leases_lost_{0};
 

@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <boost/asio/post.hpp>
+
 #include <chrono>
 
 namespace casa::server {
@@ -23,7 +25,9 @@ Bus::Bus(boost::asio::io_context& io, std::string conninfo, std::string node_id,
 Bus::~Bus() { stop(); }
 
 void Bus::start() {
-  connect_listener();
+  auto conn = std::make_shared<PgConn>(conninfo_);
+  conn->exec("LISTEN " + pg_quote_ident(channel(node_)));
+  listen_on(std::move(conn));
   sender_ = std::thread([this] { sender_loop(); });
 }
 
@@ -35,6 +39,8 @@ void Bus::stop() {
   }
   wake_.notify_all();
   if (sender_.joinable()) sender_.join();
+  if (connector_.joinable()) connector_.join();
+  alive_.reset();
   retry_.cancel();
   if (socket_) {
     boost::system::error_code ignored;
@@ -43,9 +49,8 @@ void Bus::stop() {
   }
 }
 
-void Bus::connect_listener() {
-  listener_ = std::make_unique<PgConn>(conninfo_);
-  listener_->exec("LISTEN " + pg_quote_ident(channel(node_)));
+void Bus::listen_on(std::shared_ptr<PgConn> conn) {
+  listener_ = std::move(conn);
   // The descriptor gets its own copy of the socket: closing it must not close
   // libpq's.
   socket_ = std::make_unique<boost::asio::posix::stream_descriptor>(io_, ::dup(listener_->socket()));
@@ -102,13 +107,29 @@ void Bus::reconnect_later() {
   retry_.expires_after(std::chrono::seconds(1));
   retry_.async_wait([this](boost::system::error_code ec) {
     if (ec || stopped_) return;
-    try {
-      connect_listener();
-      if (on_reconnect_) on_reconnect_();
-    } catch (const std::exception& e) {
-      spdlog::warn("cluster bus: {}", e.what());
-      reconnect_later();
-    }
+    if (connector_.joinable()) connector_.join();  // the previous attempt, over
+    connector_ = std::thread([this, alive = std::weak_ptr<char>(alive_)] {
+      std::shared_ptr<PgConn> conn;
+      std::string why;
+      try {
+        conn = std::make_shared<PgConn>(conninfo_);
+        conn->exec("LISTEN " + pg_quote_ident(channel(node_)));
+      } catch (const std::exception& e) {
+        conn.reset();
+        why = e.what();
+      }
+      if (alive.expired()) return;
+      boost::asio::post(io_, [this, alive, conn, why] {
+        if (alive.expired() || stopped_) return;
+        if (!conn) {
+          spdlog::warn("cluster bus: {}", why);
+          reconnect_later();
+          return;
+        }
+        listen_on(conn);
+        if (on_reconnect_) on_reconnect_();
+      });
+    });
   });
 }
 

@@ -54,7 +54,8 @@ class Bus {
   std::uint64_t sent() const { return sent_.load(std::memory_order_relaxed); }
 
  private:
-  void connect_listener();
+  // Listens on `conn` (connected, LISTEN sent) and watches its socket.
+  void listen_on(std::shared_ptr<PgConn> conn);
   void watch();
   void readable();
   void reconnect_later();
@@ -66,7 +67,7 @@ class Bus {
   Handler on_message_;
   std::function<void()> on_reconnect_;
 
-  std::unique_ptr<PgConn> listener_;
+  std::shared_ptr<PgConn> listener_;
   std::unique_ptr<boost::asio::posix::stream_descriptor> socket_;
   boost::asio::steady_timer retry_;
   std::atomic<bool> stopped_{false};
@@ -76,6 +77,12 @@ class Bus {
   std::deque<std::pair<std::string, std::string>> outbox_;
   bool stopping_ = false;
   std::thread sender_;
+  // Connects again off the io_context (a connect to an unreachable server
+  // waits for its timeout, which must not stall the connections and tables of
+  // the event loop); its outcome is posted back. One attempt at a time.
+  std::thread connector_;
+  // Reset when the bus is destroyed: a posted outcome arriving later is dropped.
+  std::shared_ptr<char> alive_ = std::make_shared<char>();
   std::atomic<std::uint64_t> relayed_{0};
   std::atomic<std::uint64_t> received_{0};
   std::atomic<std::uint64_t> sent_{0};

@@ -69,11 +69,12 @@ std::optional<std::int64_t> Leases::acquire(const std::string& table) {
   return std::stoll(rows[0].at(0).value_or("0"));
 }
 
-std::vector<Lease> Leases::renew() {
+std::vector<Lease> Leases::renew(std::chrono::steady_clock::time_point* sent) {
   conn().exec(
       "INSERT INTO nodes (node_id, started_at, seen_at) VALUES ($1, clock_timestamp(), clock_timestamp()) "
       "ON CONFLICT (node_id) DO UPDATE SET seen_at = excluded.seen_at",
       {node_});
+  if (sent) *sent = std::chrono::steady_clock::now();
   return leases_of(conn().exec(
       "UPDATE table_leases SET expires_at = clock_timestamp() + make_interval(secs => $2::float8) "
       "WHERE node_id = $1 AND expires_at > clock_timestamp() RETURNING table_id, epoch",

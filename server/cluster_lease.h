@@ -6,6 +6,7 @@
 // cluster's timer does).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -44,7 +45,9 @@ class Leases {
   std::optional<std::int64_t> acquire(const std::string& table);
   // Heartbeat, then renewal of every unexpired lease of this node: what it
   // still holds. A table it runs that is missing (or under another epoch) is lost.
-  std::vector<Lease> renew();
+  // `sent`: when the renewal's statement was sent, once connected (the
+  // database renews the leases later than that).
+  std::vector<Lease> renew(std::chrono::steady_clock::time_point* sent = nullptr);
   // Takes over up to `limit` expired leases (of any node, this one included):
   // the tables to load and replay, with their new epochs.
   std::vector<Lease> claim_expired(int limit);

@@ -7,7 +7,19 @@
 
 namespace casa::server {
 
-PgConn::PgConn(const std::string& conninfo) : conn_(PQconnectdb(conninfo.c_str())) {
+const char* const kPgSessionSetup =
+    "SET tcp_keepalives_idle = 2; SET tcp_keepalives_interval = 1; SET tcp_keepalives_count = 3; "
+    "SET idle_in_transaction_session_timeout = '5s'";
+
+pg_conn* pg_connect(const std::string& conninfo) {
+  // Defaults first: the conninfo's own settings (expand_dbname) come later and win.
+  const char* keys[] = {"connect_timeout", "keepalives", "keepalives_idle", "keepalives_interval",
+                        "keepalives_count", "tcp_user_timeout", "application_name", "dbname", nullptr};
+  const char* values[] = {"5", "1", "2", "1", "3", "5000", "casa-server", conninfo.c_str(), nullptr};
+  return PQconnectdbParams(keys, values, 1);
+}
+
+PgConn::PgConn(const std::string& conninfo) : conn_(pg_connect(conninfo)) {
   if (conn_ == nullptr) throw std::runtime_error("postgres: out of memory");
   if (PQstatus(conn_) != CONNECTION_OK) {
     std::string why = PQerrorMessage(conn_);
@@ -18,6 +30,13 @@ PgConn::PgConn(const std::string& conninfo) : conn_(PQconnectdb(conninfo.c_str()
   // Coordination must see the committed state at once and commit for good.
   exec("SET synchronous_commit = on");
   exec("SET client_min_messages = warning");
+  std::unique_ptr<PGresult, decltype(&PQclear)> setup(PQexec(conn_, kPgSessionSetup), &PQclear);
+  if (!setup || PQresultStatus(setup.get()) != PGRES_COMMAND_OK) {
+    std::string why = PQerrorMessage(conn_);
+    PQfinish(conn_);
+    conn_ = nullptr;
+    throw std::runtime_error("postgres: cannot set the session up: " + why);
+  }
 }
 
 PgConn::~PgConn() {

@@ -40,6 +40,26 @@ class PgConn {
   pg_conn* conn_ = nullptr;
 };
 
+// Opens a libpq session as every PostgreSQL connection of the server does (the
+// store's and the cluster's): `conninfo`'s own settings win over these defaults,
+// which bound how long a silent network can keep a call waiting. A peer whose
+// packets are dropped (a partition, a pulled cable) sends no RST: without them a
+// call would wait for the kernel's retransmissions, a quarter of an hour.
+//  * connect_timeout 5 s: a connect whose SYN goes unanswered;
+//  * tcp_user_timeout 5 s: data sent and not acknowledged (a query, a COMMIT);
+//  * keepalives after 2 s idle, every 1 s, 3 lost: a connection waiting for an
+//    answer, or listening, that the other end can no longer reach.
+// Then the server's side of the session: keepalives alike for the backend, and
+// idle_in_transaction_session_timeout 5 s, so that a transaction whose client
+// fell silent is ended by the server and lets go of its row locks (a fenced
+// write's lock on a lease row would otherwise keep every node from claiming
+// that table until the server's own keepalive, two hours, found the client gone).
+// Returns the connection (check PQstatus); nullptr only when out of memory.
+pg_conn* pg_connect(const std::string& conninfo);
+// The statement that sets the server's side of a session up (run by pg_connect's
+// callers once connected).
+extern const char* const kPgSessionSetup;
+
 // `s` quoted as an SQL identifier (for LISTEN, which takes no parameter).
 std::string pg_quote_ident(const std::string& s);
 

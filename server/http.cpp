@@ -508,6 +508,7 @@ HttpResponse metrics_response(const HttpContext& ctx, const HttpRequest& req) {
     g.tables_owned = c.tables_owned;
     g.lease_renew_failures = c.lease_renew_failures;
     g.leases_lost = c.leases_lost;
+    g.cut_off = c.cut_off;
     g.bus_in = c.bus_in;
     g.bus_out = c.bus_out;
   }
@@ -660,10 +661,15 @@ HttpResponse answer_http_unguarded(const HttpContext& ctx, const HttpRequest& re
   if (target == "/healthz") {
     // 503 while draining: a load balancer's health check stops sending new
     // clients here (docker/haproxy.cfg).
+    // 503 too for a node of a cluster cut off from the database past its
+    // lease (docs/cluster.md, "Partitions"): it runs no table and can reach
+    // none, so its clients are better served by another node.
     const bool draining = ctx.draining && ctx.draining->load();
-    return respond(draining ? 503 : 200, {{"status", draining ? "draining" : "ok"},
-                                          {"storage", ctx.store->healthy() ? "ok" : "unavailable"},
-                                          {"version", casa::version()}});
+    const bool cut_off = ctx.lobby->cluster() && ctx.lobby->cluster()->cut_off();
+    return respond(draining || cut_off ? 503 : 200,
+                   {{"status", draining ? "draining" : cut_off ? "cut_off" : "ok"},
+                    {"storage", ctx.store->healthy() ? "ok" : "unavailable"},
+                    {"version", casa::version()}});
   }
   // Which build answers: the release (SemVer), its commit, and the protocol
   // version its hello and welcome speak (docs/protocol.md).

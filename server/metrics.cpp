@@ -316,6 +316,11 @@ std::string metrics_text(const MetricsGauges& g) {
         family("casa_cluster_tables_owned", "Tables whose lease this node holds and runs", MetricType::Gauge);
     owned.metric.push_back(gauge(static_cast<double>(g.tables_owned)));
     all.push_back(std::move(owned));
+    auto cut = family("casa_cluster_cut_off",
+                      "1 while this node's leases have run out unrenewed (the database out of reach): it runs no table",
+                      MetricType::Gauge);
+    cut.metric.push_back(gauge(g.cut_off ? 1 : 0));
+    all.push_back(std::move(cut));
     auto renew = family("casa_cluster_lease_renew_failures_total",
                         "Lease renewal rounds the database refused or could not be reached for",
                         MetricType::Counter);

@@ -78,6 +78,7 @@ struct MetricsGauges {
   // Cluster mode only (docs/cluster.md): this node's id, and its share of the cluster.
   std::string node;  // empty: a single node, and none of the below is written
   std::int64_t tables_owned = 0;
+  bool cut_off = false;
   std::uint64_t lease_renew_failures = 0, leases_lost = 0, bus_in = 0, bus_out = 0;
 };
 

@@ -21,6 +21,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "server/cluster_pg.h"
 #include "server/store.h"
 
 namespace casa::server {
@@ -235,10 +236,9 @@ class PgDb final : public Db::Backend {
   bool connect() {
     if (conn_) PQfinish(conn_);
     conn_ = nullptr;
-    // Defaults first: the URL's own settings (expand_dbname) come later and win.
-    const char* keys[] = {"connect_timeout", "application_name", "dbname", nullptr};
-    const char* values[] = {"5", "casa-server", url_.c_str(), nullptr};
-    conn_ = PQconnectdbParams(keys, values, 1);
+    // Bounded waits on a silent network, and a transaction the server ends
+    // when this client falls silent in it (cluster_pg.h, pg_connect).
+    conn_ = pg_connect(url_);
     if (!conn_ || PQstatus(conn_) != CONNECTION_OK) {
       last_error_ = message_of(conn_);
       return false;
@@ -249,7 +249,8 @@ class PgDb final : public Db::Backend {
     // extra_float_digits: doubles read back exactly.
     std::string setup =
         "SET synchronous_commit = on; SET extra_float_digits = 3; "
-        "SET client_min_messages = warning; SET TIME ZONE 'UTC'";
+        "SET client_min_messages = warning; SET TIME ZONE 'UTC'; " +
+        std::string(kPgSessionSetup);
     if (read_only_) setup += "; SET default_transaction_read_only = on";
     Result r(PQexec(conn_, setup.c_str()));
     if (!r.ok()) {

@@ -4,8 +4,15 @@
 // makes a database of its own in it.
 #include <doctest/doctest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <mutex>
 #include <map>
 #include <random>
 #include <string>
@@ -650,4 +657,184 @@ TEST_CASE(
   CHECK(sam.call({{"type", "spectate"}, {"table", board2}})["code"] == "event_table");
   // hugo is seated there: he plays it to the end on a.
   CHECK_FALSE(play_out({&hugo}, board2, first_legal, 60s)[0].is_null());
+}
+
+// ---- a node whose database falls silent (docs/cluster.md, "Partitions") ----------
+
+namespace {
+
+// A TCP relay to PostgreSQL that can hold its bytes: while held it reads
+// nothing from either side, so each side's kernel still acknowledges what was
+// sent (no error, no reset, keepalives answered) and every call across it
+// waits, as across a network that lost its packets and whose timeouts have not
+// fired yet: the worst case for a node that must stop serving within its lease.
+class HoldingRelay {
+ public:
+  HoldingRelay(std::string host, unsigned short port) : host_(std::move(host)), port_(port) {
+    listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(listener_ >= 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(listener_, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    REQUIRE(::listen(listener_, 16) == 0);
+    socklen_t len = sizeof a;
+    REQUIRE(::getsockname(listener_, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+    listening_ = ntohs(a.sin_port);
+    acceptor_ = std::thread([this] { accept_loop(); });
+  }
+  ~HoldingRelay() {
+    stop_ = true;
+    acceptor_.join();  // first: it adds to threads_
+    for (auto& t : threads_) t.join();
+    ::close(listener_);
+  }
+  unsigned short port() const { return listening_; }
+  void hold(bool on) { held_ = on; }
+
+ private:
+  void accept_loop() {
+    while (!stop_) {
+      pollfd p{listener_, POLLIN, 0};
+      if (::poll(&p, 1, 50) <= 0) continue;
+      const int in = ::accept(listener_, nullptr, nullptr);
+      if (in < 0) continue;
+      const int out = ::socket(AF_INET, SOCK_STREAM, 0);
+      sockaddr_in a{};
+      a.sin_family = AF_INET;
+      a.sin_port = htons(port_);
+      ::inet_pton(AF_INET, host_.c_str(), &a.sin_addr);
+      if (::connect(out, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+        ::close(in);
+        ::close(out);
+        continue;
+      }
+      std::lock_guard lock(mutex_);
+      threads_.emplace_back([this, in, out] { relay(in, out); });
+    }
+  }
+  void relay(int a, int b) {
+    char buf[65536];
+    while (!stop_) {
+      if (held_) {
+        std::this_thread::sleep_for(10ms);
+        continue;
+      }
+      pollfd p[2] = {{a, POLLIN, 0}, {b, POLLIN, 0}};
+      if (::poll(p, 2, 20) <= 0) continue;
+      bool closed = false;
+      for (int i = 0; i < 2 && !closed; ++i) {
+        if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        const ssize_t n = ::read(p[i].fd, buf, sizeof buf);
+        if (n <= 0) {
+          closed = true;
+          break;
+        }
+        for (ssize_t sent = 0; sent < n;) {
+          const ssize_t w = ::write(p[1 - i].fd, buf + sent, static_cast<std::size_t>(n - sent));
+          if (w <= 0) {
+            closed = true;
+            break;
+          }
+          sent += w;
+        }
+      }
+      if (closed) break;
+    }
+    ::close(a);
+    ::close(b);
+  }
+
+  std::string host_;
+  unsigned short port_;
+  int listener_ = -1;
+  unsigned short listening_ = 0;
+  std::atomic<bool> held_{false}, stop_{false};
+  std::mutex mutex_;
+  std::thread acceptor_;
+  std::vector<std::thread> threads_;  // one per relayed connection, added by the acceptor
+};
+
+// `uri` (postgres://user@host:port/db) through 127.0.0.1:`port` instead.
+std::string via(const std::string& uri, unsigned short port, std::string& host, unsigned short& db_port) {
+  const auto at = uri.find('@') + 1;
+  const auto colon = uri.find(':', at);
+  const auto slash = uri.find('/', colon);
+  host = uri.substr(at, colon - at);
+  db_port = static_cast<unsigned short>(std::stoi(uri.substr(colon + 1, slash - colon - 1)));
+  return uri.substr(0, at) + "127.0.0.1:" + std::to_string(port) + uri.substr(slash);
+}
+
+}  // namespace
+
+TEST_CASE("a node whose database falls silent stops serving its tables within its lease, and serves again once "
+          "it answers") {
+  Nodes n(1);  // a, straight to the database
+  std::string host;
+  unsigned short db_port = 0;
+  std::unique_ptr<HoldingRelay> relay;
+  {
+    // The relay needs the database's address before b starts on it.
+    std::string probe_host;
+    unsigned short probe_port = 0;
+    via(n.db, 1, probe_host, probe_port);
+    relay = std::make_unique<HoldingRelay>(probe_host, probe_port);
+  }
+  n.nodes.push_back(spawn_node(via(n.db, relay->port(), host, db_port), "b"));
+  WsClient ann(n[1].port), bob(n[0].port);  // ann on b, bob on a
+  ann.hello("ann");
+  bob.hello("bob");
+  const json made = create(ann, {{"game", "fake-trick"}, {"players", 2}, {"rated", false}, {"options", {{"hand", 5}}}});
+  REQUIRE_MESSAGE(made["type"] == "table_created", made.dump());
+  const std::string table = made["table"];
+  REQUIRE(bob.call({{"type", "join"}, {"table", table}})["type"] == "joined");
+  REQUIRE(owner(n.db, table) == std::make_pair(std::string("b"), std::int64_t{1}));
+  auto metrics_of_b = [&] { return http_get(n[1].port, "/metrics").second; };
+  REQUIRE(sample(metrics_of_b(), "casa_cluster_tables_owned") == 1);
+  REQUIRE(sample(metrics_of_b(), "casa_cluster_cut_off") == 0);
+  REQUIRE(http_get(n[1].port, "/healthz").first == 200);
+
+  // Every call of b to the database now waits; its lease thread is stuck in
+  // one. b must still give its table up by its own clock, before the database
+  // expires the lease it last renewed.
+  relay->hold(true);
+  PgConn db(n.db);
+  const auto expiry = std::stod(db.exec("SELECT extract(epoch FROM expires_at) FROM table_leases "
+                                        "WHERE table_id = $1 AND node_id = 'b'",
+                                        {table})
+                                    .at(0)
+                                    .at(0)
+                                    .value_or("0"));
+  int health = 200;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10 * kLease);
+  while ((health = http_get(n[1].port, "/healthz").first) == 200 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(20ms);
+  }
+  // Seen by the database's clock: b had let the table go before its lease ran out.
+  const auto seen =
+      std::stod(db.exec("SELECT extract(epoch FROM clock_timestamp())").at(0).at(0).value_or("0"));
+  REQUIRE(health == 503);
+  const std::string cut = metrics_of_b();
+  CHECK(sample(cut, "casa_cluster_tables_owned") == 0);
+  CHECK(sample(cut, "casa_cluster_cut_off") == 1);
+  // b drops its tables half a second before its lease runs out by its own
+  // count (server/cluster.cpp, kSelfFenceMargin); the poll adds milliseconds.
+  INFO("b was seen cut off " << (expiry - seen) << " s before its lease expired");
+  CHECK(seen < expiry);
+  // a claims the table once the lease expired, and bob plays on there.
+  auto taken = std::chrono::steady_clock::now() + std::chrono::seconds(4 * kLease + 5);
+  while (owner(n.db, table).first != "a" && std::chrono::steady_clock::now() < taken) {
+    std::this_thread::sleep_for(100ms);
+  }
+  CHECK(owner(n.db, table).first == "a");
+
+  // The database answers again: b renews, says so, and serves.
+  relay->hold(false);
+  const auto back = std::chrono::steady_clock::now() + std::chrono::seconds(10 * kLease);
+  while ((health = http_get(n[1].port, "/healthz").first) != 200 && std::chrono::steady_clock::now() < back) {
+    std::this_thread::sleep_for(50ms);
+  }
+  CHECK(health == 200);
+  CHECK(sample(metrics_of_b(), "casa_cluster_cut_off") == 0);
+  CHECK(owner(n.db, table).first == "a");  // b never took it back
 }
