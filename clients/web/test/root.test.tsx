@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { render } from "preact";
 import { beforeEach, describe, expect, it } from "vitest";
 import { Root } from "../src/ui/Root";
@@ -40,5 +41,29 @@ describe("the page frame", () => {
     app.receive({ ...st, invite: "INV456" });
     await settle();
     expect(root.querySelector(".seat")).not.toBeNull();
+  });
+});
+
+describe("the footer", () => {
+  it("names the server's release and commit from /api/version, and the licence", async () => {
+    const { Footer } = await import("../src/ui/Root");
+    const real = globalThis.fetch;
+    const asked: string[] = [];
+    globalThis.fetch = (async (url: string) => {
+      asked.push(String(url));
+      return new Response(JSON.stringify({ version: "1.2.3", commit: "abc1234", protocol: 1 }), {
+        headers: { "Content-Type": "application/json" },
+      });
+    }) as typeof fetch;
+    try {
+      render(<Footer />, root);
+      await settle();
+      expect(asked).toEqual(["/api/version"]);
+      expect(root.textContent).toContain("La Casa table server 1.2.3 (abc1234)");
+      expect(root.textContent).toContain("AGPL-3.0-or-later");
+      expect(root.querySelector('a[href="/licenses.txt"]')).not.toBeNull();
+    } finally {
+      globalThis.fetch = real;
+    }
   });
 });

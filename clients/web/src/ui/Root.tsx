@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The page's frame: header, errors, and the page the route names. It re-renders
 // whenever the app says its state changed.
 import { useEffect, useState } from "preact/hooks";
@@ -28,6 +29,29 @@ function AlertSettings({ app }: { app: App }) {
         {a.notifyBlocked ? <p class="muted">This browser blocks notifications for this site; its site settings can allow them.</p> : null}
       </div>
     </details>
+  );
+}
+
+/** Which server answers: its release and commit (GET /api/version), and the licence
+ *  under which its source is offered. */
+export function Footer() {
+  const [v, setV] = useState<{ version?: string; commit?: string } | null>(null);
+  useEffect(() => {
+    fetch("/api/version", { headers: { Accept: "application/json" } })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((j) => setV(j))
+      .catch(() => setV(null));
+  }, []);
+  return (
+    <footer class="site">
+      <span class="version">
+        La Casa table server{v?.version ? ` ${v.version}` : ""}
+        {v?.commit && v.commit !== "unknown" ? ` (${v.commit})` : ""}
+      </span>
+      {" · "}free software under the AGPL-3.0-or-later
+      {" · "}
+      <a href="/licenses.txt">licences of the parts</a>
+    </footer>
   );
 }
 
@@ -120,6 +144,7 @@ export function Root({ app }: { app: App }) {
         </div>
       ) : null}
       <main>{page}</main>
+      <Footer />
     </>
   );
 }
