@@ -1,4 +1,5 @@
 # syntax=docker/dockerfile:1
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # casa-server, the casa client and the web client in a small Debian 12 image.
 #   docker build -t casa-server .
 #   docker run -d -p 8080:8080 -v casa-data:/data casa-server

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # Past one machine, measured on this one (BENCHMARKS.md, "Several nodes"):
 #
 #   bench/cluster.sh                 RUNS (3) DURATION (10) TABLES (100) GAME (casino) PLAYERS (2)

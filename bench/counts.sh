@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # Load-independent costs of a move: what the server does per move, counted
 # rather than timed, so the figures hold whatever else the machine runs.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # The cost of --durability full against normal, measured in the same run.
 #
 #   bench/durability.sh

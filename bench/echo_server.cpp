@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // casa-echo-server: the baseline the game server is measured against.
 //
 // A plain Boost.Beast asynchronous WebSocket server on one thread that sends

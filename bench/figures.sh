@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # Measures the "Server under load" figures of BENCHMARKS.md on this machine.
 #
 #   bench/figures.sh [STEP...]     steps: echo saturation half idle restart (default: all),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // casa-fsync-floor: how long this disk takes to make an appended write
 // durable, the floor under every acknowledged move with --durability full.
 //

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # Serving the web client: requests per second for a hashed asset (gzip and
 # identity), a client route (index.html) and GET /api/games, one keep-alive
 # connection, from a temporary web directory holding FILE (default: a ~100 KB

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # What an idle connection costs the server: starts SERVER on 127.0.0.1:PORT
 # with a fresh database, opens N WebSocket connections that each say hello,
 # get welcome, then stay silent, and prints the growth of the server's VmRSS

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: AGPL-3.0-or-later
 """Latency against offered load: one point per run of casa-loadgen --rate.
 
     bench/latency_chart.py --out chart.png curve.jsonl [more.jsonl ...]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // casa-loadgen: drives casa-server (or casa-echo-server) over loopback and
 // reports throughput and the move -> acknowledgement latency distribution.
 //

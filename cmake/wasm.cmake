@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # What the WebAssembly build (CASA_WASM) needs beyond the toolchain file:
 #  * no exceptions: Debian's wasm32 libc++ is built without them, so the engine and
 #    verify/ are written not to need any, and nlohmann_json aborts instead of

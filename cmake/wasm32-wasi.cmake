@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # Cross-compiling to WebAssembly (wasm32-wasi) with Debian's clang 14 and its
 # wasm32 C and C++ libraries (wasi-libc, libc++-14-dev-wasm32,
 # libclang-rt-14-dev-wasm32; scripts/deps.sh web installs them).

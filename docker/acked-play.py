@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: AGPL-3.0-or-later
 """Plays one seat of a game to its end, surviving server restarts, and records
 every move the server acknowledged, to check that a crash loses none of them.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # Builds the release binaries exactly as the image's build stage does.
 #   docker/build.sh [SOURCE_DIR] [BUILD_DIR]     (defaults: . and build-release)
 # CASA_JOBS sets the parallelism (default: every core).

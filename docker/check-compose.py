@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: AGPL-3.0-or-later
 """Validates compose files against the Compose Specification's JSON Schema.
 
     docker/check-compose.py FILE...

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # Checks the Docker image recipe on a Debian 12 machine without a Docker engine:
 #  1. builds the two binaries with docker/build.sh (the build stage's own script)
 #     in a fresh build directory;

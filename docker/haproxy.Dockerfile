@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # HAProxy 2.6 from Debian's packages with docker/haproxy.cfg, for
 # docker/compose.cluster.yaml.
 FROM debian:12-slim

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # The image's HEALTHCHECK: GET /healthz on the local server, over https when the
 # server runs with a certificate (it then serves TLS only).
 port=${CASA_PORT:-8080}

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # Creates the cluster on first start (user casa, password $CASA_PG_PASSWORD,
 # database casa; only password logins from the network), then runs PostgreSQL
 # in the foreground. synchronous_commit stays on: a move is on disk before

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # PostgreSQL 15 from Debian's packages, for docker/compose.cluster.yaml: one
 # database (casa) that every casa-server node shares. Data in /var/lib/casa-pg.
 FROM debian:12-slim

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The fields an action value may hold, checked the same way for every game.
 //
 // The protocol asks a seat to send one of its request's `legal` values verbatim,

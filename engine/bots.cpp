@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 #include "engine/bots.h"
 
 #include "engine/games/casino/casino.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Server bots: players the engine can supply for an empty seat. They see only
 // what their seat's view holds (and the legal list), like any other client.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // A set of up to 64 cards as a bitmask: bit i set means card index i is present.
 // Legal moves are mask operations; iterating a set allocates nothing.
 #pragma once

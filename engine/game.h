@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The game-neutral interface every game implements and everything else uses:
 // the server, casa-sim, the bots and the tests. It owns these invariants:
 //

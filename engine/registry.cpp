@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 #include "engine/games/casino/casino.h"
 #include "engine/games/conference/conference.h"
 #include "engine/games/la_casa/la_casa.h"

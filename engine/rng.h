@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The engine's own random numbers, specified here so that a seed gives the same
 // deal with every compiler and standard library (std::uniform_int_distribution
 // and std::shuffle are implementation-defined, so the engine never uses them).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Single-observer Information Set MCTS (Cowling, Powley & Whitehouse 2012) over
 // the Game interface, and its one-level form (determinised flat UCB).
 //

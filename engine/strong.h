@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The "strong" bot: determinised search over the game-neutral Game interface,
 // for every game and mode. See docs/bots-strong.md for the method and the
 // measurements behind its defaults.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The "teams" field every view carries: an array of arrays of seats, one per
 // side. The server reads it for team chat and table listings, so it needs no
 // rule of any game to know who plays with whom.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // A small structured value: null, bool, integer, string, array or object.
 //
 // The engine describes views, events, options and actions with Value so that it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // A view written piece by piece rather than built as a Value tree.
 //
 // A game describes what a seat sees by calling a ViewWriter: objects, arrays,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // fuzz_engine: arbitrary bytes drive every game through the public Game
 // interface, looking for crashes and broken promises of engine/game.h.
 //

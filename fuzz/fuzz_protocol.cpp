@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // fuzz_protocol: arbitrary bytes as one client frame.
 //
 // With the protocol library (CASA_FUZZ_HAS_PROTOCOL, set by fuzz/CMakeLists.txt

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # Builds the libFuzzer targets with clang and runs each for a bounded time.
 #
 #   fuzz/run.sh [SECONDS] [TARGET...]          (default 60 s each, every target)

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: AGPL-3.0-or-later
 -- The first schema: players, tables and their seats, every table's action log,
 -- and the results of finished games. The action log (with the seed and options on
 -- the table row) is the truth: replaying it through the engine rebuilds a table.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: AGPL-3.0-or-later
 -- The score sheet of every table: one row per finished round (La Casa, Casino)
 -- or hand (Conference, Trophy Case), written in the same transaction as the
 -- action that ended it. `scores` holds every seat's running total after that

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: AGPL-3.0-or-later
 -- What happens to the seat of a player who disconnects, and which moves the
 -- server made on a seat's behalf.
 --

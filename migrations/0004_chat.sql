@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: AGPL-3.0-or-later
 -- Table chat, stored like moves: a line is committed (in the same group commit
 -- as the moves around it) before anyone sees it, and a returning player finds
 -- the table's recent lines in table_state.

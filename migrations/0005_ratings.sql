@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: AGPL-3.0-or-later
 -- Ratings: Glicko-2 per player and game (docs/ratings.md).
 --
 -- tables.rated: 1 rated, 0 unrated, NULL the default (rated when every seat

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: AGPL-3.0-or-later
 -- Duplicate events: several tables of one game play the same deals (boards)
 -- with the sides rotated between them (docs/events.md). Each table of an event
 -- is an ordinary row of `tables` (its seed is the board's seed); the results

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: AGPL-3.0-or-later
 -- The commitment every table publishes to its deal (docs/fair-play.md).
 --
 -- tables.deal_salt: the table's salt, 16 random bytes as lowercase hex, drawn

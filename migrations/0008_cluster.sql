@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: AGPL-3.0-or-later
 -- Several nodes on one database (docs/cluster.md). Cluster mode runs only on
 -- PostgreSQL; these tables exist in SQLite too so that both dialects have the
 -- same schema version, and stay empty there.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The few cryptographic pieces the server and the CLI share, all from OpenSSL's
 // libcrypto: the operating system's random bytes, lowercase hex, and SHA-256.
 // Used for deal commitments (deal_commitment.h), resume tokens, table ids,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The parts of the deal commitment that need OpenSSL: a new table's salt from the
 // system's CSPRNG and the hash itself (protocol/crypto.h's sha256_hex, the one
 // SHA-256 of the server and of casa verify). The text that is hashed and the salt's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The commitment a table publishes to its deal before play starts, and the one
 // place that defines its bytes (docs/fair-play.md). It owns these invariants:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The bytes a deal commitment hashes and the form of a salt (deal_commitment.h),
 // with no library under them: built natively and for WebAssembly (verify/).
 #include "protocol/deal_commitment.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Protocol v1 (docs/protocol.md): parsing of client frames and the builders of
 // every server message. The only place (with value_json.h) where engine Values
 // become JSON. Client frames are checked against the same JSON Schemas that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // A small JSON Schema validator for the subset the protocol schemas use:
 // type, required, properties, additionalProperties, enum, const, items,
 // minItems/maxItems, minimum/maximum, minLength/maxLength, oneOf, anyOf, $ref

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The schema documents of protocol/schemas/ as JSON, by their path there
 // (e.g. "options/la-casa.json"), for the server to publish them as they are.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The one bridge between the engine's Value and JSON (nlohmann_json), and the
 // direct writer of JSON text the hot server messages use (no JSON tree).
 #pragma once

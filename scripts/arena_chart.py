@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: AGPL-3.0-or-later
 """Draws casa-arena summaries as one chart: the win rate of bot A in each match,
 with its 95 % (Wilson) interval, one row per match. Needs Debian's matplotlib
 (scripts/deps.sh charts), hence Debian's /usr/bin/python3.

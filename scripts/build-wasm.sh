@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # Builds the replay checks of `casa verify` with the rules engine (verify/) to
 # WebAssembly, for the web client's replay page: clients/web/src/wasm/casa-verify.wasm,
 # which the web build bundles. Debian's clang 14 for wasm32-wasi (scripts/deps.sh

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # Builds the browser client into clients/web/dist (which casa-server serves) when
 # any of its sources is newer than the last build. Needs Node.js 18 or newer (Debian
 # 12's) and npm (scripts/deps.sh node), and for the replay checks' WebAssembly module

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # Installs the Debian packages the build needs, if any is missing. Safe to re-run.
 #   scripts/deps.sh          what the server and its tests need
 #   scripts/deps.sh fuzz     also clang and its runtimes, for the libFuzzer targets

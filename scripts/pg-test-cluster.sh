@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # A throwaway PostgreSQL server for the tests: initdb into a temporary directory,
 # listening on a free loopback port only, run by the `postgres` user when
 # started as root (the server refuses to run as root).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # The cluster proof, on loopback: PostgreSQL in a temporary directory (run as a
 # non-root user), HAProxy (docker/haproxy.cfg) and three casa-server nodes;
 # hundreds of games played by casa_cluster_play through HAProxy while one node

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # The Docker image, proven with podman as root on a Debian 12 host that reaches
 # Debian's archive but no image registry:
 #  1. makes the debian:12 and debian:12-slim base images from Debian packages

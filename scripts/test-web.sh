@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # Builds and tests the browser client (clients/web): installs Chromium, Node.js and
 # the wasm toolchain when missing (Node.js 20 for the test tools, see scripts/deps.sh
 # web), the replay checks' WebAssembly module (scripts/build-wasm.sh), npm ci, type

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # Builds everything that is stale and runs every test: the full suite in a
 # release-with-debug-info build (with the large random-game property runs, a few
 # minutes), the browser client in Chromium, the cluster proof (PostgreSQL, HAProxy,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The admin API's work on the lobby and the tables (docs/operations.md#admin-api):
 // listing tables, closing one, disconnecting and banning players. The HTTP
 // side (the token, the routes) is in server/http.cpp.

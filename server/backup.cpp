@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 #include "server/backup.h"
 
 #include <sqlite3.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Online backup of the SQLite database (docs/operations.md#backup-and-restore):
 // SQLite's backup API copies the database into a new file beside a running
 // server. The server's store holds its database file for itself (server/store.h),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The bot worker pool: the threads on which searching bots ("strong") think, so
 // that no search ever runs on a table's strand or an I/O thread.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // What the lobby and the tables see of a connection: a thread-safe way to send
 // it frames and to close it. Sessions (server/net.cpp) implement it; tests can
 // too. player_id is set by the lobby when `hello` succeeds and only read on the

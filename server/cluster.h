@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Cluster mode (docs/cluster.md): several casa-server nodes on one PostgreSQL
 // database act as one server. This node runs the tables whose leases it holds;
 // a table message for a table run elsewhere is forwarded to its owner over the

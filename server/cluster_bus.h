@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The cluster bus (docs/cluster.md): messages between nodes over PostgreSQL
 // LISTEN/NOTIFY. Each node LISTENs on its own channel, casa_<node id>, on a
 // dedicated connection whose socket the io_context watches; sends go out in

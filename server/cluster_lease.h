@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Table leases (docs/cluster.md): a table is run by exactly one node, the one
 // holding its row in table_leases; every change of owner increments the epoch.
 // Times are the database's (clock_timestamp()), never a node's.

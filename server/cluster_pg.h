@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // A plain libpq connection for cluster coordination (docs/cluster.md): leases,
 // node heartbeats and LISTEN/NOTIFY. It is deliberately not the store's Db: the
 // bus must keep its own connection (its socket is watched for notifications) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // A stream layer under the WebSocket stream that gathers the bytes of several
 // frames into one socket write. A session holds it while it hands its queued
 // frames to the WebSocket stream, then releases it: everything gathered goes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Server settings: every flag has an environment variable (CASA_<FLAG> in upper
 // case with '_' for '-', e.g. --max-frame-bytes / CASA_MAX_FRAME_BYTES) and a key
 // of the same name in the configuration file (--config PATH / CASA_CONFIG, TOML,

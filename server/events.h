@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Duplicate events (docs/events.md): U sides of one game (the game's teams, or
 // each seat alone) play the same boards (one seed each) at U tables, the sides
 // rotated so that each side holds every seat group of every board once. Each

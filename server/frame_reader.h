@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The frames a client sends (RFC 6455 5.2), read by the session itself instead
 // of through Beast's WebSocket read operation: the bytes read from the socket
 // land in this reader's buffer, each data frame's payload is unmasked in place

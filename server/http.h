@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The plain HTTP side of casa-server (everything but the WebSocket upgrade):
 // the JSON API under /api/, /healthz, and the web client's static files.
 #pragma once

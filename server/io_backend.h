@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The event-loop backend this build of the server runs its network on:
 // Asio's epoll reactor (the default) or its io_uring backend (built with
 // -DCASA_IO_URING=ON; docs/server.md, "Network backend").

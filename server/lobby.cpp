@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 #include "server/lobby.h"
 
 #include <boost/asio/post.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The lobby: players (by id and by token hash), the open tables (by id and by
 // invite code), and the dispatch of every client message. Its maps are guarded
 // by one mutex held only for lookups and inserts, never across I/O or a table's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // casa-server: the table server. See docs/protocol.md and `casa-server --help`.
 #include <csignal>
 #include <cstdio>

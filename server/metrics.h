@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The server's counters for GET /metrics (docs/operations.md#metrics).
 //
 // Everything counted on the move path is a relaxed atomic add: no lock, no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The network side: listener, HTTP requests, WebSocket sessions, and the Server
 // that runs them. Modelled on Boost.Beast's advanced server example: one session
 // object per connection kept alive by shared_from_this, one outstanding write

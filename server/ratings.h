@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Glicko-2 ratings (Glickman, "Example of the Glicko-2 system", 2013) and the
 // way a finished game of any shape (one against one, partners, three or more
 // sides) becomes Glicko-2 matches. Pure: no storage, no JSON, no clock.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // casa-server as a library: the listener (HTTP + WebSocket, optionally TLS), the
 // lobby, the tables and the store, run on a pool of threads. main.cpp and the
 // in-process tests both drive it through this class.

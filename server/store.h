@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The SQLite store: numbered migrations, players, tables, seats, the action log
 // and results. It owns these invariants:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The PostgreSQL side of Db (server/store.h), over libpq.
 //
 //  * A statement's `?` and `?N` placeholders become `$N` once, when it is first

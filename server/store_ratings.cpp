@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The ratings side of the store: a finished game's rating update (run inside
 // the transaction that stores its result), the rebuild from stored results,
 // and the leaderboard and profile reads. The arithmetic is server/ratings.h;

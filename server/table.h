@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // One table: its seats, its game, its action log. A table is an actor: every
 // public method posts to the table's strand, so its state needs no lock (the
 // summary snapshot, read by list_tables from any thread, has its own mutex).

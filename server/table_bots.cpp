@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Searching bots at a table: the search runs on the lobby's BotPool, on a clone
 // of the game, never on the table's strand or a network thread; its move comes
 // back through the strand like any other and is dropped if the table moved on.

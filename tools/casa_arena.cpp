@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // casa-arena: plays duplicate matches between two bots and measures them.
 //
 //   casa-arena --game G --players N [--options JSON] --a BOT --b BOT

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // casa-sim: the engine on the command line, without a server.
 //
 //   casa-sim play  --game G --players N [--options JSON] [--seed S] [--deck JSON]

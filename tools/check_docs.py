@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: AGPL-3.0-or-later
 """Runs every casa-sim example of the engine docs and compares its output.
 
     check_docs.py --casa-sim PATH PAGE.md...

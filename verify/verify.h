@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The checks of a finished game's replay (GET /api/tables/{table}/replay) that a
 // player runs without trusting the server (docs/fair-play.md): one implementation
 // for `casa verify` (clients/cli) and for the web client's replay page, which runs

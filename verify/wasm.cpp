@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The replay checks (verify.h) as a WebAssembly module for the web client's replay
 // page (clients/web/src/verify.ts). A WASI "reactor": the page calls _initialize
 // once, then, for each replay:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A casa bot in plain Python 3 (standard library only): it plays uniformly random
 legal actions, knowing no rule of any game. See docs/bots.md.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The client side of the table protocol (docs/protocol.md), without any socket:
 // it takes the server's messages and the user's lines, and says what to send and
 // what to print. The transport (main.cpp) feeds it; tests feed it transcripts.

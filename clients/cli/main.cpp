@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // casa: the reference client of the table protocol (docs/protocol.md, docs/cli.md).
 //
 //   casa play   --game G --players N [--options JSON] [--fill BOT] [--bot random|first]

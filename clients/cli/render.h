@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Text for people from the server's JSON: a seat's view, an offered action, the
 // final scores. It knows each game's card notation (to group a hand by Family,
 // suit or colour and to print a card readably) and the names of a few view fields

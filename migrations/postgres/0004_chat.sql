@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: AGPL-3.0-or-later
 -- PostgreSQL dialect of migrations/0004_chat.sql: BIGINT for INTEGER, DOUBLE PRECISION
 -- for REAL (the exact 8-byte double), identity columns for AUTOINCREMENT.
 --

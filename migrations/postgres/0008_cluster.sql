@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: AGPL-3.0-or-later
 -- Several nodes on one database (docs/cluster.md).
 --
 -- table_leases: which node runs a table, under which epoch, until when (by the

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: AGPL-3.0-or-later
 -- Operators' decisions (the admin API, docs/operations.md#admin-api).
 --
 -- bans: players whose hello is refused with the error code `banned` until an

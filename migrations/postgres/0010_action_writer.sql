@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: AGPL-3.0-or-later
 -- Which node wrote each logged action, and under which lease epoch
 -- (docs/cluster.md, "Who wrote a row"). In cluster mode every action is
 -- written after the lease fence passed, and these are the node id and epoch

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // casa-chaos: kills casa-server with SIGKILL while games are being played and
 // checks that nothing a client was told survives only in the client's memory.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The CLI's protocol logic driven by hand-written server transcripts (docs/protocol.md).
 #include "clients/cli/client.h"
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # End to end: a real casa-server on an ephemeral port with a temp database; for
 # every game the engine offers, `casa play --fill robot --bot random` must play a
 # whole game, exit 0 and print one JSON line of scores, and `casa verify` must

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: AGPL-3.0-or-later
 """`casa` in a real 80x24 terminal (a pseudo-terminal) against a real casa-server.
 
     pty_test.py CASA_SERVER CASA

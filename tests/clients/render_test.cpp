@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The CLI's renderer: each game's view comes out as text holding its key facts.
 #include "clients/cli/render.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Several casa_test_server processes on one PostgreSQL database (docs/cluster.md):
 // one lobby, tables played from any node, a dead owner taken over, a paused
 // owner fenced off. CASA_TEST_PG names the fixture's database; each test case

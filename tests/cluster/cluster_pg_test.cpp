@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Leases, fencing and the bus against a real PostgreSQL (scripts/pg-test-cluster.sh
 // starts one; CASA_TEST_PG names its URL). docs/cluster.md.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Every game refuses an action value holding a key its type does not have.
 //
 // The protocol (docs/protocol.md, "act") asks for one of the request's legal

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Tests of the engine's shared pieces: Value, the PRNG and the registry.
 #include <doctest/doctest.h>
 

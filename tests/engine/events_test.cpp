@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Events carry what they announce: checks over whole random games of the
 // events that summarise a trick or a game, for the games that emit them.
 #include <doctest/doctest.h>

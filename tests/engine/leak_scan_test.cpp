@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The hidden-card scan of the property tests (tests/engine/support/properties.h)
 // finds a hidden card wherever the server would send one: in an event to a seat
 // or to the spectators, in a seat's or the spectators' view, and in the legal

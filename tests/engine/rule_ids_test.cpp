@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Every rule id in the project's rule files is cited by at least one test.
 //
 // The rule files live in ../shared/rules beside the repository (where CI puts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The "strong" bot (engine/strong.h): it plays legally in every game and mode,
 // it repeats itself for a seed and an iteration count, it never reads a card its
 // seat cannot see, and it finds the one good move of a stacked position.

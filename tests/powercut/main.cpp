@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The store tests run every SQLite file through the power-cut VFS, which
 // counts fsyncs and can fail them on purpose.
 #define DOCTEST_CONFIG_IMPLEMENT

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // casa_powercut_server: casa-server with the power-cut VFS as SQLite's default
 // VFS, so every database and WAL write not yet covered by an fsync is kept in
 // an undo journal beside its file. After the process is killed, the test

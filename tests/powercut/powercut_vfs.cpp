@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 #include "tests/powercut/powercut_vfs.h"
 
 #include <fcntl.h>

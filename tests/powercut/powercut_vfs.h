@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The power-cut VFS: a SQLite VFS that wraps the default one (unix-excl, as the
 // store opens its file, where the default is unix) and keeps,
 // for the main database and WAL files, an undo journal of every write that no

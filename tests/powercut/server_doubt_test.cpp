@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // A move refused because its fsync failed, seen from the players and from
 // the disk: the server must not show the move, must refuse writes until a
 // restart could no longer find it, and must then go on as if it never came.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The store's durability, counted through the power-cut VFS: how many fsyncs a
 // group commit costs in each durability setting, and what happens to a COMMIT
 // whose fsync failed (it may be on disk; the store settles that before it

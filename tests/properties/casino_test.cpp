@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Large property runs of Casino for every player count and option set of its
 // engine property test: every message scanned for hidden cards (CA-9.1, CA-9.2),
 // the 52 cards conserved and the build rules kept (CA-1.1, CA-4.1, CA-4.4).

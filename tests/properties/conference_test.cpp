@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Large property runs of Conference (two hands a game) for each option
 // combination of its engine property test: every message scanned for hidden cards
 // (CO-11.1, CO-11.2) and every card in exactly one place after every action.

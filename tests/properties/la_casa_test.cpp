@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Large property runs of La Casa: the table game for two and four players in
 // every format with the Election off and on, Solo and Domination. Each run scans
 // every message for hidden cards (LC-10.1, LC-10.2, LC-4.4) and checks that the

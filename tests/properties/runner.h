@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // One large property run per game, player count and option set: thousands of
 // random seeded games through casa::testing::check_random_games, every check on,
 // and one summary line per run so that the test's output records the figures.

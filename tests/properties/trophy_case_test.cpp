@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Large property runs of Trophy Case for three, four and five players and the
 // option sets of its engine property test: every message scanned for hidden cards
 // (TC-8.1, TC-8.2) and the 174 cards conserved after every action (TC-2.2).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The SHA-256 behind the deal commitment is OpenSSL's, through protocol/crypto.h's
 // sha256_hex (the server publishes with it, casa verify checks with it): the FIPS
 // 180-4 examples come out as 64 lowercase hex digits, and the commitment example of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // A seat's view written straight into JSON (Game::write_view through
 // JsonViewWriter, what the server's requests carry) against the Value view
 // (Game::view, what replays, view patches and tests use): the same bytes, for

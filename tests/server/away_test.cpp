@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Tables that never freeze: the disconnect policy (away seats, the grace
 // countdown, the robot playing for an absent player, the seat given back on
 // return), moves marked `auto` in the event stream and the replay, the move

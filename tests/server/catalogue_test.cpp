@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The option schemas of GET /api/games (protocol/schemas/options/<game>.json)
 // against the engine: every option a schema lists is accepted with each valid
 // value it describes (defaults, enum values, both ends of a range), values just

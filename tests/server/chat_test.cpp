@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Chat is stored like moves, and finished games outlive a restart: a chat line
 // is shown only after its commit, comes back in table_state after a restart
 // (team lines only to the team), and a game that ended just before a restart

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // A real casa_test_server process (the engine's games plus fake-trick) on an
 // ephemeral port, for the tests that kill -9 it and restart it on the same
 // database. Needs CASA_TEST_SERVER_PATH (set by tests/server/CMakeLists.txt).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // casa_cluster_play: plays many games at once through one address (HAProxy in
 // front of several nodes, or one node) while the operator's script kills,
 // drains and pauses nodes; then checks what the clients lived through:

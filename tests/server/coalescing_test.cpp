@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The WebSocket frames a session builds in its CoalescingStream are byte for
 // byte those Beast's WebSocket stream writes for the same messages, and a
 // batch of them leaves in one write.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Verifiable deals (docs/fair-play.md): every table commits to its seed with a
 // fresh salt before play, reveals seed and salt at game over and in the replay,
 // and a replay checks out through casa verify's checks (verify/verify.h)

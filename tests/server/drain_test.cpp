@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Draining (SIGTERM): the health check turns 503, new sessions are refused, the
 // commits in flight finish and are told, every client gets `reconnect`, the
 // process exits 0, and a restart on the same database loses no acknowledged move.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Duplicate events (docs/events.md): the rotation of the sides, scoring against
 // the field recomputed by hand from each table's stored result (its replay),
 // the deals withheld from a table that has not played them, and an event that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // "fake-trick": a tiny trick game that exists only in the server tests, so the
 // server can be exercised without any real game. 1–4 seats, `hand` cards each
 // (option, default 3), cards "X0".."Xn" ranked by number.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The session's frame reader (server/frame_reader.h) against Beast's WebSocket
 // stream, the reader it replaced: for each kind of client frame, good and bad,
 // the same bytes give the same messages, the same answers written back (pong,

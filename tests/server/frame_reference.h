@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The session's WebSocket frame reader (server/frame_reader.h) and Beast's
 // server stream, the reader it replaced, fed the same client bytes: what each
 // hands over (messages), writes back (pong, close frame) and how it stops.

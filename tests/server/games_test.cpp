@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Whole games of Casino, Conference and Trophy Case through a real server over
 // WebSocket: test clients playing random legal actions beside server bots, and
 // a spectator. Every message any of them received must fit the schemas and name

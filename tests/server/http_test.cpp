@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The plain HTTP side of an in-process server: the game catalogue, the replay
 // addresses, and the web client's files served from a temporary directory
 // (content types, caching, precompressed forms, conditional requests, HEAD,

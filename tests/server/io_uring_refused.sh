@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # io_uring_refused.sh WITHOUT_IO_URING CASA_SERVER: casa-server (an io_uring
 # build) run where io_uring_setup fails with EPERM exits with status 1 and a
 # message naming io_uring, having created no database.

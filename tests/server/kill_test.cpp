@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Crash recovery with a real process: kill -9 the server mid-game, restart it on
 // the same database, resume with tokens, finish; no acknowledged action is lost.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // La Casa Challenge rounds whose secrecy lives in the message flow, through a
 // real server with four test clients and a spectator: Slap-Down (LC-7.16: the
 // three followers decide at once, commits hidden until the reveal) and Pass the

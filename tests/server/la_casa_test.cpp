@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Real La Casa games through the server (2 and 4 players, and Solo): every
 // message fits the schemas and leaks no hidden card. With CASA_TRANSCRIPT_DIR
 // set, the seat-0 client's frames are written there (docs/transcripts/).

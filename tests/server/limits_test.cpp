@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // What docs/protocol.md promises at the edges: oversized and binary frames,
 // floods (closed with a policy close frame), testing-only options refused on a
 // normal server, server settings kept out of engine options, the replay seed as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Operations (docs/operations.md): GET /metrics after real play, the admin API
 // behind its token, the online backup beside a playing server, the
 // configuration file with its precedence, the version a build reports and the

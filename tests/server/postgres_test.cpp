@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // PostgreSQL faults: the store's connection killed mid-game, the database
 // server stopped and started again, a COMMIT cut off on its way. Moves are
 // refused with storage_unavailable while the database is gone, nothing

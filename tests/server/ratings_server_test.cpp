@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Ratings through a running server: rated and unrated games, bots' own
 // ratings, the solo table, the leaderboard and profile pages, names with a
 // discriminator, and the rebuild from stored results (docs/ratings.md).

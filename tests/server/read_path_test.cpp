@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The session reads the client's frames itself (server/frame_reader.h): a live
 // server takes a message however TCP cuts it, answers a ping in the middle of
 // one, and never leaves a connection waiting whenever the next message comes

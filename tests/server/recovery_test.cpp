@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Crash recovery of the real games (kill_test.cpp does it with fake-trick): a
 // casa_test_server process
 // is killed with SIGKILL mid-game, restarted on the same database, the players

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // In-process server tests: real WebSocket clients against a server on an
 // ephemeral port with a temporary database, playing the test game fake-trick.
 #include <doctest/doctest.h>

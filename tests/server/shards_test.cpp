@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // --threads N: N event loops, connections and tables dealt over them; a
 // player's action crosses to its table's loop and the frames come back.
 #include <set>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Shared pieces of the server tests: an in-process server on an ephemeral port
 // with a temporary database, a loop that plays a table out, and the scans every
 // test runs over what its clients received (schemas; no hidden card leaked).

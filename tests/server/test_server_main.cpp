@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // casa_test_server: casa-server with the test game fake-trick added, for the
 // tests that need a real process (kill -9 recovery).
 #include <cstdio>

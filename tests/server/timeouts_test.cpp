@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Connection timeouts: a peer that never finishes its handshake, never says
 // hello, or stops answering pings is dropped; a live client is not.
 #include <doctest/doctest.h>

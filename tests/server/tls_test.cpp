@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // TLS: with a certificate and key the server speaks only wss:// and https://.
 // The test makes a throw-away self-signed certificate with the openssl command.
 #include <doctest/doctest.h>

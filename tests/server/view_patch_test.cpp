@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The view_patch feature (docs/protocol.md, "Features"): a connection that asks
 // for it in hello gets requests whose view is a JSON merge patch against the
 // last view it got; every other connection keeps the whole view (protocol v1

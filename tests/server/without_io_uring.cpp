@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // casa-without-io-uring COMMAND [ARG]...: runs COMMAND where io_uring_setup
 // fails with EPERM, as under Docker's and podman's default seccomp profiles
 // (or with the sysctl kernel.io_uring_disabled=2), to test what a server

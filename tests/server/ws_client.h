@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // A synchronous WebSocket test client: one outstanding read always, messages
 // queued as they arrive, every one kept in `log` (for schema and leak scans).
 // Single-threaded: its io_context runs only inside its own calls.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: AGPL-3.0-or-later
 # casa-arena with a fixed seed prints the same summary however many threads play
 # the games, and an external JSON-lines bot (the example Python bot) takes part.
 # usage: arena_determinism.sh CASA_ARENA SOURCE_DIR

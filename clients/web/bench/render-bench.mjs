@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // How long the page takes from a WebSocket frame's arrival to the rendered change,
 // measured in Debian's Chromium on a real game: a 5-player Trophy Case table (the
 // largest hands and the most frames per move) played by clicking, against a real

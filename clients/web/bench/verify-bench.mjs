@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // How long the replay page's full check takes: casa-verify.wasm (the engine and
 // casa verify's checks, scripts/build-wasm.sh) instantiated in Node.js, then each
 // real replay of test/fixtures checked REPEAT times (median and slowest): the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Takes docs/screenshots/event-standings-desktop.png: a casa-server (or
 // casa_test_server) on a free loopback port runs a small duplicate event of bots
 // (created over the page's own WebSocket), and Chromium shows /event/{id} once

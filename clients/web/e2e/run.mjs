@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // End-to-end tests in Debian's Chromium (driven by playwright-core, never a
 // downloaded browser) against a real casa-server on a free loopback port with a
 // temporary database. Every game is played to its end by clicking only.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Writes a gzip copy (level 9) next to every asset of dist/, which casa-server sends
 // to browsers that accept it. Node's own zlib: no extra dependency.
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Writes test/fixtures/replay-*.json: real replays of finished games, one per
 // engine, that test/verify.test.ts checks (and tampers with) through the
 // WebAssembly module. Each game is played by bots alone on a casa-server started

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Measures what a first page load fetches: index.html and every script and
 // stylesheet it links, gzip-compressed as casa-server sends them. Prints the
 // figures; exits non-zero above the budget (150 KB of compressed JS + CSS).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The page's controller: owns the connection and the state, turns clicks into
 // protocol messages, and routes between the lobby, a table and a replay.
 import { Alerts } from "./alerts";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // How a card id of each game looks: a rank, a suit or family symbol, a colour and a
 // full name for screen readers. Nothing here knows what a card is worth or when it
 // may be played; the server's request says that.

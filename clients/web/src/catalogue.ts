@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The games catalogue the server publishes at GET /api/games: per game its name,
 // player counts and a JSON Schema of its options. The create form is generated
 // from it, so a new option needs no change here.

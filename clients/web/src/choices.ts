@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Builds what the player may click from a request's `legal` list, and nothing else:
 // the page knows no rule. Actions naming one `card` light that card up wherever it
 // is drawn; the rest become buttons, or a selection list when there are many.

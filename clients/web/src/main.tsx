@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { render } from "preact";
 import { App } from "./app";
 import { Root } from "./ui/Root";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // One WebSocket to casa-server speaking protocol v1. Reconnects by itself with the
 // resume token (kept in localStorage with the name), so a reload or a lost network
 // brings the player back to the same seats.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The page's state, changed only by server messages (reduce) and by the page's own
 // navigation. Views are the server's: after events the page asks for a fresh
 // table_state instead of working out the consequences itself.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The page's handle on the replay checks: they run in a Web Worker
 // (verify-worker.ts) started on first use, or in the page where there is no Worker.
 import { fetchVerifier, type AsyncVerifier, type Verdict } from "./verify";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Runs the replay checks (verify.ts) off the page's thread: a long game takes a
 // noticeable fraction of a second to replay, and the page stays responsive meanwhile.
 // The commitment's SHA-256 is the worker's own WebCrypto (self.crypto.subtle, present

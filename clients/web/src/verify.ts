@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The full check of a finished game's replay in the browser: the same C++ as
 // `casa verify` (verify/verify.cpp with the rules engine), compiled to WebAssembly
 // (scripts/build-wasm.sh). It checks the deal commitment, deals again from the

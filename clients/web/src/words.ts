@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Actions and events in words, for buttons and the log. Generic: any field this file
 // does not know is still shown, so a new action or event of a game reads sensibly.
 import { cardName, FAMILY_SYMBOL, LOKA_SUIT_SYMBOL } from "./cards";

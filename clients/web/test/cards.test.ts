@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { describe, expect, it } from "vitest";
 import { cardFace, gameOfCard } from "../src/cards";
 import { describeAction, describeEvent } from "../src/words";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { describe, expect, it } from "vitest";
 import { buildChoices, SELECT_THRESHOLD } from "../src/choices";
 import { fixture } from "./helpers";

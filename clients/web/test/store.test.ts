@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { describe, expect, it } from "vitest";
 import { clockLeft, initialState, mergePatch, reduce } from "../src/store";
 import { fixture } from "./helpers";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The replay checks of `casa verify`, compiled to WebAssembly (verify/, built by
 // scripts/build-wasm.sh), run here from the real .wasm on real replays of every
 // engine (test/fixtures/replay-*.json, written by scripts/replay-fixtures.mjs from

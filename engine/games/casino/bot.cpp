@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The "robot" for Casino: a simple, sensible player that reads only its own seat's
 // knowledge (the table, its hand) and the legal list.
 //   * Ask step: done at once.

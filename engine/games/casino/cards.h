@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Casino cards (CA-1): the 52-card deck, ids, values and the masks the rules use.
 //
 // Card index: suit * 13 + rank, suits in id order S H D C, ranks A 2 .. 9 T J Q K

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Casino: options, the flow of rounds (CA-2, CA-5, CA-6, CA-7), views (CA-9),
 // the public form of actions, and determinization. The plays themselves are in
 // plays.cpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Casino (rules: shared/rules/casino.md, ids CA-…): entry point for the registry.
 //
 // Options (CA-8), an object; unknown keys or bad values are "bad_option":

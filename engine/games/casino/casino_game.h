@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The Casino game state behind engine/game.h. Everything lives in fixed arrays
 // and 64-bit card masks so that legal_actions() and apply(..., nullptr) do not
 // allocate in steady state.

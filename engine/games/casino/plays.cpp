@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The plays of CA-3 with the holding rules of CA-3.3/3.4, the ownership rules of
 // CA-4 and the sweep rule CA-7.2: which actions are legal, and why one is not.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // CA-6.1 The built-in question set ("questions": "default"): one short,
 // family-friendly question per card, in card index order (AS..KS, AH..KH,
 // AD..KD, AC..KC). Spades ask about the past, hearts about people, diamonds about

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The Conference robot: follows legally, wins a trick as cheaply as it can when
 // its partner is not already winning it, otherwise throws its cheapest card;
 // discards low cards; calls the suits it holds more points in. It reads only its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The Conference deck (CO-1): card indices, ids, suits, ranks and card points,
 // and Cards, an 80-card set held in two 64-bit words (the engine's CardSet holds
 // only 64).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Conference: creation, dealing, the legal actions and their effects, scoring.
 // Rule ids refer to shared/rules/conference.md.
 #include "engine/games/conference/conference.h"

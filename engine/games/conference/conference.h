@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Conference (rules: shared/rules/conference.md, ids CO-…): a four-player
 // partnership trick game for the Tarot of Loka, with the options Good & Evil
 // (as trumps or Allegiance), Attack & Defence and Gallowglass.

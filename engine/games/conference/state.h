@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The Conference game state behind engine/game.h. Internal to this folder: the
 // bot reads it (only what its seat may see), nothing else does.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The rule-following "robot" of La Casa: the Robot's rules of LC-8.4 extended
 // to a hand, and simple fixed choices for every other decision, for the table
 // game, Domination (LC-9) and the human's seat of Solo (LC-8).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // La Casa cards (LC-1): four Families of nine cards valued 1-9, and the
 // Mangia-Cake (value 0, no family of its own). 37 cards.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // La Casa Domination (LC-9, LC-11.13): two players, created by la_casa::create
 // when format == "domination".
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The state and rules of La Casa Domination (LC-9; options and actions in
 // domination.h).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // la_casa::create: reads the table options and builds the right La Casa game.
 //
 // Options (defaults in brackets):

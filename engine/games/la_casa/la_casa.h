@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Entry point of the la-casa game for the engine registry.
 #pragma once
 

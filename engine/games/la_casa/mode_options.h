@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Option readers shared by the Solo and Domination modes: each returns an Error
 // ("bad_option") with a sentence naming the option when the value does not fit.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The Robot of La Casa Solo (LC-8.4, refined by LC-11.15) as one pure function, so
 // that any mode or bot can play by the same four rules. It sees only what it is
 // given: the cards it may play, the trick so far and the families in force.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 #include "engine/games/la_casa/solo.h"
 
 #include <memory>

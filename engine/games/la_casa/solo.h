@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // La Casa Solo (LC-8): one human (seat 0) against the Robot, created by
 // la_casa::create when players == 1 or format == "solo".
 //

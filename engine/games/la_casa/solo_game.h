@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The state and rules of La Casa Solo (LC-8; see solo.h for options and actions).
 //
 // Invariants between actions:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The rules of the two- and four-player table game: the round's flow from the
 // deal to the score, and apply()/legal_actions(). Views, the full state,
 // encoding and determinize are in table_view.cpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // La Casa at the table: the two- and four-player game (LC-1..LC-7, LC-10, LC-11)
 // with the classic, challenges and sticky formats and the Election variant.
 // Solo (LC-8) and Domination (LC-9) live in solo.* and domination.*.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // What each seat sees of the table game (LC-10), the god view, the public form of
 // actions, and determinize().
 #include <algorithm>

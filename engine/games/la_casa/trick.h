@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Trick mechanics of LC-2 as plain functions over card indices, shared by the Solo
 // and Domination modes and by the Robot (robot.h). No state: the caller passes
 // the lead family, the Ruling Family in force and the Cousins.

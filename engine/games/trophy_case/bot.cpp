@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The "robot" for Trophy Case: a few plain rules, reading only what its seat may
 // see (its hand and the public trick).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Trophy Case cards (TC-1): the 174-card Fanucci deck, and DeckSet, a fixed-size
 // set of those cards (three 64-bit words: the engine's CardSet holds only 64).
 //

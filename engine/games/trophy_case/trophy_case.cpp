@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 #include "engine/games/trophy_case/trophy_case.h"
 #include "engine/teams.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Entry point of the trophy-case game for the engine registry.
 //
 // Rules: /work/shared/rules/trophy-case.md (ids TC-…). Readings this engine makes

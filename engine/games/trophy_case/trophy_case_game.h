@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The Trophy Case game state behind the Game interface.
 //
 // Invariants (checked by the property tests through full_state()):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Scenario tests for the plays (CA-1, CA-3) and build ownership (CA-4), each on
 // a stacked deck. Two players, dealer 1, so seat 0 plays first: deck positions
 // 0-3 are seat 0's hand, 4-7 seat 1's, 8-11 the table (see casino.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Random games through the public interface (tests/engine/support/properties.h)
 // for every player count and option, with Casino's own invariants.
 #include <doctest/doctest.h>

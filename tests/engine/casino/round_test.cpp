@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Scenario tests for seats and rounds (CA-2), the end of a round and scoring
 // (CA-5, CA-A), sweeps (CA-7) and the end of the game.
 #include <doctest/doctest.h>

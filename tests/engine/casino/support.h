@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Helpers for the Casino scenario tests: stacked decks, actions written as JSON
 // text, and short checks on views. Everything goes through the public Game API.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Scenario tests for question cards (CA-6), options (CA-8), what each seat sees
 // (CA-9), card ids (CA-1.1) and the public form of actions (CA-3.7).
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Test helpers for Conference: stacked decks in the layout documented in
 // engine/games/conference/conference.h, and a small driver over the public
 // Game interface.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Conference's invariant, checked after every action of the random-game property
 // tests: the small ones in casa_engine_tests and the large ones in
 // casa_property_tests (tests/properties/), which share this code.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Conference scenarios for Good & Evil (CO-6), Attack & Defence (CO-7) and
 // Gallowglass (CO-8).
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Conference scenarios for cards and ids (CO-1), seats and hands (CO-2), the
 // deal and discard (CO-3), play (CO-4), options (CO-10) and views (CO-11).
 #include <doctest/doctest.h>

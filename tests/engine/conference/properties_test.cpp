@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Random games through the public interface for each option set (see
 // tests/engine/support/properties.h), with card conservation checked after
 // every action: every card of the deck is in exactly one place.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Conference scenarios for the Fool (CO-5), the discard (CO-3.3), card points
 // (CO-1.4), scoring (CO-9) and the arithmetic of CO-A.
 #include <doctest/doctest.h>

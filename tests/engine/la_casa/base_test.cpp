@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Scenario tests of the base game: cards, tricks, seats, the deal, scoring, the
 // formats and what each seat may see (LC-1 .. LC-5, LC-10).
 #include <doctest/doctest.h>

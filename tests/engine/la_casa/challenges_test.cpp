@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Scenario tests of the Election (LC-6), the Challenge cards (LC-7) and the fine
 // points (LC-11), each on a stacked deck through the public interface.
 #include <doctest/doctest.h>

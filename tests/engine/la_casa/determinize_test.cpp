@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // determinize() of the table game where hidden cards sit in unusual places: a
 // Bandits trick holding face-down cards (LC-7.2, LC-11.4), The Club's set-aside
 // cards (LC-7.8), cards passed between two players (LC-7.14), Slap-Down commits

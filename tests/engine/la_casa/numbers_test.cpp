@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // LC-A: the deal sizes that make every number of the rulebooks fit, checked on
 // real deals through the public views.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Random-game property checks of the two- and four-player La Casa table game, for
 // every format, with and without the Election, and for each challenge fixed.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Round scoring checked against an independent reading of the rules: random
 // one-round games for each scoring rule, the expected points recomputed from the
 // final god view (LC-5.1, LC-5.2, LC-5.3, LC-6.7, LC-7.3, LC-7.5, LC-7.6, LC-7.10,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Helpers for La Casa scenario tests: stacked decks laid out per LC-4.8 and a
 // table driven through the public Game interface.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The server's "robot" bot in Domination (LC-9) and at the human's seat of Solo
 // (LC-8): it plays by the Robot's rules (LC-8.4, LC-11.15) with its hand, and
 // makes simple fixed choices for the Election, the piles and the Cousins.

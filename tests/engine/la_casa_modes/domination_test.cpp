@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // La Casa Domination (LC-9, LC-11.13, LC-4.8 Domination, the Election of
 // LC-6.3-6.6 as LC-9.2 changes it, LC-5.5): stacked scenarios, a scoring oracle
 // over random games, and the shared property checks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Helpers for the La Casa Solo and Domination tests: stacked decks, acting
 // through the public interface, and the card-conservation invariant.
 #pragma once

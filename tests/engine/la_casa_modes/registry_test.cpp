@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Solo and Domination reached through the engine registry, as the server does.
 #include <doctest/doctest.h>
 

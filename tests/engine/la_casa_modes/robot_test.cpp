@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // LC-8.4 / LC-11.15: the Robot's four rules, on robot_choose directly.
 #include <doctest/doctest.h>
 

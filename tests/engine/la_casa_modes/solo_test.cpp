@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // La Casa Solo (LC-8, LC-11.14, LC-11.15, LC-4.8 Solo): stacked scenarios played
 // through the public interface, an independent scoring oracle over random
 // rounds, and the shared property checks.

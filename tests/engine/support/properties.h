@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Property checks shared by every game's tests: random seeded games are played
 // through the public Game interface and each step is checked against the
 // interface's invariants (see engine/game.h). casa_engine_tests runs a few games

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Random games of Trophy Case through the Game interface, with card conservation
 // (every one of the 174 cards in exactly one place) checked after every action.
 #include <doctest/doctest.h>

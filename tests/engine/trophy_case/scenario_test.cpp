@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Trophy Case scenarios: stacked decks played through the public Game interface,
 // one or more per rule id of docs trophy-case.md. Every action also runs the leak
 // scan over its events and every seat's view (tc_test::Table::apply_ok).

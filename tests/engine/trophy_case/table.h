@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // Test helpers for Trophy Case: stacked decks and a table that plays scripted
 // actions through the public Game interface, keeping every event it produced.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
 import { cardFace } from "../cards";

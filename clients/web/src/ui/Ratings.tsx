@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The leaderboard of one game (ratings with their deviation, a provisional
 // mark, the solo table) and a player's public profile. Both read the server's
 // HTTP API (docs/protocol.md, HTTP); neither ever shows a card.

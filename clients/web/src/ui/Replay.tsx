@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import { useEffect, useState } from "preact/hooks";
 import { gameTitle } from "../catalogue";
 import { describeVerdict, type AsyncVerifier, type Verdict } from "../verify";

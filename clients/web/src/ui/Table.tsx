@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 import type { Ref } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { App } from "../app";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
 // The middle of the table for each game: what the seat's view shows, laid out.
 // Only fields of the view are drawn; nothing is worked out from the rules.
 import type { ComponentChildren } from "preact";
