@@ -859,7 +859,7 @@ await test("How to play: at a La Casa table the active Challenge's card is one t
   await setTesting(p, "rounds", 1);
   await p.click('button[name="play-now"]');
   await p.waitForSelector('.board .facts button.term[data-term^="challenge:"]');
-  const term = p.locator('.board .facts button.term[data-term^="challenge:"]');
+  const term = p.locator('.board .facts button.term[data-term^="challenge:"]').first();
   const id = await term.getAttribute("data-term");
   const name = (await term.textContent()).replace(/\?$/, "").trim();
   // A click opens the card: its set-up, what changes and how it scores.
@@ -900,7 +900,7 @@ await test("How to play: at a La Casa table the active Challenge's card is one t
   let checked = 0;
   await playToEnd(p, {
     onMove: async () => {
-      const t = p.locator('.board .facts button.term[data-term^="challenge:"]');
+      const t = p.locator('.board .facts button.term[data-term^="challenge:"]').first();
       if (!(await t.count()) || checked >= 3) return;
       try {
         await t.click({ timeout: 2000 });

@@ -129,7 +129,13 @@ function Dialog({ title, onClose, children, wide }: { title: string; onClose: ()
 function closeTo(setOpen: (o: boolean) => void, opener: HTMLElement | null) {
   setOpen(false);
   opener?.focus();
+  // The page may have been scrolled to reach the word: a table brings its pending
+  // decision back into view (Table listens).
+  window.dispatchEvent(new Event(HELP_CLOSED));
 }
+
+/** The window event sent when an explanation or a guide is closed. */
+export const HELP_CLOSED = "casa-help-closed";
 
 /**
  * A word of the table that opens its explanation: a button (so a tap, a click,

@@ -9,7 +9,7 @@ import { cap, describeAction, describeEvent, humanize, plural, type Json } from 
 import { Board } from "./boards";
 import { Card, Pick, type PickContext } from "./Card";
 import { gameTitle } from "../catalogue";
-import { HelpButton } from "./Help";
+import { HELP_CLOSED, HelpButton } from "./Help";
 import { loadReplay } from "./Replay";
 
 const drawn = new DrawnCards();
@@ -492,9 +492,14 @@ export function TablePage({ app, id }: { app: App; id: string }) {
   // A turned phone or a resized window keeps a pending decision in view.
   useEffect(() => {
     if (reqSeq === null) return;
+    // So does closing an explanation, which may have needed the page scrolled to its word.
     const onResize = () => decisionInView(pageRef.current, dockRef.current);
     window.addEventListener("resize", onResize);
-    return () => window.removeEventListener("resize", onResize);
+    window.addEventListener(HELP_CLOSED, onResize);
+    return () => {
+      window.removeEventListener("resize", onResize);
+      window.removeEventListener(HELP_CLOSED, onResize);
+    };
   }, [reqSeq]);
   const over = !!t?.gameOver;
   useEffect(() => {
