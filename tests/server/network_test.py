@@ -33,7 +33,7 @@ class Server:
     def __init__(self, *flags):
         self.dir = tempfile.mkdtemp(prefix="casa-network-")
         args = [SERVER, "--port", "0", "--address", "127.0.0.1", "--db", os.path.join(self.dir, "casa.db"),
-                "--log-level", "error", "--durability", "normal"] + list(flags)
+                "--log-level", "error", "--durability", "normal", "--players-per-address-per-hour", "1000000"] + list(flags)
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
         assert line.startswith("listening "), line

@@ -78,6 +78,9 @@ struct TestServer {
     // No web client unless a test asks for one: a checkout's clients/web/dist must
     // not change what these servers answer.
     config.web_dir = "off";
+    // Every test's players come from 127.0.0.1: the per-address limit on new
+    // players is tested where a test sets it (abuse_test.cpp).
+    config.players_per_address_per_hour = 1000000;
     if (tweak) tweak(config);
     start();
   }

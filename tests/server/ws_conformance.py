@@ -38,7 +38,7 @@ class Server:
     def __init__(self, *flags):
         self.dir = tempfile.mkdtemp(prefix="casa-conformance-")
         args = [SERVER, "--port", "0", "--address", "127.0.0.1", "--db", os.path.join(self.dir, "casa.db"),
-                "--log-level", "error", "--durability", "normal", "--rate-per-second", "100000",
+                "--log-level", "error", "--durability", "normal", "--players-per-address-per-hour", "1000000", "--rate-per-second", "100000",
                 "--rate-burst", "100000", "--max-frame-bytes", str(4 * 1024 * 1024)] + list(flags)
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
