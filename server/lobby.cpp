@@ -126,7 +126,7 @@ void Lobby::recover() {
   for (auto& p : store_.load_players()) {
     std::lock_guard lock(mutex_);
     by_token_[p.token_hash] = p.id;
-    players_[p.id] = Player{p.id, p.name, p.token_hash, {}, {}, std::chrono::steady_clock::now(), 0, {}};
+    players_[p.id] = Player{p.id, p.name, p.token_hash, {}, {}, std::chrono::steady_clock::now(), 0};
     ++players;
   }
   std::size_t tables = 0, finished = 0;
@@ -354,10 +354,7 @@ std::shared_ptr<Table> Lobby::find_table(const std::shared_ptr<Client>& client, 
     std::string id;
     {
       std::lock_guard lock(mutex_);
-      if (auto it = by_invite_.find(code); it != by_invite_.end()) {
-        id = it->second;
-        players_[client->player_id].invited.insert(id);
-      }
+      if (auto it = by_invite_.find(code); it != by_invite_.end()) id = it->second;
     }
     if (id.empty()) {
       missed = true;
@@ -365,13 +362,7 @@ std::shared_ptr<Table> Lobby::find_table(const std::shared_ptr<Client>& client, 
     }
     return find_table(id);
   }
-  auto table = find_table(body);
-  if (!table || !table->setup().is_private || table->setup().creator == client->player_id) return table;
-  // A private table by its id: for those who know it already.
-  std::lock_guard lock(mutex_);
-  const Player& p = players_[client->player_id];
-  if (p.tables.count(table->id()) || p.invited.count(table->id())) return table;
-  return nullptr;
+  return find_table(body);
 }
 
 std::shared_ptr<Table> Lobby::find_table(const json& body) {
@@ -623,7 +614,7 @@ bool Lobby::load_player(const std::string& column, const std::string& value) {
   std::lock_guard lock(mutex_);
   if (players_.count(found->id)) return true;
   by_token_[found->token_hash] = found->id;
-  players_[found->id] = Player{found->id, found->name, found->token_hash, {}, {}, std::chrono::steady_clock::now(), 0, {}};
+  players_[found->id] = Player{found->id, found->name, found->token_hash, {}, {}, std::chrono::steady_clock::now(), 0};
   return true;
 }
 

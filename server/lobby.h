@@ -216,9 +216,6 @@ class Lobby {
     std::set<std::string> tables;
     std::chrono::steady_clock::time_point gone_since{};  // while not connected
     int open_created = 0;          // unfinished tables they created
-    // Private tables they reached with the invite code: watched or joined by
-    // id from then on (without it, a private table is "no such table").
-    std::set<std::string> invited;
   };
 
   void hello(const std::shared_ptr<Client>& client, const nlohmann::json& body,

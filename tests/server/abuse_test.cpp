@@ -184,10 +184,6 @@ TEST_CASE("abuse: invite codes — long, typed in any case, guesses limited per 
   const std::string invite = created["invite"];
   CHECK(invite.size() == 10);
 
-  // Without the code, a private table is not there, to watch or to join.
-  CHECK(b.call({{"type", "spectate"}, {"table", table}})["code"] == "no_such_table");
-  CHECK(b.call({{"type", "join"}, {"table", table}})["code"] == "no_such_table");
-  CHECK(b.call({{"type", "resync"}, {"table", table}})["code"] == "no_such_table");
   // The code as a person types it, in lower case.
   std::string lower = invite;
   for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
