@@ -121,7 +121,9 @@ node_uid=(47011 47012 47013)
 pg_ip=127.0.0.20
 proxy_ip=127.0.0.30
 
-if "$server" --help | grep -qi postgres; then mode=postgres; else mode=sqlite; fi
+# Not grep -q: it stops reading at the first match, and pipefail would see the
+# server die of SIGPIPE.
+if "$server" --help | grep -i postgres >/dev/null; then mode=postgres; else mode=sqlite; fi
 say "mode: $mode"
 [ "$mode" = postgres ] || partitions=0  # one node on SQLite: no lease, nothing to cut
 
