@@ -24,6 +24,7 @@
 #include "server/backup.h"
 #include "server/config.h"
 #include "server/log.h"
+#include "server/names.h"
 #include "tests/server/support.h"
 
 using namespace casa::testing;
@@ -1064,7 +1065,8 @@ TEST_CASE("casa-server --log-format json: every line one object, about its table
     }
     if (message.find("joined from") != std::string::npos && l.value("player", "") == ann_id) {
       joined = true;
-      CHECK(message.find(odd_name) != std::string::npos);
+      // Quoted as every name in a log line is (names.h), inside the escaped JSON.
+      CHECK(message.find(casa::server::log_quote(odd_name)) != std::string::npos);
     }
     if (message.find("created by") != std::string::npos) {
       created = true;
