@@ -358,7 +358,7 @@ fi
 
 # ---- network partitions ----
 if [ "$mode" = postgres ] && [ "$partitions" = 0 ]; then
-  say "partitions: SKIPPED: cutting traffic needs root, iptables and setpriv (scripts/deps.sh cluster)"
+  say "partitions: SKIPPED: they run with CASA_CLUSTER_PARTITIONS=1, as root, with iptables and setpriv (scripts/deps.sh cluster)"
 fi
 if [ "$mode" = postgres ] && [ "$partitions" = 1 ]; then
   wait_whole
