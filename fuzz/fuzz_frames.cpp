@@ -59,8 +59,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Beast takes (RFC 6455 7.4: none is defined), and a 64-bit length with its
   // top bit set, on which Beast waits for more bytes (RFC 6455 5.2). The reader
   // hands over the same messages, then fails the connection with 1002.
+  // (Beast may also read into such a frame's payload and stop on something else
+  // there: then the input has the masked 127 length marker, 0xFF, before a byte
+  // with its top bit set.)
+  const bool top_bit_length =
+      got.error == websocket::error::bad_size && expected.error != websocket::error::bad_size &&
+      input.find_first_of('\xff') != std::string::npos && [&] {
+        for (std::size_t i = 0; i + 1 < input.size(); ++i)
+          if (static_cast<unsigned char>(input[i]) == 0xff && (static_cast<unsigned char>(input[i + 1]) & 0x80)) return true;
+        return false;
+      }();
   if ((got.error == websocket::error::bad_close_code && expected.error == websocket::error::closed) ||
-      (got.error == websocket::error::bad_size && !expected.error)) {
+      top_bit_length) {
     const std::string_view protocol_error = "\x88\x02\x03\xea";
     const std::string_view written = got.written;
     if (got.messages != expected.messages || !written.ends_with(protocol_error) ||
