@@ -221,6 +221,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
   void send(Frame frame) override {
     {
       std::lock_guard lock(inbox_mutex_);
+      if (inbox_closed_) return;  // close() was called: nothing follows its last frame
       inbox_.push_back(std::move(frame));
       if (flush_posted_) return;
       flush_posted_ = true;
@@ -228,7 +229,14 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
     asio::post(ws_.get_executor(), [self = this->shared_from_this()] { self->flush_inbox(); });
   }
 
+  // A frame sent before close() still goes out; one sent after it (from any
+  // strand, even before the close reaches this session's) does not, so the
+  // frame sent just before, such as `reconnect`, is the last the client hears.
   void close() override {
+    {
+      std::lock_guard lock(inbox_mutex_);
+      inbox_closed_ = true;
+    }
     asio::post(ws_.get_executor(), [self = this->shared_from_this()] {
       if (self->shared_.draining->load()) self->close_reason_ = websocket::close_reason(websocket::close_code::going_away);
       self->close_after_writes_ = true;
@@ -695,6 +703,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
   std::mutex inbox_mutex_;
   std::vector<Frame> inbox_;  // guarded by inbox_mutex_
   bool flush_posted_ = false;  // guarded by inbox_mutex_
+  bool inbox_closed_ = false;  // guarded by inbox_mutex_
   // Frames not yet written are queue_[queue_head_..]; a vector rather than a
   // deque, which would hold a 512-byte block even while empty. Those before
   // staged_ were gathered into the coalescer and wait for its socket write.
