@@ -145,11 +145,11 @@ async function setTesting(page, key, value) {
 }
 
 // The phrase of each action type of each game (what the page must say a decision does).
-const PHRASES = JSON.parse(readFileSync(join(webDir, "src/phrases.json"), "utf8"));
+// The English catalogue: "phrase.GAME.TYPE", or "phrase.GAME.TYPE@PHASE" where the
+// phase changes what the type does.
+const CATALOGUE_EN = JSON.parse(readFileSync(join(webDir, "src/i18n/en.json"), "utf8"));
 function phraseOf(game, type, phase) {
-  const e = PHRASES[game]?.[type];
-  if (typeof e === "string") return e;
-  return e ? (e[phase] ?? e["*"]) : null;
+  return CATALOGUE_EN[`phrase.${game}.${type}@${phase}`] ?? CATALOGUE_EN[`phrase.${game}.${type}`] ?? null;
 }
 
 /**
