@@ -130,7 +130,7 @@ export function Root({ app }: { app: App }) {
     <>
       <header class="top">
         <a href="/" class="brand" onClick={(e) => { e.preventDefault(); app.navigate("/"); }}>
-          La Casa
+          {t("brand")}
         </a>
         <a href="/leaderboard" class="nav-leaderboard" onClick={(e) => { e.preventDefault(); app.navigate("/leaderboard"); }}>
           {t("nav.leaderboard")}
