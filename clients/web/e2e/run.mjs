@@ -934,6 +934,7 @@ await test("Italiano: the switch in the footer turns lobby and table Italian, an
   assert((await p.locator('button[name="play-now"]').textContent()).includes("Gioca subito"), "its buttons too");
   assert(!(await p.textContent("body")).includes("⟦"), "no key missing from the Italian catalogue in the lobby");
   await p.setViewportSize(PHONE);
+  await p.evaluate(() => window.scrollTo(0, 0));
   await p.screenshot({ path: join(shots, "italiano-lobby-phone.png") });
   await p.setViewportSize(DESKTOP);
   await openCreateForm(p, "la-casa", 4);

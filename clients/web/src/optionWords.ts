@@ -12,6 +12,18 @@ export function optionWords(game: string, key: string): string | null {
   return has(k) ? t(k) : null;
 }
 
+/** An option's name in the page's language, or null (then the server's title shows). */
+export function optionLabel(game: string, key: string): string | null {
+  const k = `optLabel.${game}.${key}`;
+  return has(k) ? t(k) : null;
+}
+
+/** A game's one-line description in the page's language, or null. */
+export function gameDescription(game: string): string | null {
+  const k = `gameDesc.${game}`;
+  return has(k) ? t(k) : null;
+}
+
 /** A choice's label in players' words, or null. */
 export function choiceWords(game: string, key: string, value: unknown): string | null {
   const k = `choice.${game}.${key}.${String(value)}`;

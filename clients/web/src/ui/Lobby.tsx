@@ -3,7 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { App } from "../app";
 import { choicesAt, effectiveFormat, fieldApplies, gameTitle, loadCatalogue, parseText, type GameInfo, type OptionField } from "../catalogue";
 import { savedName } from "../net";
-import { choiceWords, optionWords } from "../optionWords";
+import { choiceWords, gameDescription, optionLabel, optionWords } from "../optionWords";
 import { EventForm } from "./EventForm";
 import type { Json } from "../words";
 import { HelpLinks } from "./Help";
@@ -37,6 +37,8 @@ export function NameForm({ app }: { app: App }) {
 function FieldInput({ f, value, set, players, game }: { f: OptionField; value: unknown; set: (v: unknown) => void; players: number; game: string }) {
   const id = `opt-${f.key}`;
   const plain = f.testing ? null : optionWords(game, f.key);
+  // Testing options keep the server's words (they are for developers).
+  const label = (f.testing ? null : optionLabel(game, f.key)) ?? f.label;
   const help = plain ? (
     <small id={`${id}-help`}>
       {plain}{" "}
@@ -55,7 +57,7 @@ function FieldInput({ f, value, set, players, game }: { f: OptionField; value: u
       <div class="field">
         <label class="inline" for={id}>
           <input id={id} name={f.key} type="checkbox" checked={value === undefined ? !!f.default : !!value} onChange={(e) => set((e.target as HTMLInputElement).checked)} />{" "}
-          {f.label}
+          {label}
         </label>
         {help}
       </div>
@@ -64,7 +66,7 @@ function FieldInput({ f, value, set, players, game }: { f: OptionField; value: u
     const choices = choicesAt(f, players);
     return (
       <div class="field">
-        <label for={id}>{f.label}</label>
+        <label for={id}>{label}</label>
         <select
           id={id}
           name={f.key}
@@ -90,7 +92,7 @@ function FieldInput({ f, value, set, players, game }: { f: OptionField; value: u
   if (f.kind === "number")
     return (
       <div class="field">
-        <label for={id}>{f.label}</label>
+        <label for={id}>{label}</label>
         <input
           id={id}
           name={f.key}
@@ -109,7 +111,7 @@ function FieldInput({ f, value, set, players, game }: { f: OptionField; value: u
     );
   return (
     <div class="field">
-      <label for={id}>{f.label}</label>
+      <label for={id}>{label}</label>
       <input id={id} name={f.key} type="text" onInput={(e) => set(parseText(f, (e.target as HTMLInputElement).value))} />
       {help}
     </div>
@@ -172,7 +174,7 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
             </option>
           ))}
         </select>
-        {info?.description ? <small>{info.description}</small> : null}
+        {gameDescription(game) ?? info?.description ? <small>{gameDescription(game) ?? info?.description}</small> : null}
       </div>
       <div class="field">
         <label for="players">{tr("form.players")}</label>
