@@ -27,6 +27,12 @@ export function familyName(f: string): string {
   return v.startsWith("⟦") ? cap(f) : v;
 }
 
+/** Why a trick ended (Trophy Case: "trump", "last_in", "highest"), in words. */
+export function reasonWord(r: string): string {
+  const v = t(`reason.${r}`);
+  return v.startsWith("⟦") ? humanize(r) : v;
+}
+
 function family(f: string | null | undefined): string {
   if (!f) return t("family.none");
   const sym = FAMILY_SYMBOL[f] ?? LOKA_SUIT_SYMBOL[f] ?? "";
@@ -133,7 +139,7 @@ export function describeEvent(e: Json, game: string, who: (seat: number) => stri
       return t("e.played", { who: s, card: c(e.card), extra });
     }
     case "trick": {
-      const pts = e.points !== undefined ? ` (${plural(e.points, "point")}${e.reason ? ", " + humanize(e.reason) : ""})` : "";
+      const pts = e.points !== undefined ? ` (${plural(e.points, "point")}${e.reason ? ", " + reasonWord(e.reason) : ""})` : "";
       const number = e.number ? " " + e.number : "";
       if (e.winner === "human") return t("e.trickWonYou", { number, points: pts });
       const w = typeof e.winner === "string" ? t("e.theRobot") : who(e.winner);

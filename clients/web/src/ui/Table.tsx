@@ -14,6 +14,11 @@ import { HELP_CLOSED, HelpButton } from "./Help";
 import { loadReplay } from "./Replay";
 import { has, listWords, t as tr } from "../i18n";
 
+/** An action type as a button's word ("Bid"), an unknown one as the server names it. */
+function typeWord(type: string): string {
+  return has(`type.${type}`) ? tr(`type.${type}`) : cap(humanize(type));
+}
+
 /** A game mode in words (an unknown one as the server says it). */
 function modeWord(m: string): string {
   return has(`mode.${m}`) ? tr(`mode.${m}`) : cap(humanize(m));
@@ -157,7 +162,7 @@ function GroupControl({ g, game, view, onPick }: { g: ChoiceGroup; game: string;
     );
   return (
     <span class="select-choice">
-      <select aria-label={humanize(g.type)} value={String(i)} onChange={(e) => setI(Number((e.target as HTMLSelectElement).value))}>
+      <select aria-label={typeWord(g.type)} value={String(i)} onChange={(e) => setI(Number((e.target as HTMLSelectElement).value))}>
         {g.actions.map((a, k) => (
           <option value={String(k)} key={k}>
             {describeAction(a, game, view)}
@@ -165,7 +170,7 @@ function GroupControl({ g, game, view, onPick }: { g: ChoiceGroup; game: string;
         ))}
       </select>
       <button type="button" class="choice" onClick={() => onPick(g.actions[Math.min(i, g.actions.length - 1)])}>
-        {cap(humanize(g.type))}
+        {typeWord(g.type)}
       </button>
     </span>
   );

@@ -491,7 +491,7 @@ function TrophyCase({ view: v, name }: BoardProps) {
       {v.last_trick?.trick ? (
         <LastTrick
           cards={v.last_trick.trick.plays.map((p: Json) => ({ ...p, who: name(p.seat) }))}
-          winner={`${name(v.last_trick.winner)} (${plural(v.last_trick.points, "point")}, ${humanize(v.last_trick.reason)})`}
+          winner={`${name(v.last_trick.winner)} (${plural(v.last_trick.points, "point")}, ${word("reason", v.last_trick.reason)})`}
         />
       ) : v.last_trick ? (
         <p>
