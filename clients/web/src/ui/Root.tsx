@@ -160,6 +160,7 @@ export function Root({ app }: { app: App }) {
           </span>
         ) : null}
       </header>
+      {/* The server's error messages are shown as the server words them (English). */}
       {s.errors.length ? (
         <div class="errors" role="alert">
           {s.errors.map((e, i) => (
