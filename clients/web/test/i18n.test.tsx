@@ -193,7 +193,7 @@ describe("no words outside the catalogue", () => {
     const found: string[] = [];
     for (const f of tsxFiles(SRC)) for (const w of literalWords(f)) found.push(`${f.slice(SRC.length + 1)}: ${w}`);
     expect(found).toEqual([]);
-  });
+  }, 60_000);
 
   it("would find one (the scan itself works)", () => {
     const tmp = join(tmpdir(), "casa-i18n-probe.tsx");
@@ -279,4 +279,33 @@ describe("the main views in both languages", () => {
     expect(it_["help la-casa"]).not.toBe(en["help la-casa"]);
     expect(lang()).toBe("it");
   }, 60_000);
+});
+
+describe("the switch in the footer", () => {
+  afterEach(() => {
+    localStorage.removeItem("casa.lang");
+    setLang("en", false);
+  });
+
+  it("re-renders the page in Italian, remembers it and sets <html lang>", async () => {
+    setLang("en", false);
+    localStorage.setItem("casa.name", "ann");
+    (globalThis as Json).fetch = async () => ({ ok: false, status: 404, json: async () => ({}) });
+    await act(async () => {
+      render(<Root app={makeApp().app} />, root);
+      await settle();
+    });
+    expect(root.querySelector('.lang-switch button[data-lang="en"]')!.getAttribute("aria-pressed")).toBe("true");
+    expect(root.textContent).toContain("Open tables");
+    await act(async () => {
+      (root.querySelector('.lang-switch button[data-lang="it"]') as HTMLButtonElement).click();
+      await settle();
+    });
+    expect(root.textContent).toContain("Tavoli aperti");
+    expect(root.textContent).not.toContain("Open tables");
+    expect(root.querySelector('.lang-switch button[data-lang="it"]')!.getAttribute("aria-pressed")).toBe("true");
+    expect(document.documentElement.lang).toBe("it");
+    expect(localStorage.getItem("casa.lang")).toBe("it");
+    render(null, root);
+  });
 });

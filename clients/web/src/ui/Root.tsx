@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The page's frame: header, errors, and the page the route names. It re-renders
 // whenever the app says its state changed.
+import { Fragment } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import type { App } from "../app";
 import { savedName } from "../net";
@@ -66,12 +67,12 @@ export function LanguageSwitch() {
   return (
     <span class="lang-switch" role="group" aria-label={t("footer.language")}>
       {LANGS.map((l, i) => (
-        <>
+        <Fragment key={l}>
           {i ? " · " : null}
-          <button type="button" class="link" lang={l} aria-pressed={l === now} disabled={l === now} data-lang={l} onClick={() => setLang(l)} key={l}>
+          <button type="button" class="link" lang={l} aria-pressed={l === now} data-lang={l} onClick={() => setLang(l)}>
             {LANG_NAMES[l]}
           </button>
-        </>
+        </Fragment>
       ))}
     </span>
   );
