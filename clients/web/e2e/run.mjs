@@ -145,11 +145,11 @@ async function setTesting(page, key, value) {
 }
 
 // The phrase of each action type of each game (what the page must say a decision does).
-const PHRASES = JSON.parse(readFileSync(join(webDir, "src/phrases.json"), "utf8"));
+// The English catalogue: "phrase.GAME.TYPE", or "phrase.GAME.TYPE@PHASE" where the
+// phase changes what the type does.
+const CATALOGUE_EN = JSON.parse(readFileSync(join(webDir, "src/i18n/en.json"), "utf8"));
 function phraseOf(game, type, phase) {
-  const e = PHRASES[game]?.[type];
-  if (typeof e === "string") return e;
-  return e ? (e[phase] ?? e["*"]) : null;
+  return CATALOGUE_EN[`phrase.${game}.${type}@${phase}`] ?? CATALOGUE_EN[`phrase.${game}.${type}`] ?? null;
 }
 
 /**
@@ -919,6 +919,51 @@ await test("How to play: at a La Casa table the active Challenge's card is one t
   await p.click(".replay-help .help-button");
   assert((await openDialog(p)).includes("The Ruling Family"), "the guide from the replay");
   await closeDialog(p);
+  await checkCleanPage(p);
+});
+
+await test("Italiano: the switch in the footer turns lobby and table Italian, and a reload keeps it", async () => {
+  const p = await person("gina");
+  // Headless Chromium speaks en-US: the page starts in English.
+  assert((await p.evaluate(() => [navigator.language, document.documentElement.lang].join(" "))) === "en-US en", "English by default");
+  assert(await p.locator("h2", { hasText: "Open tables" }).isVisible(), "the lobby in English");
+  await p.click('.lang-switch button[data-lang="it"]');
+  await p.waitForSelector("h2:text('Tavoli aperti')");
+  assert((await p.evaluate(() => document.documentElement.lang)) === "it", "<html lang> follows");
+  assert(await p.locator(".create-form h2", { hasText: "Nuovo tavolo" }).isVisible(), "the create form in Italian");
+  assert((await p.locator('button[name="play-now"]').textContent()).includes("Gioca subito"), "its buttons too");
+  assert(!(await p.textContent("body")).includes("⟦"), "no key missing from the Italian catalogue in the lobby");
+  await p.setViewportSize(PHONE);
+  await p.evaluate(() => window.scrollTo(0, 0));
+  await p.screenshot({ path: join(shots, "italiano-lobby-phone.png") });
+  await p.setViewportSize(DESKTOP);
+  await openCreateForm(p, "la-casa", 4);
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector(".board.la-casa");
+  await p.waitForSelector(".your-turn");
+  assert((await p.textContent(".your-turn")) === "Tocca a te", "the turn in Italian");
+  assert(await p.locator(".hand h3", { hasText: "La tua mano" }).isVisible(), "the hand in Italian");
+  assert((await p.textContent(".board")).includes("Giro"), "the board's words in Italian");
+  // The first decision may be a bid or a set-aside as well as a play: any card of the hand.
+  const card = await p.locator(".hand [data-card]").first().getAttribute("title");
+  assert(/ di (Pistole|Coltelli|Maschere|Pugni)$|Mangia-Cake/.test(card), `a card named in Italian: ${card}`);
+  assert(!(await p.textContent("body")).includes("⟦"), "no key missing at the table");
+  await p.setViewportSize(PHONE);
+  await p.screenshot({ path: join(shots, "italiano-table-phone.png") });
+  await p.setViewportSize(DESKTOP);
+  await p.reload();
+  await p.waitForSelector(".board.la-casa");
+  assert((await p.evaluate(() => document.documentElement.lang)) === "it", "Italian after the reload");
+  assert(await p.locator(".hand h3", { hasText: "La tua mano" }).isVisible(), "the table still in Italian after the reload");
+  await p.click('.lang-switch button[data-lang="en"]');
+  await p.waitForSelector(".hand h3:text('Your hand')");
+  // A browser set to Italian gets Italian without choosing.
+  const context = await browser.newContext({ viewport: PHONE, baseURL: base, locale: "it-IT" });
+  const q = await context.newPage();
+  await q.goto("/");
+  await q.waitForSelector("h2:text('Benvenuti a La Casa')");
+  assert((await q.evaluate(() => document.documentElement.lang)) === "it", "it-IT → Italian");
+  await context.close();
   await checkCleanPage(p);
 });
 

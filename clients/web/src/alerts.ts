@@ -4,6 +4,8 @@
 // (generated with WebAudio, no sound file) and, with the player's permission, a
 // system notification appears. Showing the tab again clears the count.
 
+import { t } from "./i18n";
+
 const BASE_TITLE = "La Casa";
 const SOUND_KEY = "casa.sound";
 const NOTIFY_KEY = "casa.notify";
@@ -76,7 +78,7 @@ export class Alerts {
     if (this.sound) this.beep(kind);
     if (this.notify) {
       try {
-        const n = new Notification(kind === "turn" ? "Your turn — La Casa" : "New message — La Casa", { body: text, tag: `casa-${kind}`, icon: "/icon-192.png" });
+        const n = new Notification(t(kind === "turn" ? "alert.turnTitle" : "alert.chatTitle"), { body: text, tag: `casa-${kind}`, icon: "/icon-192.png" });
         n.onclick = () => {
           window.focus();
           n.close();
@@ -96,7 +98,7 @@ export class Alerts {
   /** The title for the current count: "(2) Your turn · La Casa". */
   title(): string {
     if (this.unread === 0) return BASE_TITLE;
-    const what = this.turns && this.chats ? "Your turn, new message" : this.turns ? "Your turn" : this.chats === 1 ? "New message" : "New messages";
+    const what = this.turns && this.chats ? t("alert.turnAndChat") : this.turns ? t("alert.turn") : t("alert.chat", { n: this.chats });
     return `(${this.unread}) ${what} · ${BASE_TITLE}`;
   }
 

@@ -4,6 +4,7 @@
 import { Alerts } from "./alerts";
 import { gameTitle } from "./catalogue";
 import { Connection, forgetToken, saveName, savedName } from "./net";
+import { t as tr } from "./i18n";
 import { decisionLines } from "./phrases";
 import { AppState, initialState, reduce, tableEntry } from "./store";
 import type { Json } from "./words";
@@ -116,7 +117,7 @@ export class App {
       this.alerted.set(m.table, m.seq);
       const game = this.state.tables[m.table]?.state?.game ?? m.view?.game ?? "";
       const what = decisionLines(m.legal, game, m.view?.phase)[0]?.text ?? "";
-      this.alerts.notice("turn", `${game ? gameTitle(game) + ", " : ""}table ${m.table}: ${what}`);
+      this.alerts.notice("turn", tr("alert.turnBody", { game: game ? gameTitle(game) + ", " : "", table: m.table, what }));
     } else if (m.type === "chat" && m.from !== this.state.me?.player_id) {
       const t = this.state.tables[m.table];
       if (typeof m.line === "number" && t?.chat.some((c) => c.line === m.line)) return; // already shown

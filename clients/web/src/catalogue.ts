@@ -2,6 +2,7 @@
 // The games catalogue the server publishes at GET /api/games: per game its name,
 // player counts and a JSON Schema of its options. The create form is generated
 // from it, so a new option needs no change here.
+import { has, t } from "./i18n";
 import type { Json } from "./words";
 
 export interface OptionField {
@@ -32,8 +33,9 @@ const TITLES: Record<string, string> = {
   "trophy-case": "Trophy Case",
 };
 
+/** A game's name: the page's catalogue first (the same proper names in every language), then the server's title. */
 export function gameTitle(name: string, catalogue?: GameInfo[]): string {
-  return catalogue?.find((g) => g.name === name)?.title ?? TITLES[name] ?? name;
+  return has(`game.${name}`) ? t(`game.${name}`) : (catalogue?.find((g) => g.name === name)?.title ?? TITLES[name] ?? name);
 }
 
 function playerCounts(g: Json): number[] {
@@ -58,9 +60,9 @@ function valuesOf(s: Json): unknown[] | null {
 }
 
 function labelOf(v: unknown): string {
-  if (v === true) return "yes";
-  if (v === false) return "no";
-  if (v === null) return "none";
+  if (v === true) return t("value.yes");
+  if (v === false) return t("value.no");
+  if (v === null) return t("value.none");
   return String(v).replace(/_/g, " ");
 }
 

@@ -2,6 +2,7 @@
 // One WebSocket to casa-server speaking protocol v1. Reconnects by itself with the
 // resume token (kept in localStorage with the name), so a reload or a lost network
 // brings the player back to the same seats.
+import { t } from "./i18n";
 import type { Json } from "./words";
 
 const TOKEN_KEY = "casa.token";
@@ -69,7 +70,7 @@ export class Connection {
       if (this.ws !== ws) return;
       this.ws = null;
       this.welcomed = false;
-      for (const p of this.pending.values()) p.reject({ type: "error", code: "disconnected", message: "Connection lost." });
+      for (const p of this.pending.values()) p.reject({ type: "error", code: "disconnected", message: t("net.lost") });
       this.pending.clear();
       this.onStatus("closed");
       if (!this.closedByPage) {

@@ -1,17 +1,41 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // What a decision does, in words, from the action types of the request's `legal`
 // list (and, for the few types whose meaning depends on it, the view's `phase`).
-// The page still knows no rule: the table (phrases.json) only names each action type
-// of each game; the server's request says which of them are open now.
-import PHRASES from "./phrases.json";
+// The page still knows no rule: the catalogue (src/i18n/*.json, keys
+// "phrase.GAME.TYPE", and "phrase.GAME.TYPE@PHASE" where the phase changes the
+// meaning) only names each action type of each game; the server's request says which
+// of them are open now.
+import { CATALOGUES, lang, type Lang } from "./i18n";
 import { cap, humanize, type Json } from "./words";
 
 type Entry = string | Record<string, string>;
-const TABLE = PHRASES as Record<string, Record<string, Entry>>;
+
+/** The phrase table of a language: game → action type → phrase, or phase → phrase ("*": any other). */
+export function phraseTable(l: Lang = lang()): Record<string, Record<string, Entry>> {
+  const out: Record<string, Record<string, Entry>> = {};
+  for (const [key, text] of Object.entries(CATALOGUES[l])) {
+    const m = /^phrase\.([a-z-]+)\.([a-z_]+)(?:@([a-z_]+))?$/.exec(key);
+    if (!m || typeof text !== "string") continue;
+    const [, game, type, phase] = m;
+    const g = (out[game] ??= {});
+    if (!phase && g[type] === undefined) g[type] = text;
+    else {
+      const e = g[type];
+      const obj = typeof e === "object" ? e : e === undefined ? {} : { "*": e };
+      obj[phase ?? "*"] = text;
+      g[type] = obj;
+    }
+  }
+  return out;
+}
+
+const tables = new Map<Lang, Record<string, Record<string, Entry>>>();
 
 /** The phrase of one action type of a game, or null when the table lacks it. */
-export function phrase(game: string, type: string, phase?: string | null): string | null {
-  const e = TABLE[game]?.[type];
+export function phrase(game: string, type: string, phase?: string | null, l: Lang = lang()): string | null {
+  let table = tables.get(l);
+  if (!table) tables.set(l, (table = phraseTable(l)));
+  const e = table[game]?.[type];
   if (e === undefined) return null;
   if (typeof e === "string") return e;
   return (phase && e[phase]) || e["*"] || null;
@@ -35,9 +59,4 @@ export interface DecisionLine {
 /** One line per action type of the decision: what each choice does. */
 export function decisionLines(legal: Json[] | undefined, game: string, phase?: string | null): DecisionLine[] {
   return decisionTypes(legal).map((type) => ({ type, text: phrase(game, type, phase) ?? cap(humanize(type)) }));
-}
-
-/** Every game and action type the table names (for tests and the end-to-end run). */
-export function phraseTable(): Record<string, Record<string, Entry>> {
-  return TABLE;
 }

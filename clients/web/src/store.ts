@@ -143,7 +143,7 @@ export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
         const winners = v.winners ?? (v.winner === "human" ? [0] : v.winner === "robot" ? [-1] : []);
         t.gameOver = { table: m.table, seq: m.seq, scores: v.scores, winners };
       }
-      if (m.status === "closed") t.closed = t.closed ?? { reason: "closed", message: "This table is closed." };
+      if (m.status === "closed") t.closed = t.closed ?? { reason: "closed" }; // the page says "closed" in its own words
       return true;
     }
     case "history": {

@@ -16,6 +16,7 @@
 // The module is a WASI reactor. Its C library links in three WASI functions for
 // stdio (fd_write, fd_seek, fd_close) that the checks never call: the few lines
 // below answer them with ENOSYS instead of pulling in a WASI runtime.
+import { t } from "./i18n";
 import wasmUrl from "./wasm/casa-verify.wasm?url";
 
 /** What the module says of a replay (verify.h's verdict_json). */
@@ -129,22 +130,21 @@ export async function makeVerifier(bytes: BufferSource, sha256: Sha256 = webCryp
 }
 
 /** Why a browser may have no SHA-256 for the page. */
-export const NO_SHA256 = "it offers WebCrypto's SHA-256 only to https:// pages and to http:// ones on localhost";
+export const NO_SHA256 = "v.noSha256"; // the catalogue key of why a page cannot check the commitment
 
 /** The sentence the replay page shows for a verdict. */
 export function describeVerdict(v: Verdict): string {
-  if (v.verified) return `Verified: the deal and all ${v.actions_checked} moves check out against the rules engine.`;
-  if (v.commitment_checked === false && v.check === "commitment") {
-    return `Not verified: the commitment could not be checked in this browser (${NO_SHA256}). The deal and all ${v.actions_checked} moves check out against the rules engine from the revealed seed.`;
-  }
+  if (v.verified) return t("v.verified", { n: v.actions_checked ?? 0 });
+  if (v.commitment_checked === false && v.check === "commitment") return t("v.noSha", { why: t("v.noSha256"), n: v.actions_checked ?? 0 });
   const where: Record<string, string> = {
-    replay: "The replay could not be read",
-    commitment: "The commitment does not match",
-    deal: "The deal is not the seed's",
-    action: `Move ${v.action ?? "?"} does not check out`,
-    end: "The end of the game does not match",
+    replay: t("v.replay"),
+    commitment: t("v.commitment"),
+    deal: t("v.deal"),
+    action: t("v.action", { n: v.action ?? "?" }),
+    end: t("v.end"),
   };
-  return `Not verified: ${where[v.check ?? ""] ?? "a check failed"}: ${v.why ?? ""}`;
+  // `why` is the checks' own text (the engine's words, as `casa verify` prints them).
+  return t("v.notVerified", { where: where[v.check ?? ""] ?? t("v.failed"), why: v.why ?? "" });
 }
 
 /** The module of this build (a hashed asset beside the page), fetched and instantiated. */

@@ -3,6 +3,7 @@
 // does not know is still shown, so a new action or event of a game reads sensibly.
 import { cardName, FAMILY_SYMBOL, LOKA_SUIT_SYMBOL } from "./cards";
 import { challengeTitle } from "./help/content";
+import { t } from "./i18n";
 
 export type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -10,30 +11,43 @@ export function cap(s: string): string {
   return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
 }
 
-/** "1 card", "3 cards": a count with its noun, singular or plural. */
-export function plural(n: number, noun: string, many?: string): string {
-  return `${n} ${n === 1 ? noun : (many ?? noun + "s")}`;
+/** "1 card", "3 cards": a count with its noun, from the catalogue's plural `count.NOUN`. */
+export function plural(n: number, noun: "card" | "point" | "trick" | "player" | "bot" | "gamePoint" | "cardPoint" | "move" | "game"): string {
+  return t(`count.${noun}`, { n });
 }
 
 export function humanize(s: string): string {
   return s.replace(/_/g, " ");
 }
 
+/** A family's or suit's name in the page's language (an unknown one as the server says it). */
+export function familyName(f: string): string {
+  const k = `family.${f}`;
+  const v = t(k);
+  return v.startsWith("⟦") ? cap(f) : v;
+}
+
+/** Why a trick ended (Trophy Case: "trump", "last_in", "highest"), in words. */
+export function reasonWord(r: string): string {
+  const v = t(`reason.${r}`);
+  return v.startsWith("⟦") ? humanize(r) : v;
+}
+
 function family(f: string | null | undefined): string {
-  if (!f) return "no family";
+  if (!f) return t("family.none");
   const sym = FAMILY_SYMBOL[f] ?? LOKA_SUIT_SYMBOL[f] ?? "";
-  return `${cap(f)}${sym ? " " + sym : ""}`;
+  return `${familyName(f)}${sym ? " " + sym : ""}`;
 }
 
 function cards(list: string[] | undefined, game: string): string {
-  if (!list || list.length === 0) return "nothing";
+  if (!list || list.length === 0) return t("w.nothing");
   return list.map((c) => cardName(c, game)).join(", ");
 }
 
 /** "build B1 (8)": a Casino build with its value, when the view shows it. */
 function buildName(id: string, view?: Json): string {
   const b = Array.isArray(view?.table?.builds) ? view.table.builds.find((x: Json) => x?.id === id) : undefined;
-  return typeof b?.value === "number" ? `build ${id} (${b.value})` : `build ${id}`;
+  return typeof b?.value === "number" ? t("w.buildValue", { id, value: b.value }) : t("w.build", { id });
 }
 
 /** A short label for one legal action; `view` (the seat's view) names builds' values. */
@@ -41,62 +55,63 @@ export function describeAction(a: Json, game: string, view?: Json): string {
   const c = (id: string) => cardName(id, game);
   switch (a.type) {
     case "play": {
-      let s = `Play ${c(a.card)}`;
-      if (a.call) s += a.call === "ours" ? ", calling “ours”" : ", calling “yours”";
-      if (a.as_gallowglass) s += " as gallowglass";
+      let s = t("a.play", { card: c(a.card) });
+      if (a.call) s += a.call === "ours" ? t("a.callingOurs") : t("a.callingYours");
+      if (a.as_gallowglass) s += t("a.asGallowglass");
       return s;
     }
     case "elect":
-      return `Elect ${family(a.family)}`;
+      return t("a.elect", { family: family(a.family) });
     case "pass":
-      return "Pass";
+      return t("a.pass");
     case "discard":
-      return `Discard ${c(a.card)}`;
+      return t("a.discard", { card: c(a.card) });
     case "bid":
-      return `Bid ${plural(a.tricks, "trick")}`;
+      return t("a.bid", { n: a.tricks });
     case "name_family":
-      return `Name ${family(a.family)}`;
+      return t("a.nameFamily", { family: family(a.family) });
     case "set_aside":
-      return a.cards.length === 0 ? "Keep every card" : `Set aside ${cards(a.cards, game)}`;
+      return a.cards.length === 0 ? t("a.keepAll") : t("a.setAside", { cards: cards(a.cards, game) });
     case "eliminate":
-      return `Eliminate ${c(a.card)}`;
+      return t("a.eliminate", { card: c(a.card) });
     case "no_elimination":
-      return "Eliminate nothing";
+      return t("a.noElimination");
     case "reveal":
-      return `Reveal ${c(a.card)}`;
+      return t("a.reveal", { card: c(a.card) });
     case "pass_card":
-      return `Pass ${c(a.card)} to the left`;
+      return t("a.passCard", { card: c(a.card) });
     case "steal":
-      return `Steal ${c(a.card)}`;
+      return t("a.steal", { card: c(a.card) });
     case "no_steal":
-      return "Steal nothing";
+      return t("a.noSteal");
     case "give":
-      return `Give ${c(a.card)}`;
+      return t("a.give", { card: c(a.card) });
     case "choose_challenge":
-      return `Challenge: ${challengeTitle(a.challenge)}`;
+      return t("a.chooseChallenge", { challenge: challengeTitle(a.challenge) });
     case "deal":
-      return "Deal the next round";
+      return t("a.deal");
     case "take_pile":
-      return a.pile === "face_up" ? "Take the face-up card" : "Take the stock card";
+      return a.pile === "face_up" ? t("a.takeFaceUp") : t("a.takeStock");
     case "capture": {
       const taken = [...(a.loose ?? []).map(c), ...(a.builds ?? []).map((b: string) => buildName(b, view))];
-      return `Capture ${taken.join(" + ")} with ${c(a.card)}`;
+      return t("a.capture", { taken: taken.join(" + "), card: c(a.card) });
     }
     case "build":
-      return `Build ${c(a.card)} on ${cards(a.loose, game)}`;
+      return t("a.build", { card: c(a.card), cards: cards(a.loose, game) });
     case "increase":
-      return `Raise ${buildName(a.build, view)} with ${c(a.card)}`;
+      return t("a.increase", { build: buildName(a.build, view), card: c(a.card) });
     case "trail":
-      return `Trail ${c(a.card)}`;
+      return t("a.trail", { card: c(a.card) });
     case "ask":
-      return `Ask seat ${a.target + 1} about ${c(a.card)}`;
+      return t("a.ask", { seat: a.target + 1, card: c(a.card) });
     case "done_asking":
-      return "Done asking";
+      return t("a.doneAsking");
     case "name_gallowglass":
-      return a.suit === "none" ? "No gallowglass" : `Gallowglass: ${family(a.suit)}`;
+      return a.suit === "none" ? t("a.noGallowglass") : t("a.gallowglass", { family: family(a.suit) });
     case "fold":
-      return "Fold (out of this trick)";
+      return t("a.fold");
     default:
+      // An action type this page does not know: its name and fields as the server sends them.
       return cap(humanize(String(a.type))) + fieldsText(a);
   }
 }
@@ -118,104 +133,111 @@ export function describeEvent(e: Json, game: string, who: (seat: number) => stri
   const c = (id: string) => cardName(id, game);
   const s = typeof e.seat === "number" ? who(e.seat) : "";
   switch (e.type) {
-    case "play":
-      if (e.player) return `${e.player === "human" ? "You" : "The Robot"} played ${c(e.card)}${e.column ? ` (column ${e.column})` : ""}.`;
-      return `${s} played ${c(e.card)}${e.call ? ` calling “${e.call}”` : ""}${e.as_gallowglass ? " as gallowglass" : ""}${e.from === "tableau" ? " from the tableau" : ""}.`;
+    case "play": {
+      if (e.player) return t(e.player === "human" ? "e.playedHuman" : "e.playedRobot", { card: c(e.card), column: e.column ? t("e.column", { n: e.column }) : "" });
+      const extra = `${e.call ? t("e.calling", { call: e.call }) : ""}${e.as_gallowglass ? t("e.asGallowglass") : ""}${e.from === "tableau" ? t("e.fromTableau") : ""}`;
+      return t("e.played", { who: s, card: c(e.card), extra });
+    }
     case "trick": {
-      const w = typeof e.winner === "string" ? (e.winner === "human" ? "You" : "The Robot") : who(e.winner);
-      const pts = e.points !== undefined ? ` (${plural(e.points, "point")}${e.reason ? ", " + humanize(e.reason) : ""})` : "";
-      return `${w} won trick${e.number ? " " + e.number : ""}${pts}.`;
+      const pts = e.points !== undefined ? ` (${plural(e.points, "point")}${e.reason ? ", " + reasonWord(e.reason) : ""})` : "";
+      const number = e.number ? " " + e.number : "";
+      if (e.winner === "human") return t("e.trickWonYou", { number, points: pts });
+      const w = typeof e.winner === "string" ? t("e.theRobot") : who(e.winner);
+      return t("e.trickWon", { who: w, number, points: pts });
     }
     case "deal":
-      if (e.hand_number) return `Hand ${e.hand_number} dealt by ${who(e.dealer)}.`;
-      if (e.round) return `Round ${e.round}: ${who(e.dealer)} deals${e.challenge ? `, challenge ${challengeTitle(e.challenge)}` : ""}.`;
-      return "New hands are dealt.";
+      if (e.hand_number) return t("e.handDealt", { n: e.hand_number, who: who(e.dealer) });
+      if (e.round) return e.challenge ? t("e.roundDealsChallenge", { n: e.round, who: who(e.dealer), challenge: challengeTitle(e.challenge) }) : t("e.roundDeals", { n: e.round, who: who(e.dealer) });
+      return t("e.newHands");
     case "hand":
       return null;
     case "round_start":
-      return `Round ${e.round} begins${e.challenge && e.challenge !== "none" ? `: ${challengeTitle(e.challenge)}` : ""}.`;
+      return e.challenge && e.challenge !== "none" ? t("e.roundBeginsChallenge", { n: e.round, challenge: challengeTitle(e.challenge) }) : t("e.roundBegins", { n: e.round });
     case "selection":
-      return `The Casa shows ${c(e.card)}.`;
+      return t("e.selection", { card: c(e.card) });
     case "pass":
-      return `${s} passes.`;
+      return t("e.pass", { who: s });
     case "election_round":
-      return "Nobody elected: second round of the Election.";
+      return t("e.electionRound");
     case "elect":
-      return `${s} elects ${family(e.family)}.`;
+      return t("e.elect", { who: s, family: family(e.family) });
     case "discard":
-      return e.card ? `${s} discards ${c(e.card)}.` : `${s} discards a card.`;
+      return e.card ? t("e.discard", { who: s, card: c(e.card) }) : t("e.discardHidden", { who: s });
     case "set_aside":
-      return e.cards ? `${s} sets aside ${cards(e.cards, game)}.` : `${s} sets aside ${plural(e.count, "card")}.`;
+      return t("e.setAside", { who: s, cards: e.cards ? cards(e.cards, game) : plural(e.count, "card") });
     case "cousins":
-      return `${s} names ${family(e.family)} as Cousins.`;
+      return t("e.cousins", { who: s, family: family(e.family) });
     case "bid":
-      return `${s} bids ${e.tricks}.`;
+      return t("e.bid", { who: s, n: e.tricks });
     case "ruling_family":
-      return `${family(e.family)} rules.`;
+      return t("e.rulingFamily", { family: family(e.family) });
     case "commit":
-      return e.announced_family ? `The leader commits a card: ${family(e.announced_family)} led.` : `${e.count} cards committed.`;
+      return e.announced_family ? t("e.commitLed", { family: family(e.announced_family) }) : t("e.committed", { n: e.count });
     case "my_commit":
-      return `You commit ${c(e.card)}.`;
+      return t("e.myCommit", { card: c(e.card) });
     case "slap_reveal":
-      return `Revealed: ${e.cards.map((x: Json) => `${who(x.seat)} ${c(x.card)}`).join(", ")}.`;
+      return t("e.revealed", { cards: e.cards.map((x: Json) => `${who(x.seat)} ${c(x.card)}`).join(", ") });
     case "eliminate":
-      return `${s} eliminates ${c(e.card)}.`;
+      return t("e.eliminate", { who: s, card: c(e.card) });
     case "no_elimination":
-      return `${s} eliminates nothing.`;
+      return t("e.noElimination", { who: s });
     case "reveal":
-      return `${s} reveals ${c(e.card)}.`;
+      return t("e.reveal", { who: s, card: c(e.card) });
     case "pass_card":
-      return e.card ? `${s} passes ${c(e.card)} to ${who(e.to)}.` : `${s} passes a card to ${who(e.to)}.`;
+      return e.card ? t("e.passCard", { who: s, card: c(e.card), to: who(e.to) }) : t("e.passCardHidden", { who: s, to: who(e.to) });
     case "take_back":
-      return `${s} takes back ${plural(e.count, "card")}.`;
+      return t("e.takeBack", { who: s, cards: plural(e.count, "card") });
     case "steal":
-      return `${s} steals ${c(e.card)}.`;
+      return t("e.steal", { who: s, card: c(e.card) });
     case "no_steal":
-      return `${s} steals nothing.`;
+      return t("e.noSteal", { who: s });
     case "give":
-      return e.card ? `${s} gives ${c(e.card)}.` : `${s} gives a card from the ${e.from}.`;
+      return e.card ? t("e.give", { who: s, card: c(e.card) }) : t("e.giveHidden", { who: s, from: e.from });
     case "turn_up":
-      return `${c(e.card)} turns up.`;
+      return t("e.turnUp", { card: c(e.card) });
     case "choose_challenge":
-      return `${s} chooses ${challengeTitle(e.challenge)}.`;
+      return t("e.chooseChallenge", { who: s, challenge: challengeTitle(e.challenge) });
     case "take_pile":
-      return `${s} takes the ${e.pile === "face_up" ? "face-up card" : "stock card"}.`;
+      return t(e.pile === "face_up" ? "e.takeFaceUp" : "e.takeStock", { who: s });
     case "draw":
-      return e.card ? `You draw ${c(e.card)}.` : "A card is drawn.";
+      return e.card ? t("e.drawYou", { card: c(e.card) }) : t("e.draw");
     case "capture":
-      return `${s} captures ${cards(e.taken, game)} with ${c(e.card)}${e.sweep ? " — a sweep!" : ""}.`;
+      return t(e.sweep ? "e.captureSweep" : "e.capture", { who: s, cards: cards(e.taken, game), card: c(e.card) });
     case "build":
-      return `${s} builds ${e.build?.value ?? ""} with ${c(e.card)} on ${cards(e.loose, game)}.`;
+      return t("e.build", { who: s, value: e.build?.value ?? "", card: c(e.card), cards: cards(e.loose, game) });
     case "increase":
-      return `${s} raises a build with ${c(e.card)}.`;
+      return t("e.increase", { who: s, card: c(e.card) });
     case "trail":
-      return `${s} trails ${c(e.card)}.`;
+      return t("e.trail", { who: s, card: c(e.card) });
     case "question":
-      return `${who(e.asker)} asks ${who(e.target)} (${c(e.card)}): ${e.text}`;
+      // The question's text is the server's (the game's question cards).
+      return t("e.question", { asker: who(e.asker), target: who(e.target), card: c(e.card), text: e.text });
     case "done_asking":
-      return `${s} is done asking.`;
+      return t("e.doneAsking", { who: s });
     case "gallowglass":
-      return `${s} names ${e.suit === "none" ? "no gallowglass" : family(e.suit) + " gallowglass"}.`;
+      return e.suit === "none" ? t("e.noGallowglass", { who: s }) : t("e.gallowglass", { who: s, family: family(e.suit) });
     case "replace":
-      return `${s} replaces ${c(e.returned)} with ${c(e.card)}.`;
+      return t("e.replace", { who: s, returned: c(e.returned), card: c(e.card) });
     case "mud":
-      return `${s} plays Mud.`;
+      return t("e.mud", { who: s });
     case "fold":
-      return `${s} folds.`;
+      return t("e.fold", { who: s });
     case "redeal":
-      return `${s} shows an all-trump hand: redeal.`;
+      return t("e.redeal", { who: s });
     case "round_end": {
       // Casino gives the round's points per side in `sides`, the others in `points`.
       const pts = e.points ?? (Array.isArray(e.sides) ? e.sides.map((x: Json) => x?.points ?? 0) : undefined);
       const one = Array.isArray(pts) ? pts.length === 1 && pts[0] === 1 : pts === 1;
-      const round = pts === undefined ? "" : ` ${list(pts)} ${one ? "point" : "points"} this round,`;
-      return `Round ${e.round ?? ""} over:${round} ${list(e.scores ?? e.total)} in all.`;
+      const total = list(e.scores ?? e.total);
+      if (pts === undefined) return t("e.roundOver", { round: e.round ?? "", total });
+      return t("e.roundOverPoints", { round: e.round ?? "", points: list(pts), total, n: one ? 1 : 2 });
     }
     case "hand_end":
-      return e.hands_played !== undefined ? `Hand ${e.hands_played} over.` : `Hand over: game points ${list(e.game_points)}.`;
+      return e.hands_played !== undefined ? t("e.handOver", { n: e.hands_played }) : t("e.handOverPoints", { points: list(e.game_points) });
     case "game_over":
-      return "Game over.";
+      return t("e.gameOver");
     default:
+      // An event this page does not know: its name and fields as the server sends them.
       return `${s ? s + ": " : ""}${cap(humanize(String(e.type)))}${fieldsText(Object.fromEntries(Object.entries(e).filter(([k]) => k !== "seat")))}.`;
   }
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildChoices, matchCards, maxCards } from "../src/choices";
 import { decisionLines, phrase, phraseTable } from "../src/phrases";
+import { LANGS } from "../src/i18n";
 
 // The engine's catalogue of action types: every game's decoder lists each type it
 // reads with its fields (check_action_fields(value, {{"play", "card"}, ...})).
@@ -38,17 +39,24 @@ describe("decision phrases", () => {
     expect(types.get("trophy-case")).toEqual(new Set(["play", "fold"]));
   });
 
-  it("has a phrase for every action type of every game", () => {
+  it("has a phrase for every action type of every game, in every language", () => {
     const missing: string[] = [];
-    for (const [game, set] of types) for (const t of set) if (!phrase(game, t)) missing.push(`${game}:${t}`);
+    for (const l of LANGS) for (const [game, set] of types) for (const t of set) if (!phrase(game, t, undefined, l)) missing.push(`${l} ${game}:${t}`);
     expect(missing).toEqual([]);
   });
 
-  it("names no action type the engine does not have", () => {
+  it("names no action type the engine does not have, in any language", () => {
     const extra: string[] = [];
-    for (const [game, entries] of Object.entries(phraseTable()))
-      for (const t of Object.keys(entries)) if (!types.get(game)?.has(t)) extra.push(`${game}:${t}`);
+    for (const l of LANGS)
+      for (const [game, entries] of Object.entries(phraseTable(l)))
+        for (const t of Object.keys(entries)) if (!types.get(game)?.has(t)) extra.push(`${l} ${game}:${t}`);
     expect(extra).toEqual([]);
+  });
+
+  it("gives a type the same phases in every language", () => {
+    const shape = (l: (typeof LANGS)[number]) =>
+      JSON.stringify(Object.entries(phraseTable(l)).map(([g, e]) => [g, Object.entries(e).map(([t, v]) => [t, typeof v === "string" ? "" : Object.keys(v).sort()])]));
+    for (const l of LANGS) expect(shape(l), l).toBe(shape("en"));
   });
 
   it("says what a steal, a give to the left and a set-aside do", () => {

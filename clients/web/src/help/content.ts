@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The games taught in the page: a guide per game and a glossary of every word the
-// table shows. Every user-facing string of the help lives in this module, so that
-// a translation replaces one file. The rule ids (LC-…, CA-…, CO-…, TC-…) point to
-// the rules each passage restates.
+// table shows, in English; content.it.ts holds the same in Italian, and the help's
+// own buttons and headings are in the catalogue (src/i18n, keys "help.*"). The rule
+// ids (LC-…, CA-…, CO-…, TC-…) point to the rules each passage restates.
+import { lang, t } from "../i18n";
+import { GUIDES_IT, TERMS_IT } from "./content.it";
 
 export type GameName = "la-casa" | "casino" | "conference" | "trophy-case";
 export const GAMES: GameName[] = ["la-casa", "casino", "conference", "trophy-case"];
@@ -41,30 +43,29 @@ export interface Guide {
   sections: Section[];
 }
 
-/** Words of the help's own frame (buttons, headings). */
+/** Words of the help's own frame (buttons, headings), from the catalogue in the page's language. */
 export const UI = {
-  howToPlay: "How to play",
-  howToPlayGame: (title: string) => `How to play ${title}`,
-  allGames: "All games",
-  close: "Close",
-  contents: "Contents",
-  glossary: "Words on the table",
-  rules: "Rules",
-  rulesPrefix: "rules ",
-  setup: "Setup",
-  changes: "What changes",
-  scoring: "How it scores",
-  players: "Players",
-  openFullRules: "The whole guide (new tab)",
-  backToLobby: "Back to the lobby",
-  helpIndexTitle: "How to play",
-  helpIndexIntro:
-    "Four card games, each explained from the first card to the last point. Pick one; the words in bold on the table open the same explanations with a tap.",
-  noSuchGame: (g: string) => `There is no guide for “${g}”.`,
-  whatIs: (t: string) => `What is “${t}”?`,
-  ruleRef: "rule",
+  get howToPlay() { return t("help.howToPlay"); },
+  howToPlayGame: (title: string) => t("help.howToPlayGame", { title }),
+  get allGames() { return t("help.allGames"); },
+  get close() { return t("help.close"); },
+  get contents() { return t("help.contents"); },
+  get glossary() { return t("help.glossary"); },
+  get rules() { return t("help.rules"); },
+  get rulesPrefix() { return t("help.rulesPrefix"); },
+  get setup() { return t("help.setup"); },
+  get changes() { return t("help.changes"); },
+  get scoring() { return t("help.scoring"); },
+  get players() { return t("help.players"); },
+  get openFullRules() { return t("help.openFullRules"); },
+  get backToLobby() { return t("nav.backToLobby"); },
+  get helpIndexTitle() { return t("help.howToPlay"); },
+  get helpIndexIntro() { return t("help.indexIntro"); },
+  noSuchGame: (g: string) => t("help.noSuchGame", { game: g }),
+  whatIs: (term: string) => t("help.whatIs", { term }),
+  get ruleRef() { return t("help.ruleRef"); },
   termMark: "?",
-  none: "none",
+  get none() { return t("value.none"); },
 };
 
 // ---- La Casa --------------------------------------------------------------------
@@ -934,23 +935,37 @@ const CONFERENCE: Guide = {
 // ---- Trophy Case ----------------------------------------------------------------
 
 /** The 15 suits in rule order (TC-1.1), three to a colour (TC-1.3); symbols as drawn on the cards. */
-export const TROPHY_SUITS: { code: string; name: string; symbol: string; colour: string }[] = [
-  { code: "MAZ", name: "Mazes", symbol: "▦", colour: "red" },
-  { code: "BOO", name: "Books", symbol: "▤", colour: "red" },
-  { code: "RAI", name: "Rain", symbol: "☂", colour: "red" },
-  { code: "BUG", name: "Bugs", symbol: "✺", colour: "orange" },
-  { code: "FRO", name: "Fromps", symbol: "◉", colour: "orange" },
-  { code: "INK", name: "Inkblots", symbol: "✹", colour: "orange" },
-  { code: "SCY", name: "Scythes", symbol: "☽", colour: "yellow" },
-  { code: "PLU", name: "Plungers", symbol: "⊥", colour: "yellow" },
-  { code: "FAC", name: "Faces", symbol: "☻", colour: "yellow" },
-  { code: "TIM", name: "Time", symbol: "◷", colour: "green" },
-  { code: "LAM", name: "Lamps", symbol: "☀", colour: "green" },
-  { code: "HIV", name: "Hives", symbol: "⬡", colour: "green" },
-  { code: "EAR", name: "Ears", symbol: "◐", colour: "blue" },
-  { code: "ZUR", name: "Zurfs", symbol: "❖", colour: "blue" },
-  { code: "TOP", name: "Tops", symbol: "▼", colour: "blue" },
-];
+export const TROPHY_SUITS: { code: string; name: string; symbol: string; colour: string; colourName: string }[] = (
+  [
+    ["MAZ", "▦", "red"],
+    ["BOO", "▤", "red"],
+    ["RAI", "☂", "red"],
+    ["BUG", "✺", "orange"],
+    ["FRO", "◉", "orange"],
+    ["INK", "✹", "orange"],
+    ["SCY", "☽", "yellow"],
+    ["PLU", "⊥", "yellow"],
+    ["FAC", "☻", "yellow"],
+    ["TIM", "◷", "green"],
+    ["LAM", "☀", "green"],
+    ["HIV", "⬡", "green"],
+    ["EAR", "◐", "blue"],
+    ["ZUR", "❖", "blue"],
+    ["TOP", "▼", "blue"],
+  ] as const
+).map(([code, symbol, colour]) => ({
+  code,
+  symbol,
+  colour, // the CSS class's colour
+  /** The suit's name in the page's language (catalogue "tc.suit.CODE"). */
+  get name() {
+    return t(`tc.suit.${code}`);
+  },
+  /** The colour's name in the page's language. */
+  get colourName() {
+    return t(`colour.${colour}`);
+  },
+}));
 export const TROPHY_TRUMPS = ["Granola", "Death", "Light", "Snail", "Beauty", "Time", "Grue", "Lobster", "Jester"];
 
 const TROPHY_TERMS: Term[] = [
@@ -1072,16 +1087,60 @@ const TROPHY_CASE: Guide = {
   ],
 };
 
-export const GUIDES: Record<GameName, Guide> = {
+/** The guides in English (content.it.ts gives their words in Italian). */
+export const GUIDES_EN: Record<GameName, Guide> = {
   "la-casa": LA_CASA,
   casino: CASINO,
   conference: CONFERENCE,
   "trophy-case": TROPHY_CASE,
 };
 
+/** The glossary in English, by id. */
 export const GLOSSARY: Map<string, Term> = new Map(
   [...LC_CHALLENGES, ...SOLO_CHALLENGES, ...LC_TERMS, ...CASINO_TERMS, ...CONFERENCE_TERMS, ...TROPHY_TERMS].map((t) => [t.id, t]),
 );
+
+/** A term in the page's language: the English entry's ids and rules, the Italian words. */
+function localTerm(en: Term): Term {
+  if (lang() !== "it") return en;
+  const it = TERMS_IT[en.id];
+  return it ? { ...en, title: it.title, text: it.text, players: it.players, card: it.card } : en;
+}
+
+/** A guide in the page's language: the English structure (terms, symbols, rule ids)
+ *  with each section's paragraphs and lists replaced in order by the Italian ones. */
+export function localGuide(game: GameName): Guide {
+  const en = GUIDES_EN[game];
+  if (lang() !== "it") return en;
+  const it = GUIDES_IT[game];
+  return {
+    ...en,
+    title: it.title,
+    tagline: it.tagline,
+    sections: en.sections.map((s) => {
+      const words = it.sections[s.id];
+      let i = 0;
+      const blocks = s.blocks.map((b) => (typeof b === "string" || "list" in b ? (words?.text[i++] ?? b) : b));
+      return { ...s, title: words?.title ?? s.title, blocks };
+    }),
+  };
+}
+
+/** The guides in the page's language. */
+export const GUIDES: Record<GameName, Guide> = {
+  get "la-casa"() {
+    return localGuide("la-casa");
+  },
+  get casino() {
+    return localGuide("casino");
+  },
+  get conference() {
+    return localGuide("conference");
+  },
+  get "trophy-case"() {
+    return localGuide("trophy-case");
+  },
+};
 
 /** Other names a term is looked up by (an option key, a symbol legend). */
 const ALIASES: Record<string, string> = {
@@ -1102,8 +1161,10 @@ const ALIASES: Record<string, string> = {
   "conference:good_evil:allegiance": "conference:allegiance",
 };
 
+/** A glossary entry by id (or alias), in the page's language. */
 export function term(id: string): Term | undefined {
-  return GLOSSARY.get(id) ?? (ALIASES[id] ? GLOSSARY.get(ALIASES[id]) : undefined);
+  const en = GLOSSARY.get(id) ?? (ALIASES[id] ? GLOSSARY.get(ALIASES[id]) : undefined);
+  return en ? localTerm(en) : undefined;
 }
 
 /** The glossary id of a Challenge by its engine name (view.challenge); Solo has its own cards. */
@@ -1113,7 +1174,7 @@ export function challengeTerm(name: string, solo = false): string {
 
 /** A Challenge's name as printed on its card ("Slap-Down", "The Club"), from its engine name. */
 export function challengeTitle(name: string): string {
-  return GLOSSARY.get(`challenge:${name}`)?.title ?? name.replace(/_/g, " ");
+  return term(`challenge:${name}`)?.title ?? name.replace(/_/g, " ");
 }
 
 /** The Trophy Case suit of a suit code, for the "Led" fact. */

@@ -4,6 +4,7 @@ import { useContext } from "preact/hooks";
 import { cardFace } from "../cards";
 import type { DrawnCards } from "../choices";
 import type { Json } from "../words";
+import { t as tr } from "../i18n";
 
 /** What the current request lets the player click: actions by card id. */
 export interface PickContext {
@@ -71,7 +72,7 @@ export function Card({ id, small, note, dim, inert }: CardProps) {
         class={`${cls} legal${ctx.selected === id ? " selected" : ""}`}
         data-card={id}
         title={f.name}
-        aria-label={`${f.name}${actions.length > 1 ? ", several choices" : ""}`}
+        aria-label={`${f.name}${actions.length > 1 ? tr("card.severalChoices") : ""}`}
         onClick={() => ctx.pick(id)}
       >
         {face}
@@ -89,7 +90,7 @@ export function Card({ id, small, note, dim, inert }: CardProps) {
 /** A face-down card (or a count of them). */
 export function CardBack({ count, small, label }: { count?: number; small?: boolean; label?: string }) {
   return (
-    <span class={`card back${small ? " small" : ""}`} role="img" aria-label={label ?? ((count ?? 1) === 1 ? "1 face-down card" : `${count} face-down cards`)}>
+    <span class={`card back${small ? " small" : ""}`} role="img" aria-label={label ?? tr("card.faceDown", { n: count ?? 1 })}>
       {count !== undefined && count !== 1 ? <span class="count">{count}</span> : null}
     </span>
   );

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { useEffect, useState } from "preact/hooks";
 import { gameTitle } from "../catalogue";
-import type { Json } from "../words";
+import { t as tr } from "../i18n";
+import { plural, type Json } from "../words";
+import { statusWord } from "./Lobby";
 
 export async function loadEvent(event: string): Promise<Json> {
   const r = await fetch(`/api/events/${encodeURIComponent(event)}`);
   if (r.ok) return r.json();
-  if (r.status === 404) throw new Error("No such event.");
+  if (r.status === 404) throw new Error(tr("ev.noSuch"));
   throw new Error(`/api/events/${event}: ${r.status}`);
 }
 
@@ -15,20 +17,20 @@ const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 /** A duplicate event (docs/events.md): standings against the field, then each board. */
 export function EventView({ event, navigate }: { event: Json; navigate: (p: string) => void }) {
   const sides: Json[] = event.sides ?? [];
-  const sideName = (s: number) => sides[s]?.name || `Side ${s + 1}`;
+  const sideName = (s: number) => sides[s]?.name || tr("ev.side", { n: s + 1 });
   const link = (href: string, text: string) => (
     <a href={href} onClick={(e) => { e.preventDefault(); navigate(href); }}>{text}</a>
   );
   return (
     <div class="event">
       <h2>
-        Duplicate event: {gameTitle(event.game)} <span class="muted">· {event.players} players · {event.boards} board{event.boards === 1 ? "" : "s"} · {event.status === "over" ? "over" : "running"}</span>
+        {tr("ev.title")} {gameTitle(event.game)} <span class="muted">· {plural(event.players, "player")} · {tr("ev.boards", { n: event.boards })} · {event.status === "over" ? tr("ev.over") : tr("ev.running")}</span>
       </h2>
-      <section aria-label="Standings">
-        <h3>Standings</h3>
+      <section aria-label={tr("ev.standings")}>
+        <h3>{tr("ev.standings")}</h3>
         <table class="sheet standings">
           <thead>
-            <tr><th>#</th><th>Side</th><th>Against the field</th><th>Points</th><th>Hands</th></tr>
+            <tr><th>#</th><th>{tr("ev.sideCol")}</th><th>{tr("ev.field")}</th><th>{tr("ev.points")}</th><th>{tr("ev.hands")}</th></tr>
           </thead>
           <tbody>
             {(event.standings ?? []).map((row: Json) => (
@@ -46,19 +48,19 @@ export function EventView({ event, navigate }: { event: Json; navigate: (p: stri
       {(event.results ?? []).map((board: Json) => {
         const tables = (event.tables ?? []).filter((t: Json) => t.board === board.board);
         return (
-          <section key={board.board} class="event-board" aria-label={`Board ${board.board}`}>
-            <h3>Board {board.board}</h3>
+          <section key={board.board} class="event-board" aria-label={tr("ev.board", { n: board.board })}>
+            <h3>{tr("ev.board", { n: board.board })}</h3>
             {board.revealed ? (
               <table class="sheet board-results">
                 <thead>
-                  <tr><th>Table</th><th>Side</th><th>Score</th><th>Difference</th></tr>
+                  <tr><th>{tr("ev.table")}</th><th>{tr("ev.sideCol")}</th><th>{tr("ev.score")}</th><th>{tr("ev.difference")}</th></tr>
                 </thead>
                 <tbody>
                   {(board.differences ?? []).map((d: Json) => {
                     const t = tables.find((x: Json) => x.rotation === d.rotation);
                     return (
                       <tr key={`${d.side}-${d.rotation}`}>
-                        <td>{t?.table ? link(`/replay/${t.table}`, `Table ${d.rotation + 1}`) : `Table ${d.rotation + 1}`}</td>
+                        <td>{t?.table ? link(`/replay/${t.table}`, tr("ev.tableN", { n: d.rotation + 1 })) : tr("ev.tableN", { n: d.rotation + 1 })}</td>
                         <td>{sideName(d.side)}</td>
                         <td>{d.score}</td>
                         <td class="difference">{signed(d.difference)}</td>
@@ -69,14 +71,14 @@ export function EventView({ event, navigate }: { event: Json; navigate: (p: stri
               </table>
             ) : (
               <p class="muted">
-                Hidden until every table has played it ·{" "}
-                {tables.map((t: Json) => `table ${t.rotation + 1}: ${t.status.replace("_", " ")}`).join(", ")}
+                {tr("ev.hidden")}{" "}
+                {tables.map((t: Json) => tr("ev.tableStatus", { n: t.rotation + 1, status: statusWord(t.status) })).join(", ")}
               </p>
             )}
           </section>
         );
       })}
-      <p>{link("/", "Back to the lobby")}</p>
+      <p>{link("/", tr("nav.backToLobby"))}</p>
     </div>
   );
 }
@@ -103,6 +105,6 @@ export function EventPage({ id, navigate }: { id: string; navigate: (p: string) 
     };
   }, [id]);
   if (error) return <p class="error">{error}</p>;
-  if (!event) return <p class="muted">Loading the event…</p>;
+  if (!event) return <p class="muted">{tr("ev.loading")}</p>;
   return <EventView event={event} navigate={navigate} />;
 }

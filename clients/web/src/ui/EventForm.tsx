@@ -6,8 +6,9 @@
 // player) comes back in the server's own words.
 import { useState } from "preact/hooks";
 import type { App } from "../app";
-import type { GameInfo } from "../catalogue";
-import type { Json } from "../words";
+import { gameTitle, type GameInfo } from "../catalogue";
+import { t as tr } from "../i18n";
+import { plural, type Json } from "../words";
 
 export interface MemberChoice {
   kind: string; // a bot name, "me", or "player"
@@ -58,10 +59,9 @@ export function EventForm({ app, catalogue }: { app: App; catalogue: GameInfo[] 
   const me = app.state.me?.player_id ?? "";
   return (
     <details class="event-form">
-      <summary>Duplicate event: the same deals at several tables</summary>
+      <summary>{tr("evf.summary")}</summary>
       <p class="muted">
-        Every side plays every deal once from each position, and is scored against what the others made with the same
-        cards. A player joins an event by being named by its creator: your player id is <code class="player-id">{me}</code>.
+        {tr("evf.intro")} <code class="player-id">{me}</code>.
       </p>
       <form
         onSubmit={async (e) => {
@@ -83,44 +83,44 @@ export function EventForm({ app, catalogue }: { app: App; catalogue: GameInfo[] 
         }}
       >
         <label>
-          Game{" "}
+          {tr("evf.game")}{" "}
           <select id="event-game" value={game} onChange={(e) => { setGame((e.target as HTMLSelectElement).value); setSplit(0); }}>
-            {games.map((g) => <option key={g.name} value={g.name}>{g.title}</option>)}
+            {games.map((g) => <option key={g.name} value={g.name}>{gameTitle(g.name, games)}</option>)}
           </select>
         </label>{" "}
         <label>
-          Players per table{" "}
+          {tr("evf.players")}{" "}
           <select id="event-players" value={players} onChange={(e) => { setPlayers(Number((e.target as HTMLSelectElement).value)); setSplit(0); }}>
             {counts.map((n) => <option key={n} value={n}>{n}</option>)}
           </select>
         </label>{" "}
         <label>
-          Sides{" "}
+          {tr("evf.sides")}{" "}
           <select id="event-sides" value={split} onChange={(e) => setSplit(Number((e.target as HTMLSelectElement).value))}>
-            {options.map(([n, p], i) => <option key={i} value={i}>{n} sides of {p} {p === 1 ? "player" : "players"}</option>)}
+            {options.map(([n, p], i) => <option key={i} value={i}>{tr("evf.split", { n, players: plural(p, "player") })}</option>)}
           </select>
         </label>{" "}
         <label>
-          Boards (deals){" "}
+          {tr("evf.boards")}{" "}
           <input id="event-boards" type="number" min={1} max={32} value={boards} onInput={(e) => setBoards(Number((e.target as HTMLInputElement).value))} />
         </label>
         {Array.from({ length: sideCount }, (_, s) => (
           <fieldset key={`${s}-${sideCount}`} class="event-side">
-            <legend>Side {s + 1}</legend>
-            <input aria-label={`Side ${s + 1} name`} placeholder={`Side ${s + 1}`} maxLength={32} value={names[s] ?? ""}
+            <legend>{tr("ev.side", { n: s + 1 })}</legend>
+            <input aria-label={tr("evf.sideName", { n: s + 1 })} placeholder={tr("ev.side", { n: s + 1 })} maxLength={32} value={names[s] ?? ""}
               onInput={(e) => { const n = [...names]; n[s] = (e.target as HTMLInputElement).value; setNames(n); }} />
             {Array.from({ length: per }, (_, i) => {
               const m = member(s, i);
               return (
                 <span key={i} class="event-member">
                   {" "}
-                  <select aria-label={`Side ${s + 1} member ${i + 1}`} value={m.kind} onChange={(e) => setMember(s, i, { ...m, kind: (e.target as HTMLSelectElement).value })}>
-                    <option value="me">me</option>
-                    {bots.map((b) => <option key={b} value={b}>{b} (bot)</option>)}
-                    <option value="player">a player (id)</option>
+                  <select aria-label={tr("evf.member", { n: s + 1, m: i + 1 })} value={m.kind} onChange={(e) => setMember(s, i, { ...m, kind: (e.target as HTMLSelectElement).value })}>
+                    <option value="me">{tr("evf.me")}</option>
+                    {bots.map((b) => <option key={b} value={b}>{tr("evf.bot", { bot: b })}</option>)}
+                    <option value="player">{tr("evf.player")}</option>
                   </select>
                   {m.kind === "player" ? (
-                    <input aria-label={`Side ${s + 1} member ${i + 1} player id`} placeholder="p…" value={m.id}
+                    <input aria-label={tr("evf.memberId", { n: s + 1, m: i + 1 })} placeholder="p…" value={m.id}
                       onInput={(e) => setMember(s, i, { ...m, id: (e.target as HTMLInputElement).value })} />
                   ) : null}
                 </span>
@@ -128,7 +128,7 @@ export function EventForm({ app, catalogue }: { app: App; catalogue: GameInfo[] 
             })}
           </fieldset>
         ))}
-        <button type="submit" name="create-event" disabled={busy || !me}>Create the event</button>
+        <button type="submit" name="create-event" disabled={busy || !me}>{tr("evf.create")}</button>
         {error ? <p class="error" role="alert">{error}</p> : null}
       </form>
     </details>

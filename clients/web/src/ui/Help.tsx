@@ -70,7 +70,7 @@ export function SuitLegend() {
               {s.symbol}
             </td>
             <td>{s.name}</td>
-            <td>{s.colour}</td>
+            <td>{s.colourName}</td>
           </tr>
         ))}
       </tbody>

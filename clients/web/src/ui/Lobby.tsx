@@ -3,11 +3,17 @@ import { useEffect, useState } from "preact/hooks";
 import type { App } from "../app";
 import { choicesAt, effectiveFormat, fieldApplies, gameTitle, loadCatalogue, parseText, type GameInfo, type OptionField } from "../catalogue";
 import { savedName } from "../net";
-import { choiceWords, optionWords } from "../optionWords";
+import { choiceWords, gameDescription, optionLabel, optionWords } from "../optionWords";
 import { EventForm } from "./EventForm";
 import type { Json } from "../words";
 import { HelpLinks } from "./Help";
 import { UI as HELP_UI } from "../help/content";
+import { has, t as tr } from "../i18n";
+
+/** A table status in words (an unknown one as the server says it). */
+export function statusWord(s: string): string {
+  return has(`status.${s}`) ? tr(`status.${s}`) : s;
+}
 
 export function NameForm({ app }: { app: App }) {
   const [name, setName] = useState(savedName() || app.state.me?.name || "");
@@ -20,10 +26,10 @@ export function NameForm({ app }: { app: App }) {
       }}
     >
       <label>
-        Your name{" "}
+        {tr("name.label")}{" "}
         <input name="name" required maxLength={32} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
       </label>
-      <button type="submit">Save</button>
+      <button type="submit">{tr("name.save")}</button>
     </form>
   );
 }
@@ -31,12 +37,14 @@ export function NameForm({ app }: { app: App }) {
 function FieldInput({ f, value, set, players, game }: { f: OptionField; value: unknown; set: (v: unknown) => void; players: number; game: string }) {
   const id = `opt-${f.key}`;
   const plain = f.testing ? null : optionWords(game, f.key);
+  // Testing options keep the server's words (they are for developers).
+  const label = (f.testing ? null : optionLabel(game, f.key)) ?? f.label;
   const help = plain ? (
     <small id={`${id}-help`}>
       {plain}{" "}
       {f.description ? (
         <details class="rules-ref">
-          <summary>Rules reference</summary>
+          <summary>{tr("form.rulesRef")}</summary>
           {f.description}
         </details>
       ) : null}
@@ -49,7 +57,7 @@ function FieldInput({ f, value, set, players, game }: { f: OptionField; value: u
       <div class="field">
         <label class="inline" for={id}>
           <input id={id} name={f.key} type="checkbox" checked={value === undefined ? !!f.default : !!value} onChange={(e) => set((e.target as HTMLInputElement).checked)} />{" "}
-          {f.label}
+          {label}
         </label>
         {help}
       </div>
@@ -58,7 +66,7 @@ function FieldInput({ f, value, set, players, game }: { f: OptionField; value: u
     const choices = choicesAt(f, players);
     return (
       <div class="field">
-        <label for={id}>{f.label}</label>
+        <label for={id}>{label}</label>
         <select
           id={id}
           name={f.key}
@@ -69,11 +77,11 @@ function FieldInput({ f, value, set, players, game }: { f: OptionField; value: u
           }}
         >
           {/* The default is one of the choices: listed once, as the usual one. */}
-          {choices.some((c) => c.value === f.default) ? null : <option value="">{f.default !== undefined && f.default !== null ? `usual (${String(f.default)})` : "not set"}</option>}
+          {choices.some((c) => c.value === f.default) ? null : <option value="">{f.default !== undefined && f.default !== null ? tr("form.usualValue", { value: String(f.default) }) : tr("form.notSet")}</option>}
           {choices.map((c, i) => (
             <option value={c.value === f.default ? "" : String(i)} key={i}>
               {choiceWords(game, f.key, c.value) ?? c.label}
-              {c.value === f.default ? " (usual)" : ""}
+              {c.value === f.default ? tr("form.usual") : ""}
             </option>
           ))}
         </select>
@@ -84,7 +92,7 @@ function FieldInput({ f, value, set, players, game }: { f: OptionField; value: u
   if (f.kind === "number")
     return (
       <div class="field">
-        <label for={id}>{f.label}</label>
+        <label for={id}>{label}</label>
         <input
           id={id}
           name={f.key}
@@ -103,7 +111,7 @@ function FieldInput({ f, value, set, players, game }: { f: OptionField; value: u
     );
   return (
     <div class="field">
-      <label for={id}>{f.label}</label>
+      <label for={id}>{label}</label>
       <input id={id} name={f.key} type="text" onInput={(e) => set(parseText(f, (e.target as HTMLInputElement).value))} />
       {help}
     </div>
@@ -141,16 +149,16 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
   return (
     <form
       class="create-form"
-      aria-label="Create a table"
+      aria-label={tr("form.label")}
       onSubmit={(e) => {
         e.preventDefault();
         const bots = (e as SubmitEvent).submitter?.getAttribute("name") === "play-now";
         app.createTable(message(), bots);
       }}
     >
-      <h2>New table</h2>
+      <h2>{tr("form.title")}</h2>
       <div class="field">
-        <label for="game">Game</label>
+        <label for="game">{tr("form.game")}</label>
         <select
           id="game"
           name="game"
@@ -166,10 +174,10 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
             </option>
           ))}
         </select>
-        {info?.description ? <small>{info.description}</small> : null}
+        {gameDescription(game) ?? info?.description ? <small>{gameDescription(game) ?? info?.description}</small> : null}
       </div>
       <div class="field">
-        <label for="players">Players</label>
+        <label for="players">{tr("form.players")}</label>
         <select id="players" name="players" value={String(playersOk)} onChange={(e) => setPlayers(Number((e.target as HTMLSelectElement).value))}>
           {counts.map((n) => (
             <option value={String(n)} key={n}>
@@ -184,41 +192,41 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
           <FieldInput key={game + f.key} f={f} value={options[f.key]} set={(v) => setOptions({ ...options, [f.key]: v })} players={playersOk} game={game} />
         ))}
       <div class="field">
-        <label for="timer">Move timer (seconds, empty for none)</label>
+        <label for="timer">{tr("form.timer")}</label>
         <input id="timer" name="move_timeout_seconds" type="number" min={0} max={3600} value={timer} onInput={(e) => setTimer((e.target as HTMLInputElement).value)} />
       </div>
       <div class="field">
         <label class="inline">
-          <input type="checkbox" name="private" checked={priv} onChange={(e) => setPriv((e.target as HTMLInputElement).checked)} /> Private (only with the invite link)
+          <input type="checkbox" name="private" checked={priv} onChange={(e) => setPriv((e.target as HTMLInputElement).checked)} /> {tr("form.private")}
         </label>
       </div>
       <div class="field">
-        <label for="rated">Ratings</label>
+        <label for="rated">{tr("form.ratings")}</label>
         <select id="rated" name="rated" value={rated} onChange={(e) => setRated((e.target as HTMLSelectElement).value)}>
-          <option value="">rated when every seat is a person</option>
-          <option value="true">rated, bots too</option>
-          <option value="false">unrated</option>
+          <option value="">{tr("form.ratedPeople")}</option>
+          <option value="true">{tr("form.ratedBots")}</option>
+          <option value="false">{tr("form.unrated")}</option>
         </select>
       </div>
       <details>
-        <summary>When a player disconnects</summary>
+        <summary>{tr("form.disconnect")}</summary>
         <div class="field">
-          <label for="grace">Seconds before a bot takes over (server default when empty)</label>
+          <label for="grace">{tr("form.grace")}</label>
           <input id="grace" name="grace_seconds" type="number" min={0} max={3600} value={grace} onInput={(e) => setGrace((e.target as HTMLInputElement).value)} />
         </div>
         <div class="field">
-          <label for="takeover">Takeover</label>
+          <label for="takeover">{tr("form.takeover")}</label>
           <select id="takeover" name="takeover" value={takeover} onChange={(e) => setTakeover((e.target as HTMLSelectElement).value)}>
-            <option value="">server default</option>
-            <option value="robot">the robot bot plays the seat</option>
-            <option value="strong">the strong bot plays the seat</option>
-            <option value="none">the seat waits for its player</option>
+            <option value="">{tr("form.takeoverDefault")}</option>
+            <option value="robot">{tr("form.takeoverRobot")}</option>
+            <option value="strong">{tr("form.takeoverStrong")}</option>
+            <option value="none">{tr("form.takeoverNone")}</option>
           </select>
         </div>
       </details>
       {fields.some((f) => f.testing) ? (
         <details class="testing">
-          <summary>Testing options (servers run with --testing)</summary>
+          <summary>{tr("form.testing")}</summary>
           {fields
             .filter((f) => f.testing)
             .map((f) => (
@@ -228,10 +236,10 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
       ) : null}
       <div class="buttons">
         <button type="submit" name="create" class="primary">
-          Create table
+          {tr("form.create")}
         </button>
         <button type="submit" name="play-now" class="primary">
-          Play now (bots in the other seats)
+          {tr("form.playNow")}
         </button>
       </div>
     </form>
@@ -254,34 +262,34 @@ export function Lobby({ app }: { app: App }) {
     <div class="lobby">
       <NameForm app={app} />
       {mine.length ? (
-        <section aria-label="Your tables">
-          <h2>Your tables</h2>
+        <section aria-label={tr("lobby.yourTables")}>
+          <h2>{tr("lobby.yourTables")}</h2>
           <ul class="table-list">
             {mine.map((t) => (
               <li key={t.id}>
                 <a href={`/table/${t.id}`} onClick={(e) => { e.preventDefault(); app.navigate(`/table/${t.id}`); }}>
-                  {gameTitle(t.state.game, catalogue ?? undefined)} · table {t.id} · {t.state.status}
+                  {tr("lobby.tableLine", { game: gameTitle(t.state.game, catalogue ?? undefined), id: t.id, status: statusWord(t.state.status) })}
                 </a>
               </li>
             ))}
           </ul>
         </section>
       ) : null}
-      <section aria-label="Open tables">
-        <h2>Open tables</h2>
-        {app.state.lobby.length === 0 ? <p class="muted">No open table right now: create one.</p> : null}
+      <section aria-label={tr("lobby.open")}>
+        <h2>{tr("lobby.open")}</h2>
+        {app.state.lobby.length === 0 ? <p class="muted">{tr("lobby.none")}</p> : null}
         <ul class="table-list">
           {app.state.lobby.map((s: Json) => {
             const taken = s.seats?.filter((x: Json) => x.kind !== "empty").length ?? 0;
             return (
               <li key={s.table}>
                 <span>
-                  <b>{gameTitle(s.game, catalogue ?? undefined)}</b> · {taken}/{s.players} seated ·{" "}
+                  <b>{gameTitle(s.game, catalogue ?? undefined)}</b> · {tr("lobby.seated", { taken, players: s.players })} ·{" "}
                   {s.seats?.filter((x: Json) => x.name).map((x: Json) => x.name).join(", ")}
-                  {s.move_timeout_seconds ? ` · ${s.move_timeout_seconds}s per move` : ""}
+                  {s.move_timeout_seconds ? tr("lobby.perMove", { n: s.move_timeout_seconds }) : ""}
                 </span>{" "}
                 <a class="button" href={`/table/${s.table}`} onClick={(e) => { e.preventDefault(); app.navigate(`/table/${s.table}`); }}>
-                  Open
+                  {tr("lobby.openButton")}
                 </a>
               </li>
             );
@@ -292,9 +300,9 @@ export function Lobby({ app }: { app: App }) {
         <h2>{HELP_UI.howToPlay}</h2>
         <HelpLinks navigate={(p) => app.navigate(p)} />
       </section>
-      {catalogue === null ? <p class="muted">Loading the games…</p> : <CreateForm app={app} catalogue={catalogue} />}
+      {catalogue === null ? <p class="muted">{tr("lobby.loading")}</p> : <CreateForm app={app} catalogue={catalogue} />}
       {catalogue?.length ? <EventForm app={app} catalogue={catalogue} /> : null}
-      {catalogueError ? <p class="muted">The server publishes no games catalogue ({catalogueError}); options cannot be set.</p> : null}
+      {catalogueError ? <p class="muted">{tr("lobby.noCatalogue", { error: catalogueError })}</p> : null}
     </div>
   );
 }

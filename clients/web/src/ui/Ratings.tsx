@@ -4,13 +4,17 @@
 // HTTP API (docs/protocol.md, HTTP); neither ever shows a card.
 import { useEffect, useState } from "preact/hooks";
 import { gameTitle } from "../catalogue";
-import type { Json } from "../words";
+import { formatNumber, t as tr } from "../i18n";
+import { plural, type Json } from "../words";
+
+/** The error of a 404, told apart from the server's own messages. */
+const NOT_FOUND = "Not found.";
 
 export const LEADERBOARD_GAMES = ["la-casa", "casino", "conference", "trophy-case"];
 
 async function getJson(url: string): Promise<Json> {
   const r = await fetch(url, { headers: { Accept: "application/json" } });
-  if (r.status === 404) throw new Error("Not found.");
+  if (r.status === 404) throw new Error(NOT_FOUND);
   if (!r.ok) throw new Error(`${url}: ${r.status}`);
   return r.json();
 }
@@ -53,7 +57,7 @@ export function LeaderboardPage({ game, navigate }: { game: string; navigate: Na
   const [board, error] = useJson(() => loadLeaderboard(game), game);
   return (
     <div class="leaderboard">
-      <h2>Leaderboard</h2>
+      <h2>{tr("nav.leaderboard")}</h2>
       <nav class="game-tabs">
         {LEADERBOARD_GAMES.map((g) => (
           <a
@@ -68,11 +72,9 @@ export function LeaderboardPage({ game, navigate }: { game: string; navigate: Na
         ))}
       </nav>
       <p class="rating-rules">
-        A game counts for these ratings when every seat is a person. To rate a game with bots, choose{" "}
-        <b>Ratings: rated, bots too</b> in the create form (the bots then hold ratings of their own). Solo games
-        against the Robot are listed apart.
+        {tr("lb.rulesBefore")} <b>{tr("lb.rulesChoice")}</b> {tr("lb.rulesAfter")}
       </p>
-      {error ? <p class="error">{error}</p> : !board ? <p class="muted">Loading…</p> : <RatingTable board={board} navigate={navigate} />}
+      {error ? <p class="error">{error === NOT_FOUND ? tr("lb.notFound") : error}</p> : !board ? <p class="muted">{tr("lb.loading")}</p> : <RatingTable board={board} navigate={navigate} />}
       {board?.solo?.length ? <SoloTable rows={board.solo} navigate={navigate} /> : null}
     </div>
   );
@@ -83,14 +85,14 @@ function RatingTable({ board, navigate }: { board: Json; navigate: Nav }) {
   if (!rows.length)
     return (
       <p class="muted">
-        No rated games of {gameTitle(board.game)} yet: games with bots are unrated unless their creator asked for a rating.
+        {tr("lb.none", { game: gameTitle(board.game) })}
       </p>
     );
   const anyProvisional = rows.some((r) => r.provisional);
   return (
     <table class="ratings">
       <thead>
-        <tr><th>#</th><th>Player</th><th>Rating</th><th>Games</th></tr>
+        <tr><th>#</th><th>{tr("lb.player")}</th><th>{tr("lb.rating")}</th><th>{tr("lb.games")}</th></tr>
       </thead>
       <tbody>
         {rows.map((r, i) => (
@@ -99,7 +101,7 @@ function RatingTable({ board, navigate }: { board: Json; navigate: Nav }) {
             <td><Link to={profilePath(r.player_id)} navigate={navigate}>{r.name}</Link></td>
             <td class="rating">
               {ratingText(r)}
-              {r.provisional ? <abbr class="prov" title="Provisional: fewer games than needed for a settled rating" aria-label="provisional">?</abbr> : null}
+              {r.provisional ? <abbr class="prov" title={tr("lb.provTitle")} aria-label={tr("lb.prov")}>?</abbr> : null}
             </td>
             <td>{r.games}</td>
           </tr>
@@ -107,7 +109,7 @@ function RatingTable({ board, navigate }: { board: Json; navigate: Nav }) {
       </tbody>
       {anyProvisional ? (
         <caption class="prov-note">
-          <span aria-hidden="true">?</span> provisional: too few games yet for a settled rating, so it still moves a lot.
+          <span aria-hidden="true">?</span> {tr("lb.provNote")}
         </caption>
       ) : null}
     </table>
@@ -117,17 +119,17 @@ function RatingTable({ board, navigate }: { board: Json; navigate: Nav }) {
 function SoloTable({ rows, navigate }: { rows: Json[]; navigate: Nav }) {
   return (
     <>
-      <h3>Solo against the Robot</h3>
+      <h3>{tr("lb.solo")}</h3>
       <table class="ratings solo">
         <thead>
-          <tr><th>Player</th><th>Games</th><th>Won</th><th>Best score</th></tr>
+          <tr><th>{tr("lb.player")}</th><th>{tr("lb.games")}</th><th>{tr("lb.won")}</th><th>{tr("lb.best")}</th></tr>
         </thead>
         <tbody>
           {rows.map((s) => (
             <tr key={s.player_id}>
               <td><Link to={profilePath(s.player_id)} navigate={navigate}>{s.name}</Link></td>
               <td>{s.games}</td>
-              <td>{Math.round(s.win_rate * 100)} %</td>
+              <td>{formatNumber(Math.round(s.win_rate * 100))} %</td>
               <td>{s.best_score}</td>
             </tr>
           ))}
@@ -139,22 +141,22 @@ function SoloTable({ rows, navigate }: { rows: Json[]; navigate: Nav }) {
 
 export function ProfilePage({ id, navigate }: { id: string; navigate: Nav }) {
   const [p, error] = useJson(() => loadProfile(id), id);
-  if (error) return <p class="error">{error === "Not found." ? "No such player." : error}</p>;
-  if (!p) return <p class="muted">Loading…</p>;
+  if (error) return <p class="error">{error === NOT_FOUND ? tr("lb.noPlayer") : error}</p>;
+  if (!p) return <p class="muted">{tr("lb.loading")}</p>;
   return (
     <div class="profile">
       <h2>{p.name}</h2>
       {p.ratings.length ? (
         <table class="ratings">
-          <thead><tr><th>Game</th><th>Rating</th><th>Games</th></tr></thead>
+          <thead><tr><th>{tr("lb.game")}</th><th>{tr("lb.rating")}</th><th>{tr("lb.games")}</th></tr></thead>
           <tbody>
             {p.ratings.map((r: Json) => (
               <tr key={r.game} class={r.provisional ? "provisional" : ""}>
                 <td><Link to={`/leaderboard/${r.game}`} navigate={navigate}>{gameTitle(r.game)}</Link></td>
                 <td class="rating">
                   {ratingText(r)}
-                  {r.provisional ? <abbr class="prov" title="Provisional" aria-label="provisional">?</abbr> : null}
-                  {r.provisional ? <span class="prov-inline"> (provisional)</span> : null}
+                  {r.provisional ? <abbr class="prov" title={tr("lb.provShort")} aria-label={tr("lb.prov")}>?</abbr> : null}
+                  {r.provisional ? <span class="prov-inline">{tr("lb.provInline")}</span> : null}
                 </td>
                 <td>{r.games}</td>
               </tr>
@@ -162,28 +164,28 @@ export function ProfilePage({ id, navigate }: { id: string; navigate: Nav }) {
           </tbody>
         </table>
       ) : (
-        <p class="muted">No rated games yet.</p>
+        <p class="muted">{tr("lb.noRated")}</p>
       )}
       {p.solo.map((s: Json) => (
         <p key={s.game} class="solo-record">
-          {gameTitle(s.game)} Solo: {s.wins} won of {s.games}, best score {s.best_score}.
+          {tr("lb.soloRecord", { game: gameTitle(s.game), wins: s.wins, games: s.games, best: s.best_score })}
         </p>
       ))}
-      <h3>Recent games</h3>
+      <h3>{tr("lb.recent")}</h3>
       {p.recent.length ? (
         <ul class="table-list recent">
           {p.recent.map((g: Json) => (
             <li key={g.table}>
               <span>
-                {gameTitle(g.game)}, {g.players} players: {g.winner ? "won" : "lost"}, score {g.score}
+                {tr("lb.recentLine", { game: gameTitle(g.game), players: plural(g.players, "player"), result: g.winner ? tr("lb.wonOne") : tr("lb.lost"), score: g.score })}
                 {g.rated ? ` (${Math.round(g.rating_before)} → ${Math.round(g.rating_after)})` : ""}
               </span>
-              <Link to={`/replay/${encodeURIComponent(g.table)}`} navigate={navigate}>Replay</Link>
+              <Link to={`/replay/${encodeURIComponent(g.table)}`} navigate={navigate}>{tr("lb.replay")}</Link>
             </li>
           ))}
         </ul>
       ) : (
-        <p class="muted">No finished games yet.</p>
+        <p class="muted">{tr("lb.noFinished")}</p>
       )}
     </div>
   );

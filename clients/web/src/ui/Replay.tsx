@@ -4,7 +4,9 @@ import { gameTitle } from "../catalogue";
 import { describeVerdict, type AsyncVerifier, type Verdict } from "../verify";
 import { loadVerifier } from "../verify-client";
 import { FAMILY_SYMBOL } from "../cards";
-import { cap, describeAction, humanize, plural, type Json } from "../words";
+import { cap, describeAction, familyName, humanize, type Json } from "../words";
+import { challengeTitle } from "../help/content";
+import { t as tr } from "../i18n";
 import { Board } from "./boards";
 import { Card, Cards, Pick } from "./Card";
 import { replaySeatName, ScoreSheet } from "./Table";
@@ -42,14 +44,19 @@ function titleWords(id: string): string {
     .join(" ");
 }
 
+/** "Round 3" or "Hand 3" in the page's language; `roundWord` is "Round" or "Hand". */
+function roundLabel(roundWord: string, n: number): string {
+  return tr(roundWord === "Hand" ? "sheet.hand" : "sheet.round", { n });
+}
+
 /** "Round 1 · Challenge: Cousins · Ruling Family: Masks ☺ · 3 tricks played". */
 export function positionText(state: Json, game: string, roundWord: string): string {
   const p = position(state, game);
   return [
-    p.round !== null ? `${roundWord} ${p.round}` : null,
-    p.challenge ? `Challenge: ${titleWords(p.challenge)}` : null,
-    p.ruling ? `Ruling Family: ${cap(p.ruling)} ${FAMILY_SYMBOL[p.ruling] ?? ""}`.trim() : null,
-    p.tricks !== null ? `${plural(p.tricks, "trick")} played` : null,
+    p.round !== null ? roundLabel(roundWord, p.round) : null,
+    p.challenge ? tr("r.challenge", { name: challengeTitle(p.challenge) ?? titleWords(p.challenge) }) : null,
+    p.ruling ? tr("r.ruling", { family: `${familyName(p.ruling)} ${FAMILY_SYMBOL[p.ruling] ?? ""}`.trim() }) : null,
+    p.tricks !== null ? tr("r.tricksPlayed", { n: p.tricks }) : null,
   ]
     .filter(Boolean)
     .join(" · ");
@@ -95,10 +102,10 @@ export async function loadReplay(table: string): Promise<{ text: string; replay:
       const text = await r.text();
       return { text, replay: JSON.parse(text) };
     }
-    if (r.status === 403) throw new Error("This game is still being played: its replay opens when it is over.");
+    if (r.status === 403) throw new Error(tr("r.stillPlaying"));
     if (r.status !== 404) throw new Error(`${url}: ${r.status}`);
   }
-  throw new Error("No such game.");
+  throw new Error(tr("r.noSuchGame"));
 }
 
 /** Every hand of a full state, whatever its game calls them. */
@@ -122,10 +129,10 @@ export type Check = { kind: "running" } | { kind: "done"; verdict: Verdict } | {
 
 // The four checks in the order the module runs them (verify/verify.h).
 const CHECKS = [
-  { id: "commitment", ok: "The revealed seed and salt hash to the commitment the table published before play." },
-  { id: "deal", ok: "The rules engine, run here from that seed, deals exactly the logged hands." },
+  { id: "commitment", ok: "r.checkCommitment" },
+  { id: "deal", ok: "r.checkDeal" },
   { id: "action", ok: "" }, // with the number of moves, below
-  { id: "end", ok: "The final state, the scores and the winners are the engine's." },
+  { id: "end", ok: "r.checkEnd" },
 ] as const;
 
 /** The deal commitment and the full check of the game, run in this browser. */
@@ -135,18 +142,18 @@ function FairDeal({ replay, check }: { replay: Json; check: Check }) {
   const salt = replay.deal?.salt;
   if (typeof hash !== "string" || typeof seed !== "string" || typeof salt !== "string") {
     return (
-      <section class="fair-deal" aria-label="Deal commitment">
-        <h3>Fair play: the deal and every move</h3>
-        <p class="muted">This table published no commitment to its deal (it was created before commitments existed).</p>
+      <section class="fair-deal" aria-label={tr("r.dealLabel")}>
+        <h3>{tr("r.fairTitle")}</h3>
+        <p class="muted">{tr("r.noCommitment")}</p>
       </section>
     );
   }
   const origin = typeof location === "undefined" ? "http://HOST:PORT" : location.origin;
   let verdict;
   if (check.kind === "running") {
-    verdict = <p class="deal-verdict muted">Checking the deal and every move with the rules engine…</p>;
+    verdict = <p class="deal-verdict muted">{tr("r.checking")}</p>;
   } else if (check.kind === "unavailable") {
-    verdict = <p class="deal-verdict muted">Not checked here: {check.why}.</p>;
+    verdict = <p class="deal-verdict muted">{tr("r.notChecked", { why: check.why })}</p>;
   } else {
     const v = check.verdict;
     // Without a SHA-256 (no WebCrypto here) the module runs the other checks and
@@ -157,52 +164,46 @@ function FairDeal({ replay, check }: { replay: Json; check: Check }) {
     verdict = (
       <>
         <p class={`deal-verdict ${state}`}>{{ ok: "✓ ", unchecked: "? ", bad: "✗ " }[state]}{describeVerdict(v)}</p>
-        <ul class="checks" aria-label="Checks">
+        <ul class="checks" aria-label={tr("r.checks")}>
           {CHECKS.map((c, i) => {
-            const text = c.id === "action" ? `All ${v.actions_checked} moves were made by the seat to act, were legal, and led to the logged states.` : c.ok;
+            const text = c.id === "action" ? tr("r.checkActions", { n: v.actions_checked ?? 0 }) : tr(c.ok);
             if (c.id === "commitment" && unchecked) {
               return (
                 <li key={c.id} class="check-commitment unchecked">
-                  ? The commitment could not be checked here: hash the text above with <code>sha256sum</code> and compare,
-                  or run <code>casa verify</code>.
+                  {tr("r.uncheckedBefore")} <code>sha256sum</code> {tr("r.uncheckedMiddle")} <code>casa verify</code>.
                 </li>
               );
             }
             if (i < failedAt) return <li key={c.id} class={`check-${c.id} ok`}>✓ {text}</li>;
             if (i === failedAt) return <li key={c.id} class={`check-${c.id} bad`}>✗ {v.why}</li>;
-            return <li key={c.id} class={`check-${c.id} muted`}>– not reached</li>;
+            return <li key={c.id} class={`check-${c.id} muted`}>{tr("r.notReached")}</li>;
           })}
         </ul>
       </>
     );
   }
   return (
-    <section class="fair-deal" aria-label="Deal commitment">
-      <h3>Fair play: the deal and every move</h3>
+    <section class="fair-deal" aria-label={tr("r.dealLabel")}>
+      <h3>{tr("r.fairTitle")}</h3>
       <dl>
-        <dt>Published before play (SHA-256)</dt>
+        <dt>{tr("r.published")}</dt>
         <dd><code class="deal-hash">{hash}</code></dd>
-        <dt>Revealed at the end</dt>
+        <dt>{tr("r.revealed")}</dt>
         <dd>
-          seed <code class="deal-seed">{seed}</code>, salt <code class="deal-salt">{salt}</code>
+          {tr("r.seed")} <code class="deal-seed">{seed}</code>, {tr("r.salt")} <code class="deal-salt">{salt}</code>
         </dd>
-        <dt>Hashed text</dt>
+        <dt>{tr("r.hashed")}</dt>
         <dd><code>{`${salt}:${seed}`}</code></dd>
       </dl>
       {verdict}
       <p class="muted">
-        This page runs the same checks as <code>casa verify {replay.table} --url {origin}</code>, with the rules engine
-        compiled to WebAssembly: nothing but the replay comes from the server.
+        {tr("r.sameChecksBefore")} <code>casa verify {replay.table} --url {origin}</code>
+        {tr("r.sameChecksAfter")}
       </p>
       <details class="fair-how">
-        <summary>How does this prove the deal was fair?</summary>
+        <summary>{tr("r.howSummary")}</summary>
         <p>
-          Before the first card was dealt, the table published the SHA-256 hash above: a fingerprint of a secret salt and
-          the seed that shuffles every deal. Nobody can find a different seed with the same fingerprint, so the deal was
-          fixed before anyone played. At the end the table reveals the salt and the seed; this page hashes them, deals
-          the cards again with the rules engine, and replays every move to check that each was legal and that the
-          scores are right. The same checks run on your own computer with <code>casa verify</code> (the server's
-          documentation, docs/fair-play.md in its source, explains them in full).
+          {tr("r.howText")} <code>casa verify</code> {tr("r.howDocs", { doc: "docs/fair-play.md" })}
         </p>
       </details>
     </section>
@@ -232,7 +233,7 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
           .then((v) => v.verify(text))
           .then(
             (verdict) => live && setCheck({ kind: "done", verdict }),
-            (e) => live && setCheck({ kind: "unavailable", why: `the checks could not run in this browser (${String(e?.message ?? e)})` }),
+            (e) => live && setCheck({ kind: "unavailable", why: tr("r.cannotRun", { error: String(e?.message ?? e) }) }),
           );
       },
       (e) => setError(String(e.message ?? e)),
@@ -251,7 +252,7 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
     return () => window.removeEventListener("keydown", onKey);
   }, [replay]);
   if (error) return <p class="error">{error}</p>;
-  if (!replay) return <p class="muted">Loading the replay…</p>;
+  if (!replay) return <p class="muted">{tr("r.loading")}</p>;
   const name = (s: number) => replaySeatName(replay.seats, s);
   const roundWord = replay.game === "conference" || replay.game === "trophy-case" ? "Hand" : "Round";
   const log: Json[] = replay.log;
@@ -264,32 +265,32 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
   return (
     <div class="replay">
       <h2>
-        Replay: {gameTitle(replay.game)} <span class="muted">· table {replay.table}</span>
+        {tr("r.title")} {gameTitle(replay.game)} <span class="muted">· {tr("table.id", { id: replay.table })}</span>
       </h2>
       <p class="replay-help">
         <HelpButton game={replay.game} />
       </p>
       <p>
-        {replay.seats?.map((s: Json, i: number) => name(i) + (s.bot && s.name ? " (bot)" : "")).join(", ")} · winners:{" "}
-        {(replay.winners ?? []).map(name).join(", ") || "none"}
+        {replay.seats?.map((s: Json, i: number) => name(i) + (s.bot && s.name ? tr("r.bot") : "")).join(", ")} ·{" "}
+        {tr("r.winners", { names: (replay.winners ?? []).map(name).join(", ") || tr("value.none") })}
       </p>
       <div class="replay-controls">
-        <button type="button" onClick={() => setStep(0)} disabled={step === 0} aria-label="First move">«</button>
-        <button type="button" onClick={() => setStep(Math.max(0, step - 1))} disabled={step === 0} aria-label="Previous move">◀</button>
+        <button type="button" onClick={() => setStep(0)} disabled={step === 0} aria-label={tr("r.first")}>«</button>
+        <button type="button" onClick={() => setStep(Math.max(0, step - 1))} disabled={step === 0} aria-label={tr("r.previous")}>◀</button>
         <span class="step">
-          Move {step} of {log.length}
+          {tr("r.step", { step, total: log.length })}
         </span>
-        <button type="button" onClick={() => setStep(Math.min(log.length, step + 1))} disabled={step === log.length} aria-label="Next move">▶</button>
-        <button type="button" onClick={() => setStep(log.length)} disabled={step === log.length} aria-label="Last move">»</button>
-        <input type="range" min={0} max={log.length} value={step} aria-label="Move" onInput={(e) => setStep(Number((e.target as HTMLInputElement).value))} />
+        <button type="button" onClick={() => setStep(Math.min(log.length, step + 1))} disabled={step === log.length} aria-label={tr("r.next")}>▶</button>
+        <button type="button" onClick={() => setStep(log.length)} disabled={step === log.length} aria-label={tr("r.last")}>»</button>
+        <input type="range" min={0} max={log.length} value={step} aria-label={tr("r.move")} onInput={(e) => setStep(Number((e.target as HTMLInputElement).value))} />
       </div>
       <p class="replay-where" aria-live="polite">
         {positionText(state, replay.game, roundWord)}
       </p>
-      <p class="replay-move">{at ? `${name(at.seat)}: ${describeAction(at.action, replay.game)}${at.auto ? ` (${at.auto})` : ""}` : "The deal."}</p>
+      <p class="replay-move">{at ? `${name(at.seat)}: ${describeAction(at.action, replay.game)}${at.auto ? ` (${at.auto})` : ""}` : tr("r.theDeal")}</p>
       <Pick.Provider value={ctx}>
         {hands ? (
-          <section class="replay-hands" aria-label="Every hand">
+          <section class="replay-hands" aria-label={tr("r.everyHand")}>
             {hands.map((h, i) => (
               <div key={i} class="tableau">
                 <span class="who">{name(i)}</span> <Cards ids={h} small inert />
@@ -298,8 +299,8 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
           </section>
         ) : null}
         {trickCards(state).length ? (
-          <section class="area" aria-label="Trick">
-            <h3>Trick</h3>
+          <section class="area" aria-label={tr("b.trick")}>
+            <h3>{tr("b.trick")}</h3>
             <div class="trick">
               {trickCards(state).map((p, i) => (
                 <div class="played" key={i}>
@@ -311,17 +312,17 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
           </section>
         ) : null}
         {state?.view ? <Board view={state.view} name={name} /> : null}
-        {state && Array.isArray(state.scores) ? <p>Scores: {state.scores.map((x: Json) => JSON.stringify(x)).join(" – ")}</p> : null}
+        {state && Array.isArray(state.scores) ? <p>{tr("r.scores", { list: state.scores.map((x: Json) => JSON.stringify(x)).join(" – ") })}</p> : null}
       </Pick.Provider>
       <ScoreSheet rows={rows} name={name} />
       <FairDeal replay={replay} check={check} />
-      <div class="replay-log" aria-label="Every move">
+      <div class="replay-log" aria-label={tr("r.everyMove")}>
         {groupMoves(log, replay.initial_state).map((g, gi) => (
           <section key={gi} class="replay-round">
-            <h4>{g.round !== null ? `${roundWord} ${g.round}` : "Moves"}</h4>
+            <h4>{g.round !== null ? roundLabel(roundWord, g.round) : tr("r.moves")}</h4>
             {g.tricks.map((tg, ti) => (
               <div key={ti} class="replay-trick">
-                {tg.trick !== null ? <h5>Trick {tg.trick}</h5> : null}
+                {tg.trick !== null ? <h5>{tr("r.trick", { n: tg.trick })}</h5> : null}
                 <ol start={tg.moves[0] + 1}>
                   {tg.moves.map((i) => (
                     <li key={i} class={i === step - 1 ? "current" : ""}>
@@ -337,7 +338,7 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
         ))}
       </div>
       <p>
-        <a href="/" onClick={(e) => { e.preventDefault(); navigate("/"); }}>Back to the lobby</a>
+        <a href="/" onClick={(e) => { e.preventDefault(); navigate("/"); }}>{tr("nav.backToLobby")}</a>
       </p>
     </div>
   );

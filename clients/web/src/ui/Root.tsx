@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The page's frame: header, errors, and the page the route names. It re-renders
 // whenever the app says its state changed.
+import { Fragment } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import type { App } from "../app";
 import { savedName } from "../net";
@@ -11,22 +12,23 @@ import { HelpPage, helpPath } from "./Help";
 import { UI as HELP_UI } from "../help/content";
 import { ReplayPage } from "./Replay";
 import { TablePage } from "./Table";
+import { LANG_NAMES, LANGS, lang, onLangChange, setLang, t } from "../i18n";
 
 /** The player's choice of sound and system notifications for turns and messages. */
 function AlertSettings({ app }: { app: App }) {
   const a = app.alerts;
   return (
     <details class="alert-settings">
-      <summary aria-label="Alerts: sound and notifications">Alerts</summary>
+      <summary aria-label={t("alerts.label")}>{t("alerts.summary")}</summary>
       <div class="alert-panel">
-        <p class="muted">While this tab is hidden, its title and icon count your turns and new messages.</p>
+        <p class="muted">{t("alerts.intro")}</p>
         <label class="inline">
-          <input type="checkbox" checked={a.sound} onChange={(e) => (a.sound = (e.target as HTMLInputElement).checked)} /> Play a sound
+          <input type="checkbox" checked={a.sound} onChange={(e) => (a.sound = (e.target as HTMLInputElement).checked)} /> {t("alerts.sound")}
         </label>
         <label class="inline">
-          <input type="checkbox" checked={a.notify} disabled={a.notifyBlocked} onChange={(e) => void a.setNotify((e.target as HTMLInputElement).checked)} /> Show a system notification
+          <input type="checkbox" checked={a.notify} disabled={a.notifyBlocked} onChange={(e) => void a.setNotify((e.target as HTMLInputElement).checked)} /> {t("alerts.notify")}
         </label>
-        {a.notifyBlocked ? <p class="muted">This browser blocks notifications for this site; its site settings can allow them.</p> : null}
+        {a.notifyBlocked ? <p class="muted">{t("alerts.blocked")}</p> : null}
       </div>
     </details>
   );
@@ -45,13 +47,34 @@ export function Footer() {
   return (
     <footer class="site">
       <span class="version">
-        La Casa table server{v?.version ? ` ${v.version}` : ""}
+        {t("footer.server")}
+        {v?.version ? ` ${v.version}` : ""}
         {v?.commit && v.commit !== "unknown" ? ` (${v.commit})` : ""}
       </span>
-      {" · "}free software under the AGPL-3.0-or-later
       {" · "}
-      <a href="/licenses.txt">licences of the parts</a>
+      {t("footer.licence")}
+      {" · "}
+      <a href="/licenses.txt">{t("footer.parts")}</a>
+      {" · "}
+      <LanguageSwitch />
     </footer>
+  );
+}
+
+/** "English · Italiano": the page's language, remembered in this browser. */
+export function LanguageSwitch() {
+  const now = lang();
+  return (
+    <span class="lang-switch" role="group" aria-label={t("footer.language")}>
+      {LANGS.map((l, i) => (
+        <Fragment key={l}>
+          {i ? " · " : null}
+          <button type="button" class="link" lang={l} aria-pressed={l === now} data-lang={l} onClick={() => setLang(l)}>
+            {LANG_NAMES[l]}
+          </button>
+        </Fragment>
+      ))}
+    </span>
   );
 }
 
@@ -59,11 +82,15 @@ export function Root({ app }: { app: App }) {
   const [, setVersion] = useState(0);
   useEffect(() => {
     const unsubscribe = app.subscribe(() => setVersion((v) => v + 1));
+    const offLang = onLangChange(() => setVersion((v) => v + 1));
     // Effects run after the first paint: a welcome and a reply can arrive before
     // that (loopback is fast), and their change notices reached nobody. Render
     // once more so the page shows the state as it is now.
     setVersion((v) => v + 1);
-    return unsubscribe;
+    return () => {
+      unsubscribe();
+      offLang();
+    };
   }, []);
   const r = app.route;
   const s = app.state;
@@ -76,38 +103,38 @@ export function Root({ app }: { app: App }) {
   else if (!savedName())
     page = (
       <div>
-        <h2>Welcome to La Casa</h2>
-        <p>Card games with friends and bots: La Casa, Casino, Conference and Trophy Case. Pick a name to start.</p>
+        <h2>{t("welcome.title")}</h2>
+        <p>{t("welcome.text")}</p>
         <NameForm app={app} />
       </div>
     );
   else if (r.page === "table") page = <TablePage app={app} id={r.table} />;
   else if (r.page === "join") {
-    const t = Object.values(s.tables).find((x) => x.invite === r.invite || x.state?.invite === r.invite);
-    page = t ? (
-      <TablePage app={app} id={t.id} />
+    const invited = Object.values(s.tables).find((x) => x.invite === r.invite || x.state?.invite === r.invite);
+    page = invited ? (
+      <TablePage app={app} id={invited.id} />
     ) : app.missingInvites.has(r.invite) ? (
-      <section class="gone" aria-label="Invitation not valid">
-        <h2>This invitation is no longer valid</h2>
-        <p>Its table has finished or was closed, or the link is incomplete. Ask for a new link, or start a table of your own in the lobby.</p>
+      <section class="gone" aria-label={t("invite.invalidLabel")}>
+        <h2>{t("invite.invalidTitle")}</h2>
+        <p>{t("invite.invalidText")}</p>
         <div class="buttons">
           <a class="button primary" href="/" onClick={(e) => { e.preventDefault(); app.navigate("/"); }}>
-            Go to the lobby
+            {t("nav.toLobby")}
           </a>
         </div>
       </section>
     ) : (
-      <p class="muted">Opening the invitation…</p>
+      <p class="muted">{t("invite.opening")}</p>
     );
   } else page = <Lobby app={app} />;
   return (
     <>
       <header class="top">
         <a href="/" class="brand" onClick={(e) => { e.preventDefault(); app.navigate("/"); }}>
-          La Casa
+          {t("brand")}
         </a>
         <a href="/leaderboard" class="nav-leaderboard" onClick={(e) => { e.preventDefault(); app.navigate("/leaderboard"); }}>
-          Leaderboard
+          {t("nav.leaderboard")}
         </a>
         <a href={helpPath()} class="nav-help" onClick={(e) => { e.preventDefault(); app.navigate(helpPath()); }}>
           {HELP_UI.howToPlay}
@@ -125,20 +152,21 @@ export function Root({ app }: { app: App }) {
         {savedName() ? (
           <span class={`conn conn-${s.connection}`} role="status">
             {s.connection === "open"
-              ? "online"
+              ? t("conn.open")
               : s.connection === "connecting"
-                ? "connecting…"
+                ? t("conn.connecting")
                 : app.conn.replaced
-                  ? "playing in another tab"
-                  : "offline, reconnecting…"}
+                  ? t("conn.replaced")
+                  : t("conn.offline")}
           </span>
         ) : null}
       </header>
+      {/* The server's error messages are shown as the server words them (English). */}
       {s.errors.length ? (
         <div class="errors" role="alert">
           {s.errors.map((e, i) => (
             <p key={i}>
-              {e.message} <button type="button" onClick={() => app.dismissError(i)} aria-label="Dismiss">×</button>
+              {e.message} <button type="button" onClick={() => app.dismissError(i)} aria-label={t("error.dismiss")}>×</button>
             </p>
           ))}
         </div>

@@ -9,8 +9,20 @@ import { cap, describeAction, describeEvent, humanize, plural, type Json } from 
 import { Board } from "./boards";
 import { Card, Pick, type PickContext } from "./Card";
 import { gameTitle } from "../catalogue";
+import { statusWord } from "./Lobby";
 import { HELP_CLOSED, HelpButton } from "./Help";
 import { loadReplay } from "./Replay";
+import { has, listWords, t as tr } from "../i18n";
+
+/** An action type as a button's word ("Bid"), an unknown one as the server names it. */
+function typeWord(type: string): string {
+  return has(`type.${type}`) ? tr(`type.${type}`) : cap(humanize(type));
+}
+
+/** A game mode in words (an unknown one as the server says it). */
+function modeWord(m: string): string {
+  return has(`mode.${m}`) ? tr(`mode.${m}`) : cap(humanize(m));
+}
 
 const drawn = new DrawnCards();
 
@@ -42,20 +54,20 @@ function decisionInView(page: HTMLElement | null, dock: HTMLElement | null): voi
 
 export function seatNamer(state: Json, mySeat: number) {
   return (seat: number): string => {
-    if (seat === -1) return "the Robot";
+    if (seat === -1) return tr("seat.robot");
     const seats = state?.seats ?? [];
     const s = seats[seat];
-    let base = s?.name ?? `Seat ${seat + 1}`;
+    let base = s?.name ?? tr("seat.n", { n: seat + 1 });
     // Two bots (or players) of one name: the seat number tells them apart.
     if (s?.name && seats.some((o: Json) => o.seat !== seat && o.name === s.name)) base = `${s.name} ${seat + 1}`;
-    return seat === mySeat ? `${base} (you)` : base;
+    return seat === mySeat ? tr("seat.you", { name: base }) : base;
   };
 }
 
 function teamLabel(teams: number[][] | undefined, seat: number): string | null {
   if (!teams || teams.every((t) => t.length <= 1)) return null;
   const i = teams.findIndex((t) => t.includes(seat));
-  return i < 0 ? null : `Team ${String.fromCharCode(65 + i)}`;
+  return i < 0 ? null : tr("seat.team", { letter: String.fromCharCode(65 + i) });
 }
 
 function seatScores(v: Json, players: number): number[] | null {
@@ -88,7 +100,7 @@ function Seats({ app, t }: { app: App; t: TableEntry }) {
   const creator = app.createdByMe(t.id);
   const clockMs = clockLeft(t);
   return (
-    <ol class="seats" aria-label="Seats">
+    <ol class="seats" aria-label={tr("seat.label")}>
       {st.seats.map((s: Json) => {
         const team = teamLabel(st.teams, s.seat);
         const acting = st.status === "playing" && toAct.includes(s.seat);
@@ -96,14 +108,14 @@ function Seats({ app, t }: { app: App; t: TableEntry }) {
         return (
           <li class={`seat${acting ? " acting" : ""}${s.seat === mySeat ? " mine" : ""}${team ? " team-" + team.slice(-1) : ""}`} key={s.seat} data-seat={s.seat}>
             <div class="seat-name">
-              {acting ? <span class="turn-mark" aria-label="to act">▶ </span> : null}
-              {s.kind === "empty" ? <i>empty seat {s.seat + 1}</i> : name(s.seat)}
-              {s.kind === "bot" ? <span class="tag">bot</span> : null}
-              {s.away ? <span class="tag away">away</span> : s.kind === "player" && s.connected === false ? <span class="tag away">offline</span> : null}
-              {s.played_by ? <span class="tag">played by {s.played_by}</span> : null}
+              {acting ? <span class="turn-mark" aria-label={tr("seat.toAct")}>▶ </span> : null}
+              {s.kind === "empty" ? <i>{tr("seat.empty", { n: s.seat + 1 })}</i> : name(s.seat)}
+              {s.kind === "bot" ? <span class="tag">{tr("seat.bot")}</span> : null}
+              {s.away ? <span class="tag away">{tr("seat.away")}</span> : s.kind === "player" && s.connected === false ? <span class="tag away">{tr("seat.offline")}</span> : null}
+              {s.played_by ? <span class="tag">{tr("seat.playedBy", { name: s.played_by })}</span> : null}
               {typeof s.takeover_in_ms === "number" ? (
                 <span class="tag">
-                  bot in <Countdown ms={s.takeover_in_ms} />
+                  {tr("seat.botIn")} <Countdown ms={s.takeover_in_ms} />
                 </span>
               ) : null}
             </div>
@@ -117,13 +129,13 @@ function Seats({ app, t }: { app: App; t: TableEntry }) {
               <div class="seat-actions">
                 {mySeat < 0 ? (
                   <button type="button" class="primary" onClick={() => app.sit(t.id, s.seat)}>
-                    Sit here
+                    {tr("seat.sit")}
                   </button>
                 ) : null}
                 {creator && mySeat >= 0
                   ? app.state.bots.map((b) => (
                       <button type="button" key={b} onClick={() => app.addBot(t.id, s.seat, b)}>
-                        Add {b} bot
+                        {tr("seat.addBot", { bot: b })}
                       </button>
                     ))
                   : null}
@@ -150,7 +162,7 @@ function GroupControl({ g, game, view, onPick }: { g: ChoiceGroup; game: string;
     );
   return (
     <span class="select-choice">
-      <select aria-label={humanize(g.type)} value={String(i)} onChange={(e) => setI(Number((e.target as HTMLSelectElement).value))}>
+      <select aria-label={typeWord(g.type)} value={String(i)} onChange={(e) => setI(Number((e.target as HTMLSelectElement).value))}>
         {g.actions.map((a, k) => (
           <option value={String(k)} key={k}>
             {describeAction(a, game, view)}
@@ -158,7 +170,7 @@ function GroupControl({ g, game, view, onPick }: { g: ChoiceGroup; game: string;
         ))}
       </select>
       <button type="button" class="choice" onClick={() => onPick(g.actions[Math.min(i, g.actions.length - 1)])}>
-        {cap(humanize(g.type))}
+        {typeWord(g.type)}
       </button>
     </span>
   );
@@ -181,8 +193,8 @@ function ChoicesPanel({ app, t, pick, selected, setSelected, chosen, setChosen }
   const most = maxCards(choices.multi);
   const match = choices.multi.length ? matchCards(choices.multi, chosen) : undefined;
   return (
-    <section class="choices" aria-label="Your move" data-types={lines.map((l) => l.type).join(" ")}>
-      <h3>Your move</h3>
+    <section class="choices" aria-label={tr("move.label")} data-types={lines.map((l) => l.type).join(" ")}>
+      <h3>{tr("move.label")}</h3>
       <ul class="decision">
         {lines.map((l) => (
           <li key={l.type} data-type={l.type}>
@@ -191,11 +203,11 @@ function ChoicesPanel({ app, t, pick, selected, setSelected, chosen, setChosen }
         ))}
       </ul>
       {choices.byCard.size ? (
-        <p class="hint">{forCard ? "Choose what to do with the selected card:" : `Tap a lit card${choices.groups.length ? ", or use a button below" : ""}.`}</p>
+        <p class="hint">{forCard ? tr("move.selected") : tr(choices.groups.length ? "move.tapCardOrButton" : "move.tapCard")}</p>
       ) : null}
       {choices.multi.length ? (
         <p class="hint">
-          Tap up to {plural(most, "card")} to choose them, tap again to put one back, then confirm.
+          {tr("move.tapUpTo", { n: most })}
         </p>
       ) : null}
       {forCard ? (
@@ -206,7 +218,7 @@ function ChoicesPanel({ app, t, pick, selected, setSelected, chosen, setChosen }
             </button>
           ))}
           <button type="button" onClick={() => setSelected(null)}>
-            Cancel
+            {tr("move.cancel")}
           </button>
         </div>
       ) : null}
@@ -222,7 +234,7 @@ function ChoicesPanel({ app, t, pick, selected, setSelected, chosen, setChosen }
       <div class="buttons">
         {choices.multi.length ? (
           <button type="button" class="choice primary" disabled={!match} onClick={() => match && send(match)}>
-            {match ? describeAction(match, game, view) : `Choose at most ${plural(most, "card")}`}
+            {match ? describeAction(match, game, view) : tr("move.chooseAtMost", { n: most })}
           </button>
         ) : null}
         {choices.groups.map((g) => (
@@ -244,13 +256,13 @@ function Log({ t, name }: { t: TableEntry; name: (s: number) => string }) {
     .filter((x) => x.text)
     .slice(-80);
   return (
-    <section class="log" aria-label="What happened">
-      <h3>What happened</h3>
+    <section class="log" aria-label={tr("log.label")}>
+      <h3>{tr("log.label")}</h3>
       <ol ref={ref} aria-live="polite">
         {lines.map(({ l, text }, i) => (
           <li key={i}>
             {text}
-            {l.auto ? <span class="tag">{l.auto === "timer" ? "time ran out" : l.auto === "away" ? "played for an away player" : "played for a player who left"}</span> : null}
+            {l.auto ? <span class="tag">{l.auto === "timer" ? tr("log.timer") : l.auto === "away" ? tr("log.away") : tr("log.left")}</span> : null}
           </li>
         ))}
       </ol>
@@ -266,14 +278,14 @@ function Chat({ app, t }: { app: App; t: TableEntry }) {
   const teams: number[][] | undefined = t.state?.teams;
   const partnered = seated && !!teams?.some((tm) => tm.length > 1 && tm.includes(t.state!.seat));
   return (
-    <section class="chat" aria-label="Chat">
-      <h3>Chat</h3>
+    <section class="chat" aria-label={tr("chat.label")}>
+      <h3>{tr("chat.label")}</h3>
       <ol>
         {t.chat.slice(-50).map((c, i) => (
           <li key={i} class={c.team ? "team-msg" : ""}>
             <b>{c.name}</b>
-            {c.team ? " (team)" : ""}
-            {c.spectator ? " (spectator)" : ""}: {c.text}
+            {c.team ? tr("chat.team") : ""}
+            {c.spectator ? tr("chat.spectator") : ""}: {c.text}
           </li>
         ))}
       </ol>
@@ -285,27 +297,34 @@ function Chat({ app, t }: { app: App; t: TableEntry }) {
           setText("");
         }}
       >
-        <input aria-label="Message" maxLength={500} value={text} placeholder="Say something" onInput={(e) => setText((e.target as HTMLInputElement).value)} />
+        <input aria-label={tr("chat.message")} maxLength={500} value={text} placeholder={tr("chat.placeholder")} onInput={(e) => setText((e.target as HTMLInputElement).value)} />
         {partnered ? (
           <label class="inline">
-            <input type="checkbox" checked={team} onChange={(e) => setTeam((e.target as HTMLInputElement).checked)} /> team only
+            <input type="checkbox" checked={team} onChange={(e) => setTeam((e.target as HTMLInputElement).checked)} /> {tr("chat.teamOnly")}
           </label>
         ) : null}
-        <button type="submit">Send</button>
+        <button type="submit">{tr("chat.send")}</button>
       </form>
     </section>
   );
 }
 
+/** A score sheet row's label: the store keeps "Hand" and "Round N"; the words are the page's. */
+export function sheetLabel(label: string, handNumber: number): string {
+  if (label === "Hand") return tr("sheet.hand", { n: handNumber });
+  const m = /^Round ?(\d*)$/.exec(label);
+  return m ? tr("sheet.round", { n: m[1] ? Number(m[1]) : "" }).trim() : label;
+}
+
 export function ScoreSheet({ rows, name, teams }: { rows: { label: string; scores: number[] }[]; name: (s: number) => string; teams?: number[][] }) {
   if (!rows.length) return null;
   const width = Math.max(...rows.map((r) => r.scores.length));
-  const head = Array.from({ length: width }, (_, i) => (teams && teams.length === width ? teams[i].map(name).join(" & ") : width === 1 ? "You" : name(i)));
+  const head = Array.from({ length: width }, (_, i) => (teams && teams.length === width ? teams[i].map(name).join(" & ") : width === 1 ? tr("sheet.you") : name(i)));
   return (
-    <table class="sheet" aria-label="Score sheet">
+    <table class="sheet" aria-label={tr("sheet.label")}>
       <thead>
         <tr>
-          <th>Score sheet</th>
+          <th>{tr("sheet.label")}</th>
           {head.map((h, i) => (
             <th key={i}>{h}</th>
           ))}
@@ -314,7 +333,7 @@ export function ScoreSheet({ rows, name, teams }: { rows: { label: string; score
       <tbody>
         {rows.map((r, i) => (
           <tr key={i}>
-            <td>{r.label === "Hand" ? `Hand ${rows.slice(0, i + 1).filter((x) => x.label === "Hand").length}` : r.label}</td>
+            <td>{sheetLabel(r.label, rows.slice(0, i + 1).filter((x) => x.label === "Hand").length)}</td>
             {r.scores.map((s, k) => (
               <td key={k}>{s}</td>
             ))}
@@ -330,7 +349,7 @@ function InviteLink({ invite }: { invite: string }) {
   const url = `${location.origin}/join/${invite}`;
   return (
     <div class="invite">
-      Invite friends: <a href={url} class="invite-link">{url}</a>{" "}
+      {tr("invite.friends")} <a href={url} class="invite-link">{url}</a>{" "}
       <button
         type="button"
         onClick={() => {
@@ -340,7 +359,7 @@ function InviteLink({ invite }: { invite: string }) {
           );
         }}
       >
-        {copied ? "Copied ✓" : "Copy link"}
+        {copied ? tr("invite.copied") : tr("invite.copy")}
       </button>
     </div>
   );
@@ -350,30 +369,30 @@ function GameOver({ app, t, name, innerRef }: { app: App; t: TableEntry; name: (
   const g = t.gameOver!;
   const st = t.state!;
   const winners: number[] = g.winners ?? [];
-  const text = winners.length === 0 ? "No winner." : winners.map((w) => (w === -1 ? "the Robot" : name(w))).join(" and ") + (winners.length > 1 ? " win." : " wins.");
+  const text = winners.length === 0 ? tr("over.noWinner") : tr("over.wins", { names: listWords(winners.map((w) => (w === -1 ? tr("seat.robot") : name(w)))), n: winners.length });
   return (
-    <section class="game-over" aria-label="Game over" ref={innerRef}>
-      <h2>Game over</h2>
+    <section class="game-over" aria-label={tr("over.title")} ref={innerRef}>
+      <h2>{tr("over.title")}</h2>
       <p class="winners">{cap(text)}</p>
-      {Array.isArray(g.scores) ? <p>Final scores: {g.scores.map((s: number, i: number) => `${name(i)} ${s}`).join(", ")}</p> : null}
+      {Array.isArray(g.scores) ? <p>{tr("over.final", { scores: g.scores.map((s: number, i: number) => `${name(i)} ${s}`).join(", ") })}</p> : null}
       <div class="buttons">
         {st.seat >= 0 ? (
           <button type="button" class="primary" onClick={() => app.rematch(t.id)}>
-            Rematch
+            {tr("over.rematch")}
           </button>
         ) : null}
         <a class="button" href={`/replay/${t.id}`} onClick={(e) => { e.preventDefault(); app.navigate(`/replay/${t.id}`); }}>
-          Watch the replay
+          {tr("over.replay")}
         </a>
         <a class="button" href="/" onClick={(e) => { e.preventDefault(); app.navigate("/"); }}>
-          Back to the lobby
+          {tr("nav.backToLobby")}
         </a>
       </div>
       {t.rematch && t.rematch.type === "rematch_offer" ? (
         <p>
-          {t.rematch.by} offers a rematch:{" "}
+          {tr("over.offer", { name: t.rematch.by })}{" "}
           <a href={`/join/${t.rematch.invite}`} onClick={(e) => { e.preventDefault(); app.navigate(`/join/${t.rematch.invite}`); }}>
-            join it
+            {tr("over.join")}
           </a>
         </p>
       ) : null}
@@ -383,15 +402,11 @@ function GameOver({ app, t, name, innerRef }: { app: App; t: TableEntry; name: (
 
 /** "ann, bea and robot (seat 3)": names of a finished game's seats, bots told apart by seat. */
 export function replaySeatName(seats: Json[] | undefined, s: number): string {
-  if (s === -1) return "the Robot";
+  if (s === -1) return tr("seat.robot");
   const seat = seats?.[s];
-  const base = seat?.name ?? seat?.bot ?? `Seat ${s + 1}`;
+  const base = seat?.name ?? seat?.bot ?? tr("seat.n", { n: s + 1 });
   const twin = (seats ?? []).some((o: Json, i: number) => i !== s && (o?.name ?? o?.bot) === base);
-  return seat?.bot && !seat?.name ? `${base} (seat ${s + 1})` : twin ? `${base} (seat ${s + 1})` : base;
-}
-
-function listWords(names: string[]): string {
-  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return (seat?.bot && !seat?.name) || twin ? tr("seat.botSeat", { name: base, n: s + 1 }) : base;
 }
 
 /**
@@ -412,30 +427,31 @@ function GoneTable({ app, id }: { app: App; id: string }) {
   }, [id]);
   const lobby = (
     <a class="button" href="/" onClick={(e) => { e.preventDefault(); app.navigate("/"); }}>
-      Back to the lobby
+      {tr("nav.backToLobby")}
     </a>
   );
-  if (found === undefined) return <p class="muted">Looking for table {id}…</p>;
+  if (found === undefined) return <p class="muted">{tr("gone.looking", { id })}</p>;
   if (found === null)
     return (
-      <section class="gone" aria-label="No such table">
-        <h2>There is no table {id} here</h2>
-        <p>This server runs no table of that name and keeps no finished game under it: it may have been closed before its game began, or the address is mistyped.</p>
+      <section class="gone" aria-label={tr("gone.label")}>
+        <h2>{tr("gone.title", { id })}</h2>
+        <p>{tr("gone.text")}</p>
         <div class="buttons">{lobby}</div>
       </section>
     );
   const name = (s: number) => replaySeatName(found.seats, s);
   const winners: number[] = found.winners ?? [];
   return (
-    <section class="gone game-over" aria-label="Finished game">
+    <section class="gone game-over" aria-label={tr("gone.finishedLabel")}>
       <h2>
-        {gameTitle(found.game)} <span class="muted">· table {id}</span>: this game is over
+        {gameTitle(found.game)} <span class="muted">{tr("gone.table", { id })}</span>
+        {tr("gone.over")}
       </h2>
-      <p class="winners">{winners.length ? `${listWords(winners.map(name))} ${winners.length > 1 ? "win" : "wins"}.` : "No winner."}</p>
-      {Array.isArray(found.scores) ? <p>Final scores: {found.scores.map((x: Json, i: number) => `${name(i)} ${typeof x === "number" ? x : JSON.stringify(x)}`).join(", ")}</p> : null}
+      <p class="winners">{winners.length ? tr("over.wins", { names: listWords(winners.map(name)), n: winners.length }) : tr("over.noWinner")}</p>
+      {Array.isArray(found.scores) ? <p>{tr("over.final", { scores: found.scores.map((x: Json, i: number) => `${name(i)} ${typeof x === "number" ? x : JSON.stringify(x)}`).join(", ") })}</p> : null}
       <div class="buttons">
         <a class="button primary" href={`/replay/${id}`} onClick={(e) => { e.preventDefault(); app.navigate(`/replay/${id}`); }}>
-          Watch the replay
+          {tr("over.replay")}
         </a>
         {lobby}
       </div>
@@ -452,14 +468,19 @@ function InviteIntro({ st, name }: { st: Json; name: (s: number) => string }) {
   const people = seats.filter((s) => s.kind === "player").map((s) => name(s.seat));
   const bots = seats.filter((s) => s.kind === "bot").length;
   const free = seats.filter((s) => s.kind === "empty").length;
-  const who = people.length ? `${listWords(people)} ${people.length > 1 ? "invite" : "invites"} you` : "You are invited";
+  const who = people.length ? tr("invite.who", { names: listWords(people), n: people.length }) : tr("invite.youAre");
+  // The sentence with its two names in bold: the catalogue's words around them.
+  const [before, middle, after] = tr("invite.game", { who: "\u0000", game: "\u0000", players: plural(st.players, "player"), bots: bots ? tr("invite.botsSeated", { bots: plural(bots, "bot") }) : "" }).split("\u0000");
   return (
-    <section class="invite-intro" aria-label="Invitation">
+    <section class="invite-intro" aria-label={tr("invite.label")}>
       <p>
-        <b>{who}</b> to a game of <b>{gameTitle(st.game)}</b> for {plural(st.players, "player")}
-        {bots ? ` (${plural(bots, "bot")} already seated)` : ""}.
+        {before}
+        <b>{who}</b>
+        {middle}
+        <b>{gameTitle(st.game)}</b>
+        {after}
       </p>
-      <p>{free ? `${free === 1 ? "One seat is" : `${free} seats are`} free: choose one below with “Sit here”.` : "Every seat is taken: you can watch."}</p>
+      <p>{free ? tr("invite.free", { n: free }) : tr("invite.full")}</p>
     </section>
   );
 }
@@ -511,7 +532,7 @@ export function TablePage({ app, id }: { app: App; id: string }) {
     const h = setInterval(() => tick((x) => x + 1), 500);
     return () => clearInterval(h);
   }, [hasClock]);
-  if (!t || !t.state) return app.missingTables.has(id) ? <GoneTable app={app} id={id} /> : <p class="muted">Opening table {id}…</p>;
+  if (!t || !t.state) return app.missingTables.has(id) ? <GoneTable app={app} id={id} /> : <p class="muted">{tr("table.opening", { id })}</p>;
   const st = t.state;
   const name = seatNamer(st, st.seat);
   const choices = buildChoices(t.request?.legal);
@@ -545,22 +566,22 @@ export function TablePage({ app, id }: { app: App; id: string }) {
       <header class="table-head">
         <h2>
           {gameTitle(st.game)}
-          {v?.mode ? ` — ${cap(v.mode)}` : ""} <span class="muted">· {st.players === 1 ? "solo" : `${st.players} players`} · table {st.table}</span>
+          {v?.mode ? ` — ${modeWord(v.mode)}` : ""} <span class="muted">· {st.players === 1 ? tr("table.solo") : tr("table.players", { n: st.players })} · {tr("table.id", { id: st.table })}</span>
         </h2>
         <div class="status">
-          {st.status === "waiting" ? "Waiting for players" : st.status === "playing" ? (myTurn ? <b class="your-turn">Your turn</b> : "Playing") : st.status === "over" ? "Finished" : cap(st.status)}
-          {t.spectating ? <span class="tag">spectating</span> : null}
-          {st.move_timeout_seconds ? <span class="tag">{st.move_timeout_seconds}s per move</span> : null}
+          {st.status === "waiting" ? tr("table.waiting") : st.status === "playing" ? (myTurn ? <b class="your-turn">{tr("table.yourTurn")}</b> : tr("table.playing")) : st.status === "over" ? tr("table.finished") : cap(statusWord(st.status))}
+          {t.spectating ? <span class="tag">{tr("table.spectating")}</span> : null}
+          {st.move_timeout_seconds ? <span class="tag">{tr("table.perMove", { n: st.move_timeout_seconds })}</span> : null}
           {myTurn && clockLeft(t) !== null ? <Countdown ms={clockLeft(t)!} /> : null}
           <HelpButton game={st.game} />
         </div>
         {st.invite && st.status === "waiting" ? <InviteLink invite={st.invite} /> : null}
       </header>
       <p class="sr-only" role="status" aria-live="assertive">
-        {myTurn ? `Your turn: ${decisionLines(t.request?.legal, st.game, v?.phase).map((l) => l.text).join("; or ")}.` : ""}
+        {myTurn ? tr("table.yourTurnSr", { what: decisionLines(t.request?.legal, st.game, v?.phase).map((l) => l.text).join(tr("table.or")) }) : ""}
       </p>
       {st.status === "waiting" && st.seat < 0 ? <InviteIntro st={st} name={name} /> : null}
-      {t.closed ? <p class="closed">{t.closed.message ?? "This table is closed."}</p> : null}
+      {t.closed ? <p class="closed">{t.closed.message ?? tr("table.closed")}</p> : null}
       <Pick.Provider value={pick}>
         <div class="table-main">
           <div class="play-area">
@@ -569,8 +590,8 @@ export function TablePage({ app, id }: { app: App; id: string }) {
             <Board view={v} name={name} />
             <div class="dock" ref={dockRef}>
             {v?.hand ? (
-              <section class={`hand${myTurn ? " my-turn" : ""}`} aria-label="Your hand">
-                <h3>Your hand</h3>
+              <section class={`hand${myTurn ? " my-turn" : ""}`} aria-label={tr("hand.label")}>
+                <h3>{tr("hand.label")}</h3>
                 <div class="cards">
                   {v.hand.map((c: string) => (
                     <Card id={c} key={c} />
@@ -583,7 +604,7 @@ export function TablePage({ app, id }: { app: App; id: string }) {
           </div>
           <aside class="side-panel">
             {t.sheet.length ? (
-              <div class="sheet-panel" tabIndex={0} aria-label="Score sheet, scrolls" ref={sheetRef}>
+              <div class="sheet-panel" tabIndex={0} aria-label={tr("sheet.scrolls")} ref={sheetRef}>
                 <ScoreSheet rows={t.sheet} name={name} teams={st.teams?.length < st.players ? st.teams : undefined} />
               </div>
             ) : null}
@@ -592,7 +613,7 @@ export function TablePage({ app, id }: { app: App; id: string }) {
             <div class="buttons">
               {st.status !== "over" ? (
                 <button type="button" onClick={() => app.leave(id)}>
-                  {t.spectating ? "Stop watching" : st.status === "playing" ? "Leave (a bot takes your seat)" : "Leave the table"}
+                  {t.spectating ? tr("table.stopWatching") : st.status === "playing" ? tr("table.leavePlaying") : tr("table.leave")}
                 </button>
               ) : null}
             </div>
