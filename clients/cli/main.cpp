@@ -658,6 +658,11 @@ EventAnswer fetch_event(const Url& url, const std::string& event, bool insecure,
   std::pair<int, std::string> got;
   try {
     got = http_get(url, target, insecure);
+  } catch (const beast::system_error& e) {
+    if (!quiet)
+      std::cerr << "casa: cannot reach " << url.host << ":" << url.port << " for " << target << ": "
+                << e.code().message() << "\n";
+    return {Json(), casa::cli::kExitConnection};
   } catch (const std::exception& e) {
     if (!quiet)
       std::cerr << "casa: cannot reach " << url.host << ":" << url.port << " for " << target << ": " << e.what()
