@@ -216,7 +216,8 @@ void Client::on_welcome(const Json& m) {
       }
       std::string at;
       for (const int k : event_rotations_) at += (at.empty() ? "" : ", ") + std::to_string(k + 1);
-      log_ << "Event " << options_.event << ": you sit at table " << at << " of each board; every board is "
+      log_ << "Event " << options_.event << ": you sit at table" << (event_rotations_.size() > 1 ? "s " : " ")
+           << at << " of each board; every board is "
            << "played here as it opens.\n";
       // The server sends the state of each unfinished table of ours by itself
       // (a player named in an event sits at its tables already).
