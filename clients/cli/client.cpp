@@ -209,15 +209,15 @@ void Client::on_welcome(const Json& m) {
       event_rotations_ = rotations_of(options_.event_info, player_id_);
       if (event_rotations_.empty()) {
         return finish(kExitServerError,
-                      "you (" + text(m, "name") + ", player id " + player_id_ + ") do not sit in event " +
-                          options_.event +
+                      "you (" + text(m, "name") + ", player id " + player_id_ +
+                          ") do not sit in event " + options_.event +
                           ": its creator names each player by id (`me` or p… in --side), so give "
                           "them yours");
       }
       std::string at;
       for (const int k : event_rotations_) at += (at.empty() ? "" : ", ") + std::to_string(k + 1);
-      log_ << "Event " << options_.event << ": you sit at table" << (event_rotations_.size() > 1 ? "s " : " ")
-           << at << " of each board; every board is "
+      log_ << "Event " << options_.event << ": you sit at table"
+           << (event_rotations_.size() > 1 ? "s " : " ") << at << " of each board; every board is "
            << "played here as it opens.\n";
       // The server sends the state of each unfinished table of ours by itself
       // (a player named in an event sits at its tables already).
@@ -927,8 +927,8 @@ void Client::on_event_created(const Json& m) {
   for (const auto& t : m.value("tables", Json::array()))
     tables += (tables.empty() ? "" : ", ") + t.get<std::string>();
   for (const std::string& line :
-       {"Event " + event + " created: " + text(m, "rotations") + " tables play each board (board 1: " +
-            tables + ").",
+       {"Event " + event + " created: " + text(m, "rotations") +
+            " tables play each board (board 1: " + tables + ").",
         "Each player named in it plays their tables with: casa event join " + event,
         "Standings: casa event standings " + event + " --follow"})
     for (const auto& piece : wrap_line(line)) log_ << piece << "\n";
@@ -948,7 +948,8 @@ void Client::refresh_event() {
 bool Client::event_table(const std::string& table) {
   auto known = [&] {
     for (const auto& t : options_.event_info.value("tables", Json::array()))
-      if (t.value("table", Json()) == Json(table) && event_rotations_.count(t.value("rotation", -1)))
+      if (t.value("table", Json()) == Json(table) &&
+          event_rotations_.count(t.value("rotation", -1)))
         return true;
     return false;
   };
@@ -967,7 +968,8 @@ void Client::event_next() {
   if (!more_to_play(event, event_rotations_, event_over_)) {
     std::ostream& where = screen();
     where << "\nYour tables of event " << options_.event << " are all played"
-          << (event.value("status", std::string()) == "over" ? "; the event is over." : "; others still play.")
+          << (event.value("status", std::string()) == "over" ? "; the event is over."
+                                                             : "; others still play.")
           << "\n";
     for (const auto& line : render_standings(event)) where << line << "\n";
     where << std::flush;

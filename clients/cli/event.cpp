@@ -30,7 +30,9 @@ std::vector<std::string> split(const std::string& text, char by) {
   }
 }
 
-std::string signed_number(long long n) { return n > 0 ? "+" + std::to_string(n) : std::to_string(n); }
+std::string signed_number(long long n) {
+  return n > 0 ? "+" + std::to_string(n) : std::to_string(n);
+}
 
 std::string pad_left(const std::string& s, std::size_t width) {
   const std::size_t c = columns(s);
@@ -116,7 +118,8 @@ std::vector<std::string> render_standings(const Json& event) {
                   std::to_string(rotations) + (rotations == 1 ? " table" : " tables") +
                   " a board · " + str(event, "status"));
   long long revealed = 0;
-  for (const auto& b : event.value("results", Json::array())) revealed += b.value("revealed", false);
+  for (const auto& b : event.value("results", Json::array()))
+    revealed += b.value("revealed", false);
   // Where each rotation is: the board it plays now, or that it is done.
   std::map<long long, std::string> where;
   for (const auto& t : event.value("tables", Json::array())) {
@@ -137,8 +140,8 @@ std::vector<std::string> render_standings(const Json& event) {
   lines.push_back(pad_left("#", 3) + "  " + pad_right("Side", width) + "  " + pad_left("Total", 6) +
                   "  " + pad_left("Points", 6) + "  " + pad_left("Hands", 5));
   for (const auto& row : standings)
-    lines.push_back(pad_left(str(row, "rank"), 3) + "  " + pad_right(str(row, "name"), width) + "  " +
-                    pad_left(signed_number(num(row, "total")), 6) + "  " +
+    lines.push_back(pad_left(str(row, "rank"), 3) + "  " + pad_right(str(row, "name"), width) +
+                    "  " + pad_left(signed_number(num(row, "total")), 6) + "  " +
                     pad_left(std::to_string(num(row, "points")), 6) + "  " +
                     pad_left(std::to_string(num(row, "hands")), 5));
   lines.push_back("Total: the side's score against the field (what it made minus what the");
@@ -150,8 +153,10 @@ std::string standings_key(const Json& event) {
   Json key = {{"status", event.value("status", Json())},
               {"standings", event.value("standings", Json())},
               {"tables", Json::array()}};
-  for (const auto& t : event.value("tables", Json::array())) key["tables"].push_back(t.value("status", Json()));
-  for (const auto& b : event.value("results", Json::array())) key["tables"].push_back(b.value("revealed", false));
+  for (const auto& t : event.value("tables", Json::array()))
+    key["tables"].push_back(t.value("status", Json()));
+  for (const auto& b : event.value("results", Json::array()))
+    key["tables"].push_back(b.value("revealed", false));
   return key.dump();
 }
 
@@ -187,7 +192,8 @@ std::vector<std::string> open_tables(const Json& event, const std::set<int>& rot
   return out;
 }
 
-bool more_to_play(const Json& event, const std::set<int>& rotations, const std::set<std::string>& over) {
+bool more_to_play(const Json& event, const std::set<int>& rotations,
+                  const std::set<std::string>& over) {
   if (str(event, "status") == "over") return false;
   const long long boards = num(event, "boards");
   for (const int k : rotations) {

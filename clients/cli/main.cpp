@@ -88,7 +88,8 @@ struct Args {
 [[noreturn]] void usage(const std::string& why) {
   std::cerr
       << "casa: " << why << "\n"
-      << "usage: casa play   --game G --players N [--options JSON] [--fill robot|random|strong|none]\n"
+      << "usage: casa play   --game G --players N [--options JSON] [--fill "
+         "robot|random|strong|none]\n"
       << "                   [--bot random|first] [--private] [--seed S] [--verbose]\n"
       << "       casa create --game G --players N [--options JSON] [--private] [--fill BOT]\n"
       << "       casa join CODE [--seat N] [--bot random|first]\n"
@@ -199,7 +200,8 @@ Args parse_args(int argc, char** argv) {
     else if (sub == "join")
       c.command = Command::kEventJoin;
     else
-      event_usage(sub.empty() ? "event needs create, join or standings" : "unknown event command " + sub);
+      event_usage(sub.empty() ? "event needs create, join or standings"
+                              : "unknown event command " + sub);
   } else if (command == "--version" || command == "version") {
     std::cout << casa::version_line("casa") << "\n";
     std::exit(0);
@@ -217,7 +219,8 @@ Args parse_args(int argc, char** argv) {
 
   int i = c.command == Command::kEventCreate || c.command == Command::kEventJoin ? 3 : 2;
   if (c.command == Command::kEventJoin) {
-    if (i >= argc || std::string(argv[i]).rfind("--", 0) == 0) event_usage("event join needs the event's id");
+    if (i >= argc || std::string(argv[i]).rfind("--", 0) == 0)
+      event_usage("event join needs the event's id");
     c.event = argv[i++];
     if (!valid_id(c.event)) event_usage("bad event id " + c.event);
   }
@@ -238,12 +241,15 @@ Args parse_args(int argc, char** argv) {
       return argv[++i];
     };
     if (c.command == Command::kEventCreate || c.command == Command::kEventJoin) {
-      static const std::set<std::string> common = {"--url", "--name", "--token-file", "--no-token", "--insecure"};
-      static const std::set<std::string> create = {"--game", "--players", "--options", "--side", "--boards"};
+      static const std::set<std::string> common = {"--url", "--name", "--token-file", "--no-token",
+                                                   "--insecure"};
+      static const std::set<std::string> create = {"--game", "--players", "--options", "--side",
+                                                   "--boards"};
       static const std::set<std::string> join = {"--bot", "--seed", "--verbose", "-v"};
       const auto& own = c.command == Command::kEventCreate ? create : join;
       if (!common.count(flag) && !own.count(flag))
-        event_usage("unknown flag " + flag + " for event " + (c.command == Command::kEventCreate ? "create" : "join"));
+        event_usage("unknown flag " + flag + " for event " +
+                    (c.command == Command::kEventCreate ? "create" : "join"));
     }
     try {
       if (flag == "--url")
@@ -653,7 +659,8 @@ struct EventAnswer {
   int exit = casa::cli::kExitOk;
 };
 
-EventAnswer fetch_event(const Url& url, const std::string& event, bool insecure, bool quiet = false) {
+EventAnswer fetch_event(const Url& url, const std::string& event, bool insecure,
+                        bool quiet = false) {
   const std::string target = "/api/events/" + event;
   std::pair<int, std::string> got;
   try {
@@ -665,8 +672,8 @@ EventAnswer fetch_event(const Url& url, const std::string& event, bool insecure,
     return {Json(), casa::cli::kExitConnection};
   } catch (const std::exception& e) {
     if (!quiet)
-      std::cerr << "casa: cannot reach " << url.host << ":" << url.port << " for " << target << ": " << e.what()
-                << "\n";
+      std::cerr << "casa: cannot reach " << url.host << ":" << url.port << " for " << target << ": "
+                << e.what() << "\n";
     return {Json(), casa::cli::kExitConnection};
   }
   const Json body = Json::parse(got.second, nullptr, false);
@@ -676,8 +683,8 @@ EventAnswer fetch_event(const Url& url, const std::string& event, bool insecure,
   }
   if (got.first != 200 || !body.is_object()) {
     const std::string code = body.is_object() ? body.value("error", "") : "";
-    std::cerr << "casa: the server answered " << got.first << (code.empty() ? "" : " (" + code + ")") << " for "
-              << target << "\n";
+    std::cerr << "casa: the server answered " << got.first
+              << (code.empty() ? "" : " (" + code + ")") << " for " << target << "\n";
     return {Json(), casa::cli::kExitServerError};
   }
   return {body, casa::cli::kExitOk};
@@ -685,7 +692,8 @@ EventAnswer fetch_event(const Url& url, const std::string& event, bool insecure,
 
 // casa event standings EVENT [--follow] [--every SECONDS] [--json] [--url URL] [--insecure]
 int run_event_standings(int argc, char** argv) {
-  if (argc < 4 || std::string(argv[3]).rfind("--", 0) == 0) event_usage("event standings needs the event's id");
+  if (argc < 4 || std::string(argv[3]).rfind("--", 0) == 0)
+    event_usage("event standings needs the event's id");
   const std::string event = argv[3];
   if (!valid_id(event)) event_usage("bad event id " + event);
   const char* env_url = std::getenv("CASA_URL");
@@ -694,7 +702,8 @@ int run_event_standings(int argc, char** argv) {
   double every = 2;
   for (int i = 4; i < argc; ++i) {
     const std::string flag = argv[i];
-    if ((flag == "--url" || flag == "--every") && i + 1 >= argc) event_usage("missing value after " + flag);
+    if ((flag == "--url" || flag == "--every") && i + 1 >= argc)
+      event_usage("missing value after " + flag);
     if (flag == "--url") {
       url_text = argv[++i];
     } else if (flag == "--every") {
@@ -726,7 +735,8 @@ int run_event_standings(int argc, char** argv) {
     }
     if (got.exit != casa::cli::kExitOk) {
       if (got.exit == casa::cli::kExitConnection && !first)
-        std::cerr << "casa: giving up after " << kReconnectAttempts << " attempts to reach the server\n";
+        std::cerr << "casa: giving up after " << kReconnectAttempts
+                  << " attempts to reach the server\n";
       return got.exit;
     }
     failures = 0;

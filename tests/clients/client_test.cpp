@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The CLI's protocol logic driven by hand-written server transcripts (docs/protocol.md).
 #include "clients/cli/client.h"
-#include "clients/cli/event.h"
 
 #include <doctest/doctest.h>
 
@@ -10,6 +9,8 @@
 #include <set>
 #include <sstream>
 #include <string>
+
+#include "clients/cli/event.h"
 
 namespace {
 
@@ -802,14 +803,16 @@ TEST_CASE("event create: --side specs become create_event sides, `me` the player
   CHECK(*pair == Json::parse(R"({"members":[{"bot":"robot"},{"player_id":"p0123456789"}]})"));
   const auto rotating = casa::cli::parse_side("Us=me/pabcdef0123", error);
   REQUIRE(rotating);
-  CHECK(*rotating == Json::parse(R"({"name":"Us","tables":[[{"me":true}],[{"player_id":"pabcdef0123"}]]})"));
+  CHECK(*rotating ==
+        Json::parse(R"({"name":"Us","tables":[[{"me":true}],[{"player_id":"pabcdef0123"}]]})"));
   CHECK_FALSE(casa::cli::parse_side("=me", error));
   CHECK_FALSE(casa::cli::parse_side("Rob Ot", error));
   CHECK(error.find("'Rob Ot'") != std::string::npos);
   CHECK_FALSE(casa::cli::parse_side("me,,robot", error));
   const Json sides = Json::array({*ann, *rotating});
   CHECK(casa::cli::sides_for(sides, "p1")[0]["members"][0] == Json::parse(R"({"player_id":"p1"})"));
-  CHECK(casa::cli::sides_for(sides, "p1")[1]["tables"][0][0] == Json::parse(R"({"player_id":"p1"})"));
+  CHECK(casa::cli::sides_for(sides, "p1")[1]["tables"][0][0] ==
+        Json::parse(R"({"player_id":"p1"})"));
 
   ClientOptions o;
   o.command = Command::kEventCreate;
@@ -827,7 +830,8 @@ TEST_CASE("event create: --side specs become create_event sides, `me` the player
   h.feed(R"({"type":"event_created","event":"e1","rotations":2,"tables":["ta","tb"]})");
   CHECK(h.client.done());
   CHECK(h.client.exit_code() == 0);
-  CHECK(Json::parse(h.out.str()) == Json::parse(R"({"event":"e1","rotations":2,"tables":["ta","tb"]})"));
+  CHECK(Json::parse(h.out.str()) ==
+        Json::parse(R"({"event":"e1","rotations":2,"tables":["ta","tb"]})"));
   CHECK(h.log.str().find("casa event join e1") != std::string::npos);
 }
 
@@ -844,7 +848,8 @@ Json event_at(const std::string& board2_table, const std::string& status, const 
   e["tables"] = Json::array();
   e["tables"].push_back({{"board", 1}, {"rotation", 0}, {"table", "t10"}, {"status", "playing"}});
   e["tables"].push_back({{"board", 1}, {"rotation", 1}, {"table", "t11"}, {"status", b1r1}});
-  e["tables"].push_back({{"board", 2}, {"rotation", 0}, {"table", Json()}, {"status", "not_started"}});
+  e["tables"].push_back(
+      {{"board", 2}, {"rotation", 0}, {"table", Json()}, {"status", "not_started"}});
   e["tables"].push_back({{"board", 2},
                          {"rotation", 1},
                          {"table", board2_table.empty() ? Json() : Json(board2_table)},
@@ -855,7 +860,9 @@ const char* kStateT11 =
     R"({"type":"table_state","table":"t11","game":"casino","players":2,"status":"playing","seq":1,"seat":1,"seats":[],"teams":[[0],[1]],"options":{},"view":{"game":"casino","seat":1,"to_act":[1]}})";
 }  // namespace
 
-TEST_CASE("event join: plays the event's tables where the player sits, board after board, then the standings") {
+TEST_CASE(
+    "event join: plays the event's tables where the player sits, board after board, then the "
+    "standings") {
   ClientOptions o;
   o.command = Command::kEventJoin;
   o.event = "e1";
@@ -876,10 +883,12 @@ TEST_CASE("event join: plays the event's tables where the player sits, board aft
   // Another table of the token (not this event's, at a rotation we do not sit at):
   // named, not played.
   answers.push_back(event_at("", "running", "playing", "not_started"));
-  h.feed(R"({"type":"table_state","table":"t10","game":"casino","players":2,"status":"playing","seq":1,"seat":0,"seats":[],"teams":[[0],[1]],"options":{},"view":null})");
+  h.feed(
+      R"({"type":"table_state","table":"t10","game":"casino","players":2,"status":"playing","seq":1,"seat":0,"seats":[],"teams":[[0],[1]],"options":{},"view":null})");
   CHECK(h.log.str().find("casa resume t10") != std::string::npos);
   h.feed(kStateT11);
-  auto sent = h.feed(R"({"type":"request","table":"t11","seq":2,"seat":1,"view":{"game":"casino","seat":1,"to_act":[1]},"legal":[{"type":"trail","card":"AS"}]})");
+  auto sent = h.feed(
+      R"({"type":"request","table":"t11","seq":2,"seat":1,"view":{"game":"casino","seat":1,"to_act":[1]},"legal":[{"type":"trail","card":"AS"}]})");
   REQUIRE(sent.size() == 1);
   CHECK(sent[0]["table"] == "t11");
   CHECK(sent[0]["seq"] == 2);
@@ -891,8 +900,10 @@ TEST_CASE("event join: plays the event's tables where the player sits, board aft
   // Its table_state comes when it starts: a table the event did not have when
   // last asked, so it asks again.
   answers.push_back(event_at("t21", "running", "over", "playing"));
-  h.feed(R"({"type":"table_state","table":"t21","game":"casino","players":2,"status":"playing","seq":1,"seat":1,"seats":[],"teams":[[0],[1]],"options":{},"view":{"game":"casino","seat":1,"to_act":[0]}})");
-  sent = h.feed(R"({"type":"request","table":"t21","seq":2,"seat":1,"view":{"game":"casino","seat":1,"to_act":[1]},"legal":[{"type":"trail","card":"KD"}]})");
+  h.feed(
+      R"({"type":"table_state","table":"t21","game":"casino","players":2,"status":"playing","seq":1,"seat":1,"seats":[],"teams":[[0],[1]],"options":{},"view":{"game":"casino","seat":1,"to_act":[0]}})");
+  sent = h.feed(
+      R"({"type":"request","table":"t21","seq":2,"seat":1,"view":{"game":"casino","seat":1,"to_act":[1]},"legal":[{"type":"trail","card":"KD"}]})");
   REQUIRE(sent.size() == 1);
   CHECK(sent[0]["table"] == "t21");
   // The last board over (the server still says "playing": what this run saw counts).
@@ -901,7 +912,8 @@ TEST_CASE("event join: plays the event's tables where the player sits, board aft
   CHECK(h.client.done());
   CHECK(h.client.exit_code() == 0);
   const std::string screen = h.log.str();
-  CHECK(screen.find("Your tables of event e1 are all played; others still play.") != std::string::npos);
+  CHECK(screen.find("Your tables of event e1 are all played; others still play.") !=
+        std::string::npos);
   CHECK(screen.find("  1  Bob       +4       9      2") != std::string::npos);
   CHECK(screen.find("  2  Ann       -4       5      2") != std::string::npos);
   CHECK(h.out.str().find(R"({"table":"t21")") != std::string::npos);
@@ -915,7 +927,10 @@ TEST_CASE("event join: a player the event does not name is told so, with their i
   o.event_info = event_at("", "running", "playing", "not_started");
   Harness h(o);
   h.client.hello();
-  CHECK(h.feed(R"({"type":"welcome","player_id":"p9","token":"t","name":"carol","version":1,"resumed":false})").empty());
+  CHECK(
+      h.feed(
+           R"({"type":"welcome","player_id":"p9","token":"t","name":"carol","version":1,"resumed":false})")
+          .empty());
   CHECK(h.client.done());
   CHECK(h.client.exit_code() == 1);
   CHECK(h.log.str().find("you (carol, player id p9) do not sit in event e1") != std::string::npos);
