@@ -6,6 +6,8 @@
 #include <ostream>
 #include <utility>
 
+#include "clients/cli/event.h"
+
 namespace casa::cli {
 namespace {
 
@@ -82,6 +84,7 @@ void Client::on_message(const Json& m) {
   if (type == "table_state") return on_table_state(m);
   if (type == "table_update") return on_table_update(m);
   if (type == "event") return on_event(m);
+  if (type == "event_created") return on_event_created(m);
   if (type == "clock") return on_clock(m);
   if (type == "table_closed") return on_table_closed(m);
   if (type == "left") return on_left(m);
@@ -154,6 +157,7 @@ void Client::on_welcome(const Json& m) {
     new_token_ = token;
   }
   welcomed_ = true;
+  player_id_ = text(m, "player_id");
   log_ << "Connected as " << text(m, "name") << " (" << text(m, "player_id") << ")"
        << (m.value("resumed", false) ? ", resumed" : "") << "\n";
   // After a reconnect the server re-sends the state of our tables by itself.
@@ -191,6 +195,35 @@ void Client::on_welcome(const Json& m) {
     case Command::kRematch:
       send({{"type", "rematch"}, {"table", options_.rematch_table}});
       break;
+    case Command::kEventCreate: {
+      Json create = {{"type", "create_event"},
+                     {"game", options_.game},
+                     {"players", options_.players},
+                     {"options", options_.options}};
+      if (options_.event_boards > 0) create["boards"] = options_.event_boards;
+      create["sides"] = sides_for(options_.event_sides, player_id_);
+      send(std::move(create));
+      break;
+    }
+    case Command::kEventJoin: {
+      event_rotations_ = rotations_of(options_.event_info, player_id_);
+      if (event_rotations_.empty()) {
+        return finish(kExitServerError,
+                      "you (" + text(m, "name") + ", player id " + player_id_ +
+                          ") do not sit in event " + options_.event +
+                          ": its creator names each player by id (`me` or p… in --side), so give "
+                          "them yours");
+      }
+      std::string at;
+      for (const int k : event_rotations_) at += (at.empty() ? "" : ", ") + std::to_string(k + 1);
+      log_ << "Event " << options_.event << ": you sit at table"
+           << (event_rotations_.size() > 1 ? "s " : " ") << at << " of each board; every board is "
+           << "played here as it opens.\n";
+      // The server sends the state of each unfinished table of ours by itself
+      // (a player named in an event sits at its tables already).
+      event_next();
+      break;
+    }
     case Command::kResume:
       // The server sends the state of each unfinished table by itself; a fresh
       // player has none.
@@ -311,6 +344,8 @@ void Client::on_table_state(const Json& m) {
                        (table == options_.resume_table || t.invite == options_.resume_table);
     if ((named || options_.follow_all) && !t.over) follow(table);
   }
+  if (options_.command == Command::kEventJoin && !followed(table) && !t.over && event_table(table))
+    follow(table);
   if (!followed(table)) return mention(table);
   if (options_.command == Command::kRematch && t.seat < 0 && t.status == "waiting" &&
       !joining_rematch_) {
@@ -488,6 +523,11 @@ void Client::on_table_closed(const Json& m) {
     screen() << tag(table) << piece << "\n";
   followed_.erase(table);
   pending_.erase(table);
+  if (options_.command == Command::kEventJoin) {
+    event_over_.insert(table);
+    if (followed_.empty()) event_next();
+    return;
+  }
   if (followed_.empty()) finish(kExitServerError, "the table was closed");
 }
 
@@ -860,7 +900,8 @@ void Client::on_game_over(const Json& m) {
   for (const auto& line : render_game_end(game_of(table), m.value("scores", Json::array()),
                                           m.value("winners", Json::array()), seating(table)))
     screen() << prefix << line << "\n";
-  if (t.seat >= 0) screen() << prefix << "Play again: casa rematch " << table << "\n";
+  if (t.seat >= 0 && options_.command != Command::kEventJoin)
+    screen() << prefix << "Play again: casa rematch " << table << "\n";
   if (!t.deal_commitment.empty() && m.contains("deal"))
     screen() << prefix << "Check the deal: casa verify " << table << "\n";
   screen() << std::flush;
@@ -870,7 +911,79 @@ void Client::on_game_over(const Json& m) {
                  {"winners", m.value("winners", Json::array())}};
   out_ << result.dump() << "\n" << std::flush;
   followed_.erase(table);
+  if (options_.command == Command::kEventJoin) {
+    event_over_.insert(table);
+    if (followed_.empty()) event_next();
+    return;
+  }
   if (followed_.empty()) finish(kExitOk);
+}
+
+// ---- Duplicate events (docs/events.md) ----
+
+void Client::on_event_created(const Json& m) {
+  const std::string event = text(m, "event");
+  std::string tables;
+  for (const auto& t : m.value("tables", Json::array()))
+    tables += (tables.empty() ? "" : ", ") + t.get<std::string>();
+  for (const std::string& line :
+       {"Event " + event + " created: " + text(m, "rotations") +
+            " tables play each board (board 1: " + tables + ").",
+        "Each player named in it plays their tables with: casa event join " + event,
+        "Standings: casa event standings " + event + " --follow"})
+    for (const auto& piece : wrap_line(line)) log_ << piece << "\n";
+  Json result = {{"event", event},
+                 {"rotations", m.value("rotations", 0)},
+                 {"tables", m.value("tables", Json::array())}};
+  out_ << result.dump() << "\n" << std::flush;
+  finish(kExitOk);
+}
+
+void Client::refresh_event() {
+  if (!options_.fetch_event) return;
+  Json fresh = options_.fetch_event();
+  if (fresh.is_object() && fresh.contains("tables")) options_.event_info = std::move(fresh);
+}
+
+bool Client::event_table(const std::string& table) {
+  auto known = [&] {
+    for (const auto& t : options_.event_info.value("tables", Json::array()))
+      if (t.value("table", Json()) == Json(table) &&
+          event_rotations_.count(t.value("rotation", -1)))
+        return true;
+    return false;
+  };
+  if (known()) return true;
+  // A table opened since we last asked: the event's next board, or not ours.
+  refresh_event();
+  return known();
+}
+
+// No table is followed (the run starts, or a board just ended): follow the
+// event's open tables where we sit, wait for the next board, or end.
+void Client::event_next() {
+  if (!followed_.empty()) return;
+  refresh_event();
+  const Json& event = options_.event_info;
+  if (!more_to_play(event, event_rotations_, event_over_)) {
+    std::ostream& where = screen();
+    where << "\nYour tables of event " << options_.event << " are all played"
+          << (event.value("status", std::string()) == "over" ? "; the event is over."
+                                                             : "; others still play.")
+          << "\n";
+    for (const auto& line : render_standings(event)) where << line << "\n";
+    where << std::flush;
+    return finish(kExitOk);
+  }
+  for (const auto& table : open_tables(event, event_rotations_, event_over_)) {
+    if (followed(table)) continue;
+    follow(table);
+    // Its state came already (before we knew it was ours): ask for it again.
+    if (const auto it = tables_.find(table); it != tables_.end() && !it->second.status.empty())
+      send({{"type", "resync"}, {"table", table}});
+  }
+  if (followed_.empty())
+    log_ << "Event " << options_.event << ": waiting for your next board to open.\n";
 }
 
 void Client::finish(int code, const std::string& message) {

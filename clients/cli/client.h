@@ -27,7 +27,7 @@
 
 namespace casa::cli {
 
-enum class Command { kPlay, kJoin, kWatch, kList, kResume, kRematch };
+enum class Command { kPlay, kJoin, kWatch, kList, kResume, kRematch, kEventCreate, kEventJoin };
 
 struct ClientOptions {
   Command command = Command::kPlay;
@@ -55,6 +55,17 @@ struct ClientOptions {
   bool list_only = false;
   // kRematch: the finished table to play again.
   std::string rematch_table;
+  // kEventCreate: the event's sides (create_event's `sides`, a member {"me": true}
+  // being this player) and boards (0 = the server's default); game, players and
+  // options as for kPlay.
+  Json event_sides = Json::array();
+  int event_boards = 0;
+  // kEventJoin: the event, as GET /api/events/{event} gave it before connecting,
+  // and how to ask for it again (null = it could not be had). The run plays every
+  // table of the event where this player sits, board after board.
+  std::string event;
+  Json event_info;
+  std::function<Json()> fetch_event;
   // Who answers requests: "" = the person at the keyboard; "random" or "first".
   std::string bot;
   std::uint64_t seed = 0;  // the client bot's randomness
@@ -151,6 +162,12 @@ class Client {
   void on_game_over(const Json& m);
   void on_table_closed(const Json& m);
   void on_left(const Json& m);
+  void on_event_created(const Json& m);
+  // casa event join: whether a table is one of the event's where we sit (asking
+  // the server again when it is new), and what to do once no table is followed.
+  bool event_table(const std::string& table);
+  void event_next();
+  void refresh_event();
   void follow(const std::string& table);
   void unfollow(const std::string& table);
   bool followed(const std::string& table) const { return followed_.count(table) > 0; }
@@ -205,6 +222,11 @@ class Client {
   std::string prompt_again_;       // the prompt line now waiting for input, or empty
   bool input_closed_ = false;
   std::uint64_t rng_state_;
+  // casa event join: who we are, the rotations we sit at, the event's tables this
+  // run saw end.
+  std::string player_id_;
+  std::set<int> event_rotations_;
+  std::set<std::string> event_over_;
 };
 
 }  // namespace casa::cli

@@ -9,6 +9,9 @@
 //   casa watch CODE
 //   casa list [--game G]
 //   casa verify TABLE [--url URL] [--commitment HASH]
+//   casa event create --game G --players N --side SPEC... [--boards B] [--options JSON]
+//   casa event join EVENT [--bot random|first]
+//   casa event standings EVENT [--follow] [--json]
 //
 // This file owns the command line, the resume token file and the WebSocket
 // transport (Boost.Beast, ws:// and wss://); the protocol itself is client.cpp.
@@ -35,10 +38,12 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 
 #include "clients/cli/client.h"
+#include "clients/cli/event.h"
 #include "protocol/crypto.h"
 #include "verify/verify.h"
 #include "versioninfo/version.h"
@@ -83,7 +88,8 @@ struct Args {
 [[noreturn]] void usage(const std::string& why) {
   std::cerr
       << "casa: " << why << "\n"
-      << "usage: casa play   --game G --players N [--options JSON] [--fill robot|random|strong|none]\n"
+      << "usage: casa play   --game G --players N [--options JSON] [--fill "
+         "robot|random|strong|none]\n"
       << "                   [--bot random|first] [--private] [--seed S] [--verbose]\n"
       << "       casa create --game G --players N [--options JSON] [--private] [--fill BOT]\n"
       << "       casa join CODE [--seat N] [--bot random|first]\n"
@@ -92,12 +98,50 @@ struct Args {
       << "       casa watch CODE\n"
       << "       casa list [--game G]\n"
       << "       casa verify TABLE [--url URL] [--commitment HASH]\n"
+      << "       casa event create|join|standings ...   (casa event --help)\n"
       << "       casa --version\n"
       << "play/create: [--grace SECONDS] [--takeover robot|strong|none] [--move-timeout SECONDS]\n"
       << "common: [--url ws://HOST:PORT/ws] [--name NAME] [--token-file PATH] [--no-token]\n"
       << "        [--insecure]   (wss:// without checking the certificate)\n"
       << "See docs/cli.md.\n";
   std::exit(casa::cli::kExitUsage);
+}
+
+// casa event --help (exit 0), or a mistake in a casa event command line (exit 2).
+[[noreturn]] void event_usage(const std::string& why = "") {
+  std::ostream& o = why.empty() ? std::cout : std::cerr;
+  if (!why.empty()) o << "casa: " << why << "\n";
+  o << "usage: casa event create --game G --players N --side SPEC --side SPEC ... [--boards B]\n"
+    << "                         [--options JSON]\n"
+    << "       casa event join EVENT [--bot random|first] [--verbose]\n"
+    << "       casa event standings EVENT [--follow] [--every SECONDS] [--json]\n"
+    << "\n"
+    << "A duplicate event: every side plays the same deals (boards) once from each\n"
+    << "side's seats, at one table per side, and is scored against the field.\n"
+    << "  create     open the event; --side once per side of the game, in seat order:\n"
+    << "             [NAME=]MEMBER,MEMBER... one member per seat of the side, each one\n"
+    << "             me, a player id (p… as casa prints it: \"Connected as NAME (p…)\")\n"
+    << "             or a server bot (robot, random, strong); MEMBERS/MEMBERS names the\n"
+    << "             side's members at each table in turn. Prints the event's id.\n"
+    << "  join       play your seats of the event: each table where you sit, board after\n"
+    << "             board, as casa play does (you choose, or --bot plays for you);\n"
+    << "             ends with the standings once your tables are played. Players are\n"
+    << "             named by the creator: join takes up the seats you were given.\n"
+    << "  standings  the standings against the field; --follow prints them again each\n"
+    << "             time they change, until the event is over (or Ctrl-C); --json\n"
+    << "             prints the server's answer (GET /api/events/EVENT) instead.\n"
+    << "common: [--url ws://HOST:PORT/ws] [--name NAME] [--token-file PATH] [--insecure]\n"
+    << "Exit status: 0 done, 1 refused by the server (unknown event, not one of its\n"
+    << "players, a bad side, too many tables), 2 bad command line, 3 no connection.\n"
+    << "See docs/cli.md and docs/events.md.\n";
+  std::exit(why.empty() ? casa::cli::kExitOk : casa::cli::kExitUsage);
+}
+
+bool valid_id(const std::string& id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (const char c : id)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') return false;
+  return true;
 }
 
 Url parse_url(const std::string& text) {
@@ -148,6 +192,16 @@ Args parse_args(int argc, char** argv) {
     c.command = Command::kResume;
   } else if (command == "rematch") {
     c.command = Command::kRematch;
+  } else if (command == "event") {
+    const std::string sub = argc > 2 ? argv[2] : "";
+    if (sub == "-h" || sub == "--help" || sub == "help") event_usage();
+    if (sub == "create")
+      c.command = Command::kEventCreate;
+    else if (sub == "join")
+      c.command = Command::kEventJoin;
+    else
+      event_usage(sub.empty() ? "event needs create, join or standings"
+                              : "unknown event command " + sub);
   } else if (command == "--version" || command == "version") {
     std::cout << casa::version_line("casa") << "\n";
     std::exit(0);
@@ -163,7 +217,13 @@ Args parse_args(int argc, char** argv) {
   a.token_file = env_token ? env_token : std::string(home ? home : ".") + "/.config/casa/token";
   c.seed = std::random_device{}();
 
-  int i = 2;
+  int i = c.command == Command::kEventCreate || c.command == Command::kEventJoin ? 3 : 2;
+  if (c.command == Command::kEventJoin) {
+    if (i >= argc || std::string(argv[i]).rfind("--", 0) == 0)
+      event_usage("event join needs the event's id");
+    c.event = argv[i++];
+    if (!valid_id(c.event)) event_usage("bad event id " + c.event);
+  }
   if ((c.command == Command::kJoin || c.command == Command::kWatch)) {
     if (i >= argc || std::string(argv[i]).rfind("--", 0) == 0)
       usage(command + " needs an invite code");
@@ -180,6 +240,17 @@ Args parse_args(int argc, char** argv) {
       if (i + 1 >= argc) usage("missing value after " + flag);
       return argv[++i];
     };
+    if (c.command == Command::kEventCreate || c.command == Command::kEventJoin) {
+      static const std::set<std::string> common = {"--url", "--name", "--token-file", "--no-token",
+                                                   "--insecure"};
+      static const std::set<std::string> create = {"--game", "--players", "--options", "--side",
+                                                   "--boards"};
+      static const std::set<std::string> join = {"--bot", "--seed", "--verbose", "-v"};
+      const auto& own = c.command == Command::kEventCreate ? create : join;
+      if (!common.count(flag) && !own.count(flag))
+        event_usage("unknown flag " + flag + " for event " +
+                    (c.command == Command::kEventCreate ? "create" : "join"));
+    }
     try {
       if (flag == "--url")
         a.url = next();
@@ -219,7 +290,15 @@ Args parse_args(int argc, char** argv) {
         c.follow_all = true;
       else if (flag == "--list" && c.command == Command::kResume)
         c.list_only = true;
-      else if (flag == "--grace")
+      else if (flag == "--side" && c.command == Command::kEventCreate) {
+        std::string why;
+        const auto side = casa::cli::parse_side(next(), why);
+        if (!side) event_usage("bad --side: " + why);
+        c.event_sides.push_back(*side);
+      } else if (flag == "--boards" && c.command == Command::kEventCreate) {
+        c.event_boards = std::stoi(next());
+        if (c.event_boards < 1) event_usage("--boards must be at least 1");
+      } else if (flag == "--grace")
         grace = std::stoi(next());
       else if (flag == "--takeover") {
         takeover = next();
@@ -234,6 +313,8 @@ Args parse_args(int argc, char** argv) {
     }
   }
   if (c.players < 1) usage("--players must be at least 1");
+  if (c.command == Command::kEventCreate && c.event_sides.size() < 2)
+    event_usage("event create needs a --side for each side of the game (two or more)");
   if (grace > 3600) usage("--grace is at most 3600 seconds");
   if (c.move_timeout_seconds > 3600) usage("--move-timeout is at most 3600 seconds");
   if (grace >= 0 || !takeover.empty())
@@ -563,10 +644,125 @@ int run_verify(int argc, char** argv) {
   return casa::cli::kExitOk;
 }
 
+// ---- casa event ------------------------------------------------------------
+
+// The URL of the other commands (ws:// or wss://), or the server's http(s):// one.
+Url http_url(std::string text) {
+  if (text.rfind("http://", 0) == 0) text = "ws://" + text.substr(7);
+  if (text.rfind("https://", 0) == 0) text = "wss://" + text.substr(8);
+  return parse_url(text);
+}
+
+// GET /api/events/{event}: the answer, or an exit status with its reason said.
+struct EventAnswer {
+  Json event;
+  int exit = casa::cli::kExitOk;
+};
+
+EventAnswer fetch_event(const Url& url, const std::string& event, bool insecure,
+                        bool quiet = false) {
+  const std::string target = "/api/events/" + event;
+  std::pair<int, std::string> got;
+  try {
+    got = http_get(url, target, insecure);
+  } catch (const beast::system_error& e) {
+    if (!quiet)
+      std::cerr << "casa: cannot reach " << url.host << ":" << url.port << " for " << target << ": "
+                << e.code().message() << "\n";
+    return {Json(), casa::cli::kExitConnection};
+  } catch (const std::exception& e) {
+    if (!quiet)
+      std::cerr << "casa: cannot reach " << url.host << ":" << url.port << " for " << target << ": "
+                << e.what() << "\n";
+    return {Json(), casa::cli::kExitConnection};
+  }
+  const Json body = Json::parse(got.second, nullptr, false);
+  if (got.first == 404) {
+    std::cerr << "casa: there is no event " << event << " on this server\n";
+    return {Json(), casa::cli::kExitServerError};
+  }
+  if (got.first != 200 || !body.is_object()) {
+    const std::string code = body.is_object() ? body.value("error", "") : "";
+    std::cerr << "casa: the server answered " << got.first
+              << (code.empty() ? "" : " (" + code + ")") << " for " << target << "\n";
+    return {Json(), casa::cli::kExitServerError};
+  }
+  return {body, casa::cli::kExitOk};
+}
+
+// casa event standings EVENT [--follow] [--every SECONDS] [--json] [--url URL] [--insecure]
+int run_event_standings(int argc, char** argv) {
+  if (argc < 4 || std::string(argv[3]).rfind("--", 0) == 0)
+    event_usage("event standings needs the event's id");
+  const std::string event = argv[3];
+  if (!valid_id(event)) event_usage("bad event id " + event);
+  const char* env_url = std::getenv("CASA_URL");
+  std::string url_text = env_url ? env_url : "ws://localhost:8080/ws";
+  bool follow = false, as_json = false, insecure = false;
+  double every = 2;
+  for (int i = 4; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if ((flag == "--url" || flag == "--every") && i + 1 >= argc)
+      event_usage("missing value after " + flag);
+    if (flag == "--url") {
+      url_text = argv[++i];
+    } else if (flag == "--every") {
+      try {
+        every = std::stod(argv[++i]);
+      } catch (const std::logic_error&) {
+        every = 0;
+      }
+      if (!(every >= 0.2 && every <= 3600)) event_usage("--every takes 0.2 to 3600 seconds");
+    } else if (flag == "--follow" || flag == "-f") {
+      follow = true;
+    } else if (flag == "--json") {
+      as_json = true;
+    } else if (flag == "--insecure") {
+      insecure = true;
+    } else {
+      event_usage("unknown flag " + flag + " for event standings");
+    }
+  }
+  const Url url = http_url(url_text);
+  std::string shown;
+  int failures = 0;
+  bool first = true;
+  while (true) {
+    EventAnswer got = fetch_event(url, event, insecure, !first);
+    if (got.exit == casa::cli::kExitConnection && !first && ++failures <= kReconnectAttempts) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(250 << failures));
+      continue;
+    }
+    if (got.exit != casa::cli::kExitOk) {
+      if (got.exit == casa::cli::kExitConnection && !first)
+        std::cerr << "casa: giving up after " << kReconnectAttempts
+                  << " attempts to reach the server\n";
+      return got.exit;
+    }
+    failures = 0;
+    const std::string key = as_json ? got.event.dump() : casa::cli::standings_key(got.event);
+    if (key != shown) {
+      if (as_json) {
+        std::cout << got.event.dump() << "\n";
+      } else {
+        if (!first) std::cout << "\n";
+        for (const auto& line : casa::cli::render_standings(got.event)) std::cout << line << "\n";
+      }
+      std::cout << std::flush;
+      shown = key;
+    }
+    first = false;
+    if (!follow || got.event.value("status", std::string()) == "over") return casa::cli::kExitOk;
+    std::this_thread::sleep_for(std::chrono::milliseconds(static_cast<int>(every * 1000)));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == "verify") return run_verify(argc, argv);
+  if (argc >= 3 && std::string(argv[1]) == "event" && std::string(argv[2]) == "standings")
+    return run_event_standings(argc, argv);
   Args args = parse_args(argc, argv);
   const Url url = parse_url(args.url);
   if (args.use_token) args.client.token = load_token(args.token_file);
@@ -574,8 +770,17 @@ int main(int argc, char** argv) {
     if (args.use_token) args.client.rematch_table = load_token(last_table_file(args.token_file));
     if (args.client.rematch_table.empty()) usage("rematch needs the table of the finished game");
   }
-  const bool interactive =
-      args.client.bot.empty() && args.client.command != Command::kList && !args.client.list_only;
+  if (args.client.command == Command::kEventJoin) {
+    // Which tables are ours comes from the event; it is asked again as boards open.
+    EventAnswer got = fetch_event(url, args.client.event, args.insecure);
+    if (got.exit != casa::cli::kExitOk) std::_Exit(got.exit);
+    args.client.event_info = std::move(got.event);
+    args.client.fetch_event = [url, event = args.client.event, insecure = args.insecure] {
+      return fetch_event(url, event, insecure, true).event;
+    };
+  }
+  const bool interactive = args.client.bot.empty() && args.client.command != Command::kList &&
+                           args.client.command != Command::kEventCreate && !args.client.list_only;
   Client client(args.client, std::cout, std::cerr);
 
   net::io_context ioc;

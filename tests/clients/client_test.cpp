@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 
+#include "clients/cli/event.h"
+
 namespace {
 
 using casa::cli::Client;
@@ -787,4 +789,149 @@ TEST_CASE("a drain: `draining` is not fatal and `reconnect` asks for a pause bef
   CHECK_FALSE(h.client.take_reconnect_after_ms());  // once
   // The next connection resumes as any reconnect does.
   CHECK(h.client.hello()["token"] == "abc");
+}
+
+// ---- casa event (docs/events.md) ----
+
+TEST_CASE("event create: --side specs become create_event sides, `me` the player's id") {
+  std::string error;
+  const auto ann = casa::cli::parse_side("Ann=me", error);
+  REQUIRE(ann);
+  CHECK(*ann == Json::parse(R"({"name":"Ann","members":[{"me":true}]})"));
+  const auto pair = casa::cli::parse_side("robot,p0123456789", error);
+  REQUIRE(pair);
+  CHECK(*pair == Json::parse(R"({"members":[{"bot":"robot"},{"player_id":"p0123456789"}]})"));
+  const auto rotating = casa::cli::parse_side("Us=me/pabcdef0123", error);
+  REQUIRE(rotating);
+  CHECK(*rotating ==
+        Json::parse(R"({"name":"Us","tables":[[{"me":true}],[{"player_id":"pabcdef0123"}]]})"));
+  CHECK_FALSE(casa::cli::parse_side("=me", error));
+  CHECK_FALSE(casa::cli::parse_side("Rob Ot", error));
+  CHECK(error.find("'Rob Ot'") != std::string::npos);
+  CHECK_FALSE(casa::cli::parse_side("me,,robot", error));
+  const Json sides = Json::array({*ann, *rotating});
+  CHECK(casa::cli::sides_for(sides, "p1")[0]["members"][0] == Json::parse(R"({"player_id":"p1"})"));
+  CHECK(casa::cli::sides_for(sides, "p1")[1]["tables"][0][0] ==
+        Json::parse(R"({"player_id":"p1"})"));
+
+  ClientOptions o;
+  o.command = Command::kEventCreate;
+  o.game = "casino";
+  o.players = 2;
+  o.event_boards = 3;
+  o.event_sides = sides;
+  Harness h(o);
+  h.client.hello();
+  const auto sent = h.feed(kWelcome);
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0]["type"] == "create_event");
+  CHECK(sent[0]["boards"] == 3);
+  CHECK(sent[0]["sides"][0]["members"][0]["player_id"] == "p1");
+  h.feed(R"({"type":"event_created","event":"e1","rotations":2,"tables":["ta","tb"]})");
+  CHECK(h.client.done());
+  CHECK(h.client.exit_code() == 0);
+  CHECK(Json::parse(h.out.str()) ==
+        Json::parse(R"({"event":"e1","rotations":2,"tables":["ta","tb"]})"));
+  CHECK(h.log.str().find("casa event join e1") != std::string::npos);
+}
+
+namespace {
+// An event of two boards where p1 sits at rotation 1 only (bob's side, then ann's).
+Json event_at(const std::string& board2_table, const std::string& status, const std::string& b1r1,
+              const std::string& b2r1) {
+  Json e = Json::parse(R"({"event":"e1","game":"casino","players":2,"boards":2,"rotations":2,
+    "sides":[{"name":"Ann","tables":[[{"player_id":"p2"}],[{"player_id":"p1"}]]},
+             {"name":"Bob","tables":[[{"player_id":"p3"}],[{"bot":"robot"}]]}],
+    "results":[],"standings":[{"rank":1,"side":1,"name":"Bob","total":4,"points":9,"hands":2},
+                              {"rank":2,"side":0,"name":"Ann","total":-4,"points":5,"hands":2}]})");
+  e["status"] = status;
+  e["tables"] = Json::array();
+  e["tables"].push_back({{"board", 1}, {"rotation", 0}, {"table", "t10"}, {"status", "playing"}});
+  e["tables"].push_back({{"board", 1}, {"rotation", 1}, {"table", "t11"}, {"status", b1r1}});
+  e["tables"].push_back(
+      {{"board", 2}, {"rotation", 0}, {"table", Json()}, {"status", "not_started"}});
+  e["tables"].push_back({{"board", 2},
+                         {"rotation", 1},
+                         {"table", board2_table.empty() ? Json() : Json(board2_table)},
+                         {"status", b2r1}});
+  return e;
+}
+const char* kStateT11 =
+    R"({"type":"table_state","table":"t11","game":"casino","players":2,"status":"playing","seq":1,"seat":1,"seats":[],"teams":[[0],[1]],"options":{},"view":{"game":"casino","seat":1,"to_act":[1]}})";
+}  // namespace
+
+TEST_CASE(
+    "event join: plays the event's tables where the player sits, board after board, then the "
+    "standings") {
+  ClientOptions o;
+  o.command = Command::kEventJoin;
+  o.event = "e1";
+  o.bot = "first";
+  o.token = "abc";
+  o.event_info = event_at("", "running", "playing", "not_started");
+  std::deque<Json> answers;  // what the server says when asked again
+  o.fetch_event = [&answers] {
+    if (answers.empty()) return Json();
+    Json a = answers.front();
+    answers.pop_front();
+    return a;
+  };
+  Harness h(o);
+  h.client.hello();
+  answers.push_back(event_at("", "running", "playing", "not_started"));
+  CHECK(h.feed(kWelcome).empty());
+  // Another table of the token (not this event's, at a rotation we do not sit at):
+  // named, not played.
+  answers.push_back(event_at("", "running", "playing", "not_started"));
+  h.feed(
+      R"({"type":"table_state","table":"t10","game":"casino","players":2,"status":"playing","seq":1,"seat":0,"seats":[],"teams":[[0],[1]],"options":{},"view":null})");
+  CHECK(h.log.str().find("casa resume t10") != std::string::npos);
+  h.feed(kStateT11);
+  auto sent = h.feed(
+      R"({"type":"request","table":"t11","seq":2,"seat":1,"view":{"game":"casino","seat":1,"to_act":[1]},"legal":[{"type":"trail","card":"AS"}]})");
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0]["table"] == "t11");
+  CHECK(sent[0]["seq"] == 2);
+  // Board 1 ends here; board 2 is not open yet: the run waits for it.
+  answers.push_back(event_at("", "running", "playing", "not_started"));
+  h.feed(R"({"type":"game_over","table":"t11","seq":3,"scores":[3,5],"winners":[1]})");
+  CHECK_FALSE(h.client.done());
+  CHECK(h.log.str().find("waiting for your next board") != std::string::npos);
+  // Its table_state comes when it starts: a table the event did not have when
+  // last asked, so it asks again.
+  answers.push_back(event_at("t21", "running", "over", "playing"));
+  h.feed(
+      R"({"type":"table_state","table":"t21","game":"casino","players":2,"status":"playing","seq":1,"seat":1,"seats":[],"teams":[[0],[1]],"options":{},"view":{"game":"casino","seat":1,"to_act":[0]}})");
+  sent = h.feed(
+      R"({"type":"request","table":"t21","seq":2,"seat":1,"view":{"game":"casino","seat":1,"to_act":[1]},"legal":[{"type":"trail","card":"KD"}]})");
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0]["table"] == "t21");
+  // The last board over (the server still says "playing": what this run saw counts).
+  answers.push_back(event_at("t21", "running", "over", "playing"));
+  h.feed(R"({"type":"game_over","table":"t21","seq":3,"scores":[2,6],"winners":[1]})");
+  CHECK(h.client.done());
+  CHECK(h.client.exit_code() == 0);
+  const std::string screen = h.log.str();
+  CHECK(screen.find("Your tables of event e1 are all played; others still play.") !=
+        std::string::npos);
+  CHECK(screen.find("  1  Bob       +4       9      2") != std::string::npos);
+  CHECK(screen.find("  2  Ann       -4       5      2") != std::string::npos);
+  CHECK(h.out.str().find(R"({"table":"t21")") != std::string::npos);
+}
+
+TEST_CASE("event join: a player the event does not name is told so, with their id") {
+  ClientOptions o;
+  o.command = Command::kEventJoin;
+  o.event = "e1";
+  o.bot = "first";
+  o.event_info = event_at("", "running", "playing", "not_started");
+  Harness h(o);
+  h.client.hello();
+  CHECK(
+      h.feed(
+           R"({"type":"welcome","player_id":"p9","token":"t","name":"carol","version":1,"resumed":false})")
+          .empty());
+  CHECK(h.client.done());
+  CHECK(h.client.exit_code() == 1);
+  CHECK(h.log.str().find("you (carol, player id p9) do not sit in event e1") != std::string::npos);
 }
