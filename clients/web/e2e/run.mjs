@@ -375,6 +375,11 @@ await test("two friends play a private La Casa 4p table from an invite link, wit
   await spec.goto(new URL(invite).pathname);
   await spec.waitForSelector(".seat");
   await bea.goto(new URL(invite).pathname);
+  // The invitation says whose table, which game and how many seats are taken.
+  const intro = (await bea.locator(".invite-intro").textContent({ timeout: 10000 })).replace(/\s+/g, " ");
+  assert(intro.includes("ann invites you to a game of La Casa: 1 of 4 seats taken."), `the invite page: ${intro}`);
+  assert(bea.frames_.some((f) => f.includes('"table_state"') && JSON.parse(f).creator?.name === "ann"), "the server names the creator");
+  await screenshots(bea, "invite");
   const sit = bea.locator('.seat[data-seat="2"] button', { hasText: "Sit here" });
   await sit.click();
   await bea.waitForURL(`**/table/${table}`);

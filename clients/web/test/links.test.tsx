@@ -109,8 +109,24 @@ describe("the invite page", () => {
     app.changed();
     await settle();
     const intro = root.querySelector(".invite-intro")!.textContent;
-    expect(intro).toContain("ann invites you to a game of Casino for 3 players (1 bot already seated).");
+    expect(intro).toContain("ann invites you to a game of Casino: 2 of 3 seats taken (1 bot).");
     expect(intro).toContain("One seat is free");
+  });
+  it("names the table's creator as the server says, even when the creator does not sit", async () => {
+    history.replaceState(null, "", "/join/INV8");
+    const { app } = makeApp();
+    render(<Root app={app} />, root);
+    app.receive({
+      type: "table_state", table: "t8", game: "la-casa", players: 4, status: "waiting", seq: 0, seat: -1, invite: "INV8",
+      creator: { player_id: "p-ann", name: "Ann" },
+      seats: [{ seat: 0, kind: "player", name: "bea" }, { seat: 1, kind: "empty" }, { seat: 2, kind: "empty" }, { seat: 3, kind: "empty" }],
+      teams: [[0, 2], [1, 3]], options: {}, view: null,
+    });
+    app.changed();
+    await settle();
+    const intro = root.querySelector(".invite-intro")!.textContent;
+    expect(intro).toContain("Ann invites you to a game of La Casa: 1 of 4 seats taken.");
+    expect(intro).toContain("3 seats are free");
   });
 });
 

@@ -246,7 +246,7 @@ function Log({ t, name }: { t: TableEntry; name: (s: number) => string }) {
   return (
     <section class="log" aria-label="What happened">
       <h3>What happened</h3>
-      <ol ref={ref} aria-live="polite">
+      <ol ref={ref}>
         {lines.map(({ l, text }, i) => (
           <li key={i}>
             {text}
@@ -255,6 +255,33 @@ function Log({ t, name }: { t: TableEntry; name: (s: number) => string }) {
         ))}
       </ol>
     </section>
+  );
+}
+
+/**
+ * For screen readers: the lines of "What happened" that are new since the last
+ * render (a card played, a trick won), read out once. The visible log is not a live
+ * region: a restored history would be read out whole.
+ */
+function Announcer({ t, name }: { t: TableEntry; name: (s: number) => string }) {
+  const game = t.state?.game ?? "";
+  const mark = useRef<{ last: unknown; text: string }>({ last: null, text: "" });
+  const m = mark.current;
+  const last = t.log[t.log.length - 1] ?? null;
+  if (last !== m.last) {
+    const at = m.last ? t.log.lastIndexOf(m.last as never) : -1;
+    const fresh = at >= 0 ? t.log.slice(at + 1) : t.log.slice(-1);
+    m.text = fresh
+      .map((l) => describeEvent(l.event, game, name))
+      .filter(Boolean)
+      .slice(-4)
+      .join(" ");
+    m.last = last;
+  }
+  return (
+    <p class="sr-only announce" aria-live="polite" aria-atomic="true">
+      {m.text}
+    </p>
   );
 }
 
@@ -444,20 +471,22 @@ function GoneTable({ app, id }: { app: App; id: string }) {
 }
 
 /**
- * What an invited friend sees first: whose table (the people seated; the server does
- * not say which of them created it), which game, and the seats still free.
+ * What an invited friend sees first: whose table (its creator, as the server names
+ * them), which game, and how many seats are taken and free.
  */
 function InviteIntro({ st, name }: { st: Json; name: (s: number) => string }) {
   const seats: Json[] = st.seats ?? [];
   const people = seats.filter((s) => s.kind === "player").map((s) => name(s.seat));
   const bots = seats.filter((s) => s.kind === "bot").length;
   const free = seats.filter((s) => s.kind === "empty").length;
-  const who = people.length ? `${listWords(people)} ${people.length > 1 ? "invite" : "invites"} you` : "You are invited";
+  const creator: string | undefined = st.creator?.name;
+  const who = creator ? `${creator} invites you` : people.length ? `${listWords(people)} ${people.length > 1 ? "invite" : "invites"} you` : "You are invited";
+  const taken = st.players - free;
   return (
     <section class="invite-intro" aria-label="Invitation">
       <p>
-        <b>{who}</b> to a game of <b>{gameTitle(st.game)}</b> for {plural(st.players, "player")}
-        {bots ? ` (${plural(bots, "bot")} already seated)` : ""}.
+        <b>{who}</b> to a game of <b>{gameTitle(st.game)}</b>: {taken} of {plural(st.players, "seat")} taken
+        {bots ? ` (${plural(bots, "bot")})` : ""}.
       </p>
       <p>{free ? `${free === 1 ? "One seat is" : `${free} seats are`} free: choose one below with “Sit here”.` : "Every seat is taken: you can watch."}</p>
     </section>
@@ -556,9 +585,10 @@ export function TablePage({ app, id }: { app: App; id: string }) {
         </div>
         {st.invite && st.status === "waiting" ? <InviteLink invite={st.invite} /> : null}
       </header>
-      <p class="sr-only" role="status" aria-live="assertive">
+      <p class="sr-only your-turn-announce" role="status" aria-live="assertive">
         {myTurn ? `Your turn: ${decisionLines(t.request?.legal, st.game, v?.phase).map((l) => l.text).join("; or ")}.` : ""}
       </p>
+      <Announcer t={t} name={name} />
       {st.status === "waiting" && st.seat < 0 ? <InviteIntro st={st} name={name} /> : null}
       {t.closed ? <p class="closed">{t.closed.message ?? "This table is closed."}</p> : null}
       <Pick.Provider value={pick}>
