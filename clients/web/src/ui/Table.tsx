@@ -40,6 +40,21 @@ function decisionInView(page: HTMLElement | null, dock: HTMLElement | null): voi
   else inView(dock, "end");
 }
 
+/**
+ * Keyboard play: a control that was pressed is gone once the move is sent, which
+ * leaves the focus nowhere. When the focus was last in the play area and is now
+ * lost, the next decision's first control takes it, so Tab and Enter go on from there.
+ */
+function decisionFocus(page: HTMLElement | null, wasInPlay: boolean): void {
+  if (!page || !wasInPlay) return;
+  const active = document.activeElement;
+  if (active && active !== document.body) return; // focus still somewhere: on a control, in the chat, a dialog
+  const first = page.querySelector<HTMLElement>(
+    ".dock button.card.legal, .dock .choices button.choice:not([disabled]), .dock .choices select, .play-area button.card.legal",
+  );
+  first?.focus();
+}
+
 export function seatNamer(state: Json, mySeat: number) {
   return (seat: number): string => {
     if (seat === -1) return "the Robot";
@@ -176,12 +191,17 @@ function ChoicesPanel({ app, t, pick, selected, setSelected, chosen, setChosen }
   };
   const forCard = selected ? choices.byCard.get(selected) : undefined;
   const hidden = [...new Set([...choices.byCard.keys(), ...choices.toggles])].filter((c) => !drawn.has(c));
+  const panel = useRef<HTMLElement>(null);
+  // A card chosen from the keyboard: its first choice takes the focus.
+  useEffect(() => {
+    if (selected && document.activeElement?.matches("button.card")) panel.current?.querySelector<HTMLElement>(".card-choices button.choice")?.focus();
+  }, [selected]);
   if (!t.request) return null;
   const lines = decisionLines(legal, game, t.state?.view?.phase);
   const most = maxCards(choices.multi);
   const match = choices.multi.length ? matchCards(choices.multi, chosen) : undefined;
   return (
-    <section class="choices" aria-label="Your move" data-types={lines.map((l) => l.type).join(" ")}>
+    <section class="choices" aria-label="Your move" ref={panel} data-types={lines.map((l) => l.type).join(" ")}>
       <h3>Your move</h3>
       <ul class="decision">
         {lines.map((l) => (
@@ -205,7 +225,14 @@ function ChoicesPanel({ app, t, pick, selected, setSelected, chosen, setChosen }
               {describeAction(a, game, view)}
             </button>
           ))}
-          <button type="button" onClick={() => setSelected(null)}>
+          <button
+            type="button"
+            onClick={() => {
+              const card = selected;
+              setSelected(null);
+              document.querySelector<HTMLElement>(`.play-area button.card[data-card="${card}"]`)?.focus();
+            }}
+          >
             Cancel
           </button>
         </div>
@@ -510,9 +537,22 @@ export function TablePage({ app, id }: { app: App; id: string }) {
   useEffect(() => {
     if (sheetRef.current) sheetRef.current.scrollTop = sheetRef.current.scrollHeight;
   }, [sheetRows]);
+  // Whether the focus was last inside the play area (a card or a choice).
+  const focusInPlay = useRef(false);
+  useEffect(() => {
+    const onFocus = (e: FocusEvent) => {
+      const area = pageRef.current?.querySelector(".play-area");
+      focusInPlay.current = !!area && e.target instanceof Node && area.contains(e.target);
+    };
+    document.addEventListener("focusin", onFocus);
+    return () => document.removeEventListener("focusin", onFocus);
+  }, []);
   useEffect(() => {
     setChosen(new Set());
-    if (reqSeq !== null) decisionInView(pageRef.current, dockRef.current);
+    if (reqSeq !== null) {
+      decisionInView(pageRef.current, dockRef.current);
+      decisionFocus(pageRef.current, focusInPlay.current);
+    }
   }, [reqSeq]);
   // The choices of a selected card (Casino: capture, build or trail) come into view too.
   useEffect(() => {
