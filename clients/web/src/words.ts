@@ -153,7 +153,7 @@ export function describeEvent(e: Json, game: string, who: (seat: number) => stri
     case "ruling_family":
       return `${family(e.family)} rules.`;
     case "commit":
-      return e.announced_family ? `The leader commits a card: ${family(e.announced_family)} led.` : `${e.count} cards committed.`;
+      return e.announced_family ? `The leader commits a card: ${family(e.announced_family)} led.` : `${plural(e.count, "card")} committed.`;
     case "my_commit":
       return `You commit ${c(e.card)}.`;
     case "slap_reveal":

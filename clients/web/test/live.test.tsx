@@ -29,7 +29,7 @@ describe("live regions of the table page", () => {
 
     app.receive({ type: "event", table: st.table, seq: 1, event: { type: "play", seat: 1, card: "G4" } });
     show();
-    expect(played()).toBe("robot 2 played 4 of Guns.");
+    expect(played()).toBe("robot (seat 2) played 4 of Guns.");
 
     app.receive({ ...req, table: st.table });
     show();
@@ -42,9 +42,17 @@ describe("live regions of the table page", () => {
     app.receive({ type: "event", table: st.table, seq: 5, event: { type: "play", seat: 1, card: "K5" } });
     show();
     // Both new lines, not the older one.
-    expect(played()).toBe("ann (you) played 3 of Masks. robot 2 played 5 of Knives.");
+    expect(played()).toBe("ann (you) played 3 of Masks. robot (seat 2) played 5 of Knives.");
     // A re-render with nothing new keeps the text (nothing is read out again).
     show();
-    expect(played()).toBe("ann (you) played 3 of Masks. robot 2 played 5 of Knives.");
+    expect(played()).toBe("ann (you) played 3 of Masks. robot (seat 2) played 5 of Knives.");
+  });
+});
+
+describe("counts in the log", () => {
+  it("are singular for one", async () => {
+    const { describeEvent } = await import("../src/words");
+    expect(describeEvent({ type: "commit", count: 1 }, "la-casa", () => "")).toBe("1 card committed.");
+    expect(describeEvent({ type: "commit", count: 3 }, "la-casa", () => "")).toBe("3 cards committed.");
   });
 });

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { useEffect, useState } from "preact/hooks";
 import { gameTitle } from "../catalogue";
-import type { Json } from "../words";
+import { plural, type Json } from "../words";
 
 export async function loadEvent(event: string): Promise<Json> {
   const r = await fetch(`/api/events/${encodeURIComponent(event)}`);
@@ -22,7 +22,7 @@ export function EventView({ event, navigate }: { event: Json; navigate: (p: stri
   return (
     <div class="event">
       <h2>
-        Duplicate event: {gameTitle(event.game)} <span class="muted">· {event.players} players · {event.boards} board{event.boards === 1 ? "" : "s"} · {event.status === "over" ? "over" : "running"}</span>
+        Duplicate event: {gameTitle(event.game)} <span class="muted">· {plural(event.players, "player")} · {plural(event.boards, "board")} · {event.status === "over" ? "over" : "running"}</span>
       </h2>
       <section aria-label="Standings">
         <h3>Standings</h3>

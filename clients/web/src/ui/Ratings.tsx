@@ -4,7 +4,7 @@
 // HTTP API (docs/protocol.md, HTTP); neither ever shows a card.
 import { useEffect, useState } from "preact/hooks";
 import { gameTitle } from "../catalogue";
-import type { Json } from "../words";
+import { plural, type Json } from "../words";
 
 export const LEADERBOARD_GAMES = ["la-casa", "casino", "conference", "trophy-case"];
 
@@ -175,7 +175,7 @@ export function ProfilePage({ id, navigate }: { id: string; navigate: Nav }) {
           {p.recent.map((g: Json) => (
             <li key={g.table}>
               <span>
-                {gameTitle(g.game)}, {g.players} players: {g.winner ? "won" : "lost"}, score {g.score}
+                {gameTitle(g.game)}, {plural(g.players, "player")}: {g.winner ? "won" : "lost"}, score {g.score}
                 {g.rated ? ` (${Math.round(g.rating_before)} → ${Math.round(g.rating_after)})` : ""}
               </span>
               <Link to={`/replay/${encodeURIComponent(g.table)}`} navigate={navigate}>Replay</Link>

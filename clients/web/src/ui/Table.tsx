@@ -61,8 +61,8 @@ export function seatNamer(state: Json, mySeat: number) {
     const seats = state?.seats ?? [];
     const s = seats[seat];
     let base = s?.name ?? `Seat ${seat + 1}`;
-    // Two bots (or players) of one name: the seat number tells them apart.
-    if (s?.name && seats.some((o: Json) => o.seat !== seat && o.name === s.name)) base = `${s.name} ${seat + 1}`;
+    // Two bots (or players) of one name: the seat tells them apart, as in the replay.
+    if (s?.name && seats.some((o: Json) => o.seat !== seat && o.name === s.name)) base = `${s.name} (seat ${seat + 1})`;
     return seat === mySeat ? `${base} (you)` : base;
   };
 }
