@@ -284,6 +284,12 @@ async function checkReplay(page, label) {
   await page.click('[aria-label="Next move"]');
   assert((await page.locator(".replay-hands .card").count()) > 0, "the replay shows the hands");
   await checkVerified(page, JSON.parse(readFileSync(join(shots, `../replay-${label}.json`), "utf8")));
+  // How the deal is proved fair: a link to the document, served beside the page.
+  const doc = await page.locator(".fair-how a").getAttribute("href");
+  if (servesPage) {
+    const r = await fetch(base + doc);
+    assert(r.ok && (await r.text()).startsWith("# Fair play"), `the fair-play document at ${doc}`);
+  }
   await checkCleanPage(page);
 }
 
@@ -702,7 +708,11 @@ async function playByKeyboard(p, label) {
       await p.keyboard.press("Tab"); // the select's own button
     }
     await p.keyboard.press(target === "button.card.toggle" ? "Space" : "Enter");
-    if (++n === 2) await screenshots(p, label);
+    if (++n === 2) {
+      const size = p.viewportSize();
+      await screenshots(p, label);
+      await p.setViewportSize(size);
+    }
     assert(n < 600, "too many moves");
     await p.waitForTimeout(30);
   }
@@ -735,6 +745,25 @@ await test("Casino against a bot and Trophy Case against two, keyboard only", as
   await p.waitForSelector(".board.trophy-case");
   const trophy = await playByKeyboard(p, "keyboard-trophy-case");
   assert(trophy.tabs < trophy.moves * 4, `Tab presses: ${trophy.tabs} for ${trophy.moves} moves`);
+  await checkCleanPage(p);
+});
+
+await test("Conference (one hand) on a phone and La Casa 2p (one round), keyboard only", async () => {
+  const p = await person("lou", PHONE);
+  await openCreateForm(p, "conference", 4);
+  await p.fill("#opt-hands", "1");
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector(".board.conference");
+  const conference = await playByKeyboard(p, "keyboard-conference");
+  assert(conference.tabs < conference.moves * 4, `Tab presses: ${conference.tabs} for ${conference.moves} moves`);
+  await p.setViewportSize(DESKTOP);
+  await openCreateForm(p, "la-casa", 2);
+  await p.check("#opt-election");
+  await setTesting(p, "rounds", 1);
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector('.board [aria-label="Tableaux"]');
+  const casa = await playByKeyboard(p, "keyboard-la-casa-2p");
+  assert(casa.tabs < casa.moves * 4, `Tab presses: ${casa.tabs} for ${casa.moves} moves`);
   await checkCleanPage(p);
 });
 

@@ -202,7 +202,7 @@ function FairDeal({ replay, check }: { replay: Json; check: Check }) {
           fixed before anyone played. At the end the table reveals the salt and the seed; this page hashes them, deals
           the cards again with the rules engine, and replays every move to check that each was legal and that the
           scores are right. The same checks run on your own computer with <code>casa verify</code> (the server's
-          documentation, docs/fair-play.md in its source, explains them in full).
+          documentation, <a href="/fair-play.txt">docs/fair-play.md</a>, explains them in full).
         </p>
       </details>
     </section>
