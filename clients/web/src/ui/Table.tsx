@@ -52,7 +52,7 @@ function decisionFocus(page: HTMLElement | null, wasInPlay: boolean): void {
   const first = page.querySelector<HTMLElement>(
     ".dock button.card.legal, .dock .choices button.choice:not([disabled]), .dock .choices select, .play-area button.card.legal",
   );
-  first?.focus();
+  first?.focus({ preventScroll: true }); // decisionInView has scrolled what needs to be seen
 }
 
 export function seatNamer(state: Json, mySeat: number) {
