@@ -43,6 +43,8 @@ RUN --mount=type=cache,target=/root/.cache/ccache \
 FROM debian:12 AS web
 WORKDIR /src/clients
 COPY clients/ ./
+# The replay page links to how deals are proved fair (clients/web/scripts/docs.mjs).
+COPY docs/fair-play.md /src/docs/fair-play.md
 COPY --from=wasm /src/clients/web/src/wasm/ web/src/wasm/
 # Without clients/web/package.json there is nothing to build and /out stays empty.
 # NPM_CAFILE: a CA bundle (mounted into the build) for networks whose proxy

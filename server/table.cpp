@@ -153,6 +153,11 @@ json Table::table_state(Seat seat) const {
                 {"clock", clock_json()},
                 {"view", nullptr}};
   if (setup_.rated) state["rated"] = *setup_.rated;
+  // Who made the table, under their display name as cleaned at hello: what an
+  // invited friend reads first ("Ann invites you").
+  if (!setup_.creator.empty()) {
+    state["creator"] = {{"player_id", setup_.creator}, {"name", lobby_.name_of(setup_.creator)}};
+  }
   if (seat >= 0) state["invite"] = setup_.invite;
   if (status_ != Status::waiting) state["view"] = protocol::value_to_json(game_->view(seat));
   // The same commitment for every seat and spectator; the seed and salt behind

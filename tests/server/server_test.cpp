@@ -117,6 +117,36 @@ TEST_CASE("four seats: bots, team chat only to partners, spectators see no hand"
   check_schemas(c);
 }
 
+TEST_CASE("table_state names the creator under the cleaned name, to an invited friend too") {
+  TestServer ts;
+  WsClient a(ts.port()), b(ts.port()), c(ts.port());
+  // The name as cleaned at hello (names.h): spaces around it trimmed, an "e" with a
+  // combining acute accent composed to NFC "\u00e9".
+  const json welcome = a.hello("  Anne\xcc\x81  ");
+  b.hello("bea");
+  c.hello("cy");
+  const json created = create(a, {{"game", "fake-trick"}, {"players", 4}, {"private", true}});
+  const std::string table = created["table"];
+  const json mine = a.expect("table_state");
+  REQUIRE(mine.contains("creator"));
+  CHECK(mine["creator"]["name"] == "Ann\xc3\xa9");
+  CHECK(mine["creator"]["player_id"] == welcome["player_id"]);
+  // The page an invite link opens: spectate by invite, before sitting.
+  CHECK(b.call({{"type", "spectate"}, {"invite", created["invite"]}})["type"] == "spectating");
+  const json seen = b.expect("table_state");
+  CHECK(seen["seat"] == -1);
+  CHECK(seen["creator"] == mine["creator"]);
+  CHECK(b.call({{"type", "join"}, {"invite", created["invite"]}, {"seat", 2}})["type"] == "joined");
+  CHECK(b.expect("table_state")["creator"]["name"] == "Ann\xc3\xa9");
+  // A creator who does not sit is still named.
+  const json other = create(c, {{"game", "fake-trick"}, {"players", 2}, {"seat", -1}});
+  CHECK(a.call({{"type", "spectate"}, {"table", other["table"]}})["type"] == "spectating");
+  CHECK(a.expect("table_state")["creator"]["name"] == "cy");
+  check_schemas(a);
+  check_schemas(b);
+  check_schemas(c);
+}
+
 TEST_CASE("a solo table starts with its one seat") {
   TestServer ts;
   WsClient a(ts.port());

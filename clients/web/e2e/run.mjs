@@ -284,6 +284,12 @@ async function checkReplay(page, label) {
   await page.click('[aria-label="Next move"]');
   assert((await page.locator(".replay-hands .card").count()) > 0, "the replay shows the hands");
   await checkVerified(page, JSON.parse(readFileSync(join(shots, `../replay-${label}.json`), "utf8")));
+  // How the deal is proved fair: a link to the document, served beside the page.
+  const doc = await page.locator(".fair-how a").getAttribute("href");
+  if (servesPage) {
+    const r = await fetch(base + doc);
+    assert(r.ok && (await r.text()).startsWith("# Fair play"), `the fair-play document at ${doc}`);
+  }
   await checkCleanPage(page);
 }
 
@@ -375,6 +381,11 @@ await test("two friends play a private La Casa 4p table from an invite link, wit
   await spec.goto(new URL(invite).pathname);
   await spec.waitForSelector(".seat");
   await bea.goto(new URL(invite).pathname);
+  // The invitation says whose table, which game and how many seats are taken.
+  const intro = (await bea.locator(".invite-intro").textContent({ timeout: 10000 })).replace(/\s+/g, " ");
+  assert(intro.includes("ann invites you to a game of La Casa: 1 of 4 seats taken."), `the invite page: ${intro}`);
+  assert(bea.frames_.some((f) => f.includes('"table_state"') && JSON.parse(f).creator?.name === "ann"), "the server names the creator");
+  await screenshots(bea, "invite");
   const sit = bea.locator('.seat[data-seat="2"] button', { hasText: "Sit here" });
   await sit.click();
   await bea.waitForURL(`**/table/${table}`);
@@ -659,31 +670,101 @@ await test("La Casa for two with the Election, and Domination with a move timer"
   await checkCleanPage(p);
 });
 
+/**
+ * Plays the page's seat to the end with the keyboard only: Tab to a control of the
+ * decision (a card's own choices first, then a card of a set, else a lit card or a
+ * choice), which must show its focus, then Enter (Space to tap a card of a set).
+ * After a move the focus stays in the play (the next decision's first control has it).
+ */
+async function playByKeyboard(p, label) {
+  let n = 0;
+  let tabs = 0;
+  for (;;) {
+    const what = await p.waitForFunction(() => (document.querySelector(".game-over") ? "over" : document.querySelector(".choices") ? "move" : false), null, { timeout: 60000, polling: 50 });
+    if ((await what.jsonValue()) === "over") break;
+    const target = await p.evaluate(() =>
+      document.querySelector(".card-choices button.choice")
+        ? ".card-choices button.choice"
+        : document.querySelector("button.card.toggle")
+          ? document.querySelector("button.card.toggle.selected") ? ".choices button.primary:not([disabled])" : "button.card.toggle"
+          : ".card.legal, .choices button.choice, .choices select",
+    );
+    let found = await p.evaluate((sel) => !!document.activeElement?.matches(sel), target);
+    for (let i = 0; i < 120 && !found; i++) {
+      await p.keyboard.press("Tab");
+      tabs++;
+      found = await p.evaluate((sel) => !!document.activeElement?.matches(sel), target);
+    }
+    if (!found && !(await p.locator(".choices").count())) continue; // the decision went away meanwhile
+    assert(found, `${target} is reachable with Tab`);
+    const ring = await p.evaluate(() => {
+      const el = document.activeElement;
+      const cs = getComputedStyle(el);
+      return { visible: el.matches(":focus-visible"), style: cs.outlineStyle, width: parseFloat(cs.outlineWidth) };
+    });
+    assert(ring.visible && ring.style !== "none" && ring.width >= 2, `the focus is visible on ${target}: ${JSON.stringify(ring)}`);
+    const isSelect = await p.evaluate(() => document.activeElement?.tagName === "SELECT");
+    if (isSelect) {
+      await p.keyboard.press("Tab"); // the select's own button
+    }
+    await p.keyboard.press(target === "button.card.toggle" ? "Space" : "Enter");
+    if (++n === 2) {
+      const size = p.viewportSize();
+      await screenshots(p, label);
+      await p.setViewportSize(size);
+    }
+    assert(n < 600, "too many moves");
+    await p.waitForTimeout(30);
+  }
+  return { moves: n, tabs };
+}
+
 await test("Solo against the Robot (one round), keyboard only", async () => {
   const p = await person("fay");
   await openCreateForm(p, "la-casa", 1);
   await setTesting(p, "rounds", 1);
   await p.click('button[name="play-now"]');
   await p.waitForSelector(".board.solo");
-  let n = 0;
-  for (;;) {
-    const what = await p.waitForFunction(() => (document.querySelector(".game-over") ? "over" : document.querySelector(".choices") ? "move" : false), null, { timeout: 60000, polling: 50 });
-    if ((await what.jsonValue()) === "over") break;
-    // Tab to the first lit card or choice and press Enter.
-    await p.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.blur() : null));
-    let found = false;
-    for (let i = 0; i < 80 && !found; i++) {
-      await p.keyboard.press("Tab");
-      found = await p.evaluate(() => !!document.activeElement?.matches(".card.legal, .choices button.choice"));
-    }
-    assert(found, "a legal choice is reachable with Tab");
-    await p.keyboard.press("Enter");
-    if (++n === 2) await screenshots(p, "solo");
-    assert(n < 200, "too many moves");
-    await p.waitForTimeout(30);
-  }
+  await playByKeyboard(p, "solo");
   await screenshots(p, "solo-over");
   await checkReplay(p, "solo");
+});
+
+await test("Casino against a bot and Trophy Case against two, keyboard only", async () => {
+  const p = await person("kit");
+  await openCreateForm(p, "casino", 2);
+  await setTesting(p, "rounds", 1);
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector(".board.casino");
+  const casino = await playByKeyboard(p, "keyboard-casino");
+  // After each move the focus stays in the play: far fewer Tab presses than moves × the page's controls.
+  assert(casino.tabs < casino.moves * 4, `Tab presses: ${casino.tabs} for ${casino.moves} moves`);
+  await openCreateForm(p, "trophy-case", 3);
+  await p.fill("#opt-target", "8");
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector(".board.trophy-case");
+  const trophy = await playByKeyboard(p, "keyboard-trophy-case");
+  assert(trophy.tabs < trophy.moves * 4, `Tab presses: ${trophy.tabs} for ${trophy.moves} moves`);
+  await checkCleanPage(p);
+});
+
+await test("Conference (one hand) on a phone and La Casa 2p (one round), keyboard only", async () => {
+  const p = await person("lou", PHONE);
+  await openCreateForm(p, "conference", 4);
+  await p.fill("#opt-hands", "1");
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector(".board.conference");
+  const conference = await playByKeyboard(p, "keyboard-conference");
+  assert(conference.tabs < conference.moves * 4, `Tab presses: ${conference.tabs} for ${conference.moves} moves`);
+  await p.setViewportSize(DESKTOP);
+  await openCreateForm(p, "la-casa", 2);
+  await p.check("#opt-election");
+  await setTesting(p, "rounds", 1);
+  await p.click('button[name="play-now"]');
+  await p.waitForSelector('.board [aria-label="Tableaux"]');
+  const casa = await playByKeyboard(p, "keyboard-la-casa-2p");
+  assert(casa.tabs < casa.moves * 4, `Tab presses: ${casa.tabs} for ${casa.moves} moves`);
+  await checkCleanPage(p);
 });
 
 await test("A hidden tab is called back on its turn; a finished table's address leads to its replay", async () => {

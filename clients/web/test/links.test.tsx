@@ -3,7 +3,9 @@
 // the replay; an unknown invite says so and offers the lobby. And the replay names
 // bots apart and groups the moves.
 import { render } from "preact";
+import { act } from "preact/test-utils";
 import { beforeEach, describe, expect, it } from "vitest";
+import { setLang } from "../src/i18n";
 import { groupMoves } from "../src/ui/Replay";
 import { Root } from "../src/ui/Root";
 import { replaySeatName } from "../src/ui/Table";
@@ -109,8 +111,47 @@ describe("the invite page", () => {
     app.changed();
     await settle();
     const intro = root.querySelector(".invite-intro")!.textContent;
-    expect(intro).toContain("ann invites you to a game of Casino for 3 players (1 bot already seated).");
+    expect(intro).toContain("ann invites you to a game of Casino: 2 of 3 seats taken (1 bot).");
     expect(intro).toContain("One seat is free");
+  });
+  it("names the table's creator as the server says, even when the creator does not sit", async () => {
+    history.replaceState(null, "", "/join/INV8");
+    const { app } = makeApp();
+    render(<Root app={app} />, root);
+    app.receive({
+      type: "table_state", table: "t8", game: "la-casa", players: 4, status: "waiting", seq: 0, seat: -1, invite: "INV8",
+      creator: { player_id: "p-ann", name: "Ann" },
+      seats: [{ seat: 0, kind: "player", name: "bea" }, { seat: 1, kind: "empty" }, { seat: 2, kind: "empty" }, { seat: 3, kind: "empty" }],
+      teams: [[0, 2], [1, 3]], options: {}, view: null,
+    });
+    app.changed();
+    await settle();
+    const intro = root.querySelector(".invite-intro")!.textContent;
+    expect(intro).toContain("Ann invites you to a game of La Casa: 1 of 4 seats taken.");
+    expect(intro).toContain("3 seats are free");
+  });
+  it("says the same in Italian, from the catalogue", async () => {
+    setLang("it", false);
+    try {
+      history.replaceState(null, "", "/join/INV7");
+      const { app } = makeApp();
+      await act(async () => render(<Root app={app} />, root));
+      await act(async () => {
+        app.receive({
+          type: "table_state", table: "t7", game: "casino", players: 3, status: "waiting", seq: 0, seat: -1, invite: "INV7",
+          creator: { player_id: "p-ann", name: "Ann" },
+          seats: [{ seat: 0, kind: "player", name: "ann" }, { seat: 1, kind: "empty" }, { seat: 2, kind: "bot", name: "robot", bot: "robot" }],
+          teams: [[0], [1], [2]], options: {}, view: null,
+        });
+        app.changed();
+      });
+      const intro = root.querySelector(".invite-intro")!.textContent;
+      expect(intro).toContain("Ann ti invita a una partita di Casino: posti occupati 2 su 3, di cui 1 bot.");
+      expect(intro).toContain("C'è un posto libero");
+    } finally {
+      render(null, root);
+      setLang("en", false);
+    }
   });
 });
 

@@ -88,6 +88,7 @@ describe("profile page", () => {
         solo: [{ game: "la-casa", games: 2, wins: 1, win_rate: 0.5, best_score: 4 }],
         recent: [
           { table: "t7", game: "la-casa", players: 2, seat: 0, score: 11, winner: true, rated: true, rating_before: 1500, rating_after: 1662.31, finished_at: 1, replay: "/api/tables/t7/replay" },
+          { table: "t6", game: "la-casa", players: 1, seat: 0, score: 4, winner: true, rated: false, finished_at: 0, replay: "/api/tables/t6/replay" },
         ],
       },
     });
@@ -98,7 +99,9 @@ describe("profile page", () => {
     expect(root.querySelector("td.rating")!.textContent).toBe("1662 ± 290? (provisional)");
     expect(root.querySelector(".solo-record")!.textContent).toBe("La Casa Solo: 1 won of 2, best score 4.");
     const recent = root.querySelector(".recent li")!;
-    expect(recent.textContent).toContain("won, score 11 (1500 → 1662)");
+    expect(recent.textContent).toContain("La Casa, 2 players: won, score 11 (1500 → 1662)");
+    // A count of one is singular.
+    expect(root.querySelectorAll(".recent li")[1].textContent).toContain("La Casa, 1 player: won, score 4");
     act(() => (recent.querySelector("a") as HTMLAnchorElement).click());
     expect(went).toEqual(["/replay/t7"]);
   });

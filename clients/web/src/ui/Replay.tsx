@@ -149,6 +149,8 @@ function FairDeal({ replay, check }: { replay: Json; check: Check }) {
     );
   }
   const origin = typeof location === "undefined" ? "http://HOST:PORT" : location.origin;
+  // The sentence around the link to the fair-play document (casa-server serves it at /fair-play.txt).
+  const [howBefore, howAfter] = tr("r.howDocs", { doc: "\u0000" }).split("\u0000");
   let verdict;
   if (check.kind === "running") {
     verdict = <p class="deal-verdict muted">{tr("r.checking")}</p>;
@@ -203,7 +205,11 @@ function FairDeal({ replay, check }: { replay: Json; check: Check }) {
       <details class="fair-how">
         <summary>{tr("r.howSummary")}</summary>
         <p>
-          {tr("r.howText")} <code>casa verify</code> {tr("r.howDocs", { doc: "docs/fair-play.md" })}
+          {tr("r.howText")} <code>casa verify</code> {howBefore}
+          <a href="/fair-play.txt">
+            <code>docs/fair-play.md</code>
+          </a>
+          {howAfter}
         </p>
       </details>
     </section>

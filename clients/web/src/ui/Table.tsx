@@ -52,14 +52,29 @@ function decisionInView(page: HTMLElement | null, dock: HTMLElement | null): voi
   else inView(dock, "end");
 }
 
+/**
+ * Keyboard play: a control that was pressed is gone once the move is sent, which
+ * leaves the focus nowhere. When the focus was last in the play area and is now
+ * lost, the next decision's first control takes it, so Tab and Enter go on from there.
+ */
+function decisionFocus(page: HTMLElement | null, wasInPlay: boolean): void {
+  if (!page || !wasInPlay) return;
+  const active = document.activeElement;
+  if (active && active !== document.body) return; // focus still somewhere: on a control, in the chat, a dialog
+  const first = page.querySelector<HTMLElement>(
+    ".dock button.card.legal, .dock .choices button.choice:not([disabled]), .dock .choices select, .play-area button.card.legal",
+  );
+  first?.focus({ preventScroll: true }); // decisionInView has scrolled what needs to be seen
+}
+
 export function seatNamer(state: Json, mySeat: number) {
   return (seat: number): string => {
     if (seat === -1) return tr("seat.robot");
     const seats = state?.seats ?? [];
     const s = seats[seat];
     let base = s?.name ?? tr("seat.n", { n: seat + 1 });
-    // Two bots (or players) of one name: the seat number tells them apart.
-    if (s?.name && seats.some((o: Json) => o.seat !== seat && o.name === s.name)) base = `${s.name} ${seat + 1}`;
+    // Two bots (or players) of one name: the seat tells them apart, as in the replay.
+    if (s?.name && seats.some((o: Json) => o.seat !== seat && o.name === s.name)) base = tr("seat.botSeat", { name: s.name, n: seat + 1 });
     return seat === mySeat ? tr("seat.you", { name: base }) : base;
   };
 }
@@ -188,12 +203,17 @@ function ChoicesPanel({ app, t, pick, selected, setSelected, chosen, setChosen }
   };
   const forCard = selected ? choices.byCard.get(selected) : undefined;
   const hidden = [...new Set([...choices.byCard.keys(), ...choices.toggles])].filter((c) => !drawn.has(c));
+  const panel = useRef<HTMLElement>(null);
+  // A card chosen from the keyboard: its first choice takes the focus.
+  useEffect(() => {
+    if (selected && document.activeElement?.matches("button.card")) panel.current?.querySelector<HTMLElement>(".card-choices button.choice")?.focus();
+  }, [selected]);
   if (!t.request) return null;
   const lines = decisionLines(legal, game, t.state?.view?.phase);
   const most = maxCards(choices.multi);
   const match = choices.multi.length ? matchCards(choices.multi, chosen) : undefined;
   return (
-    <section class="choices" aria-label={tr("move.label")} data-types={lines.map((l) => l.type).join(" ")}>
+    <section class="choices" aria-label={tr("move.label")} ref={panel} data-types={lines.map((l) => l.type).join(" ")}>
       <h3>{tr("move.label")}</h3>
       <ul class="decision">
         {lines.map((l) => (
@@ -217,7 +237,14 @@ function ChoicesPanel({ app, t, pick, selected, setSelected, chosen, setChosen }
               {describeAction(a, game, view)}
             </button>
           ))}
-          <button type="button" onClick={() => setSelected(null)}>
+          <button
+            type="button"
+            onClick={() => {
+              const card = selected;
+              setSelected(null);
+              document.querySelector<HTMLElement>(`.play-area button.card[data-card="${card}"]`)?.focus();
+            }}
+          >
             {tr("move.cancel")}
           </button>
         </div>
@@ -258,7 +285,7 @@ function Log({ t, name }: { t: TableEntry; name: (s: number) => string }) {
   return (
     <section class="log" aria-label={tr("log.label")}>
       <h3>{tr("log.label")}</h3>
-      <ol ref={ref} aria-live="polite">
+      <ol ref={ref}>
         {lines.map(({ l, text }, i) => (
           <li key={i}>
             {text}
@@ -267,6 +294,33 @@ function Log({ t, name }: { t: TableEntry; name: (s: number) => string }) {
         ))}
       </ol>
     </section>
+  );
+}
+
+/**
+ * For screen readers: the lines of "What happened" that are new since the last
+ * render (a card played, a trick won), read out once. The visible log is not a live
+ * region: a restored history would be read out whole.
+ */
+function Announcer({ t, name }: { t: TableEntry; name: (s: number) => string }) {
+  const game = t.state?.game ?? "";
+  const mark = useRef<{ last: unknown; text: string }>({ last: null, text: "" });
+  const m = mark.current;
+  const last = t.log[t.log.length - 1] ?? null;
+  if (last !== m.last) {
+    const at = m.last ? t.log.lastIndexOf(m.last as never) : -1;
+    const fresh = at >= 0 ? t.log.slice(at + 1) : t.log.slice(-1);
+    m.text = fresh
+      .map((l) => describeEvent(l.event, game, name))
+      .filter(Boolean)
+      .slice(-4)
+      .join(" ");
+    m.last = last;
+  }
+  return (
+    <p class="sr-only announce" aria-live="polite" aria-atomic="true">
+      {m.text}
+    </p>
   );
 }
 
@@ -460,17 +514,19 @@ function GoneTable({ app, id }: { app: App; id: string }) {
 }
 
 /**
- * What an invited friend sees first: whose table (the people seated; the server does
- * not say which of them created it), which game, and the seats still free.
+ * What an invited friend sees first: whose table (its creator, as the server names
+ * them), which game, and how many seats are taken and free.
  */
 function InviteIntro({ st, name }: { st: Json; name: (s: number) => string }) {
   const seats: Json[] = st.seats ?? [];
   const people = seats.filter((s) => s.kind === "player").map((s) => name(s.seat));
   const bots = seats.filter((s) => s.kind === "bot").length;
   const free = seats.filter((s) => s.kind === "empty").length;
-  const who = people.length ? tr("invite.who", { names: listWords(people), n: people.length }) : tr("invite.youAre");
+  const creator: string | undefined = st.creator?.name;
+  const who = creator ? tr("invite.who", { names: creator, n: 1 }) : people.length ? tr("invite.who", { names: listWords(people), n: people.length }) : tr("invite.youAre");
+  const taken = st.players - free;
   // The sentence with its two names in bold: the catalogue's words around them.
-  const [before, middle, after] = tr("invite.game", { who: "\u0000", game: "\u0000", players: plural(st.players, "player"), bots: bots ? tr("invite.botsSeated", { bots: plural(bots, "bot") }) : "" }).split("\u0000");
+  const [before, middle, after] = tr("invite.game", { who: "\u0000", game: "\u0000", taken, n: st.players, bots: bots ? tr("invite.bots", { bots: plural(bots, "bot") }) : "" }).split("\u0000");
   return (
     <section class="invite-intro" aria-label={tr("invite.label")}>
       <p>
@@ -502,9 +558,22 @@ export function TablePage({ app, id }: { app: App; id: string }) {
   useEffect(() => {
     if (sheetRef.current) sheetRef.current.scrollTop = sheetRef.current.scrollHeight;
   }, [sheetRows]);
+  // Whether the focus was last inside the play area (a card or a choice).
+  const focusInPlay = useRef(false);
+  useEffect(() => {
+    const onFocus = (e: FocusEvent) => {
+      const area = pageRef.current?.querySelector(".play-area");
+      focusInPlay.current = !!area && e.target instanceof Node && area.contains(e.target);
+    };
+    document.addEventListener("focusin", onFocus);
+    return () => document.removeEventListener("focusin", onFocus);
+  }, []);
   useEffect(() => {
     setChosen(new Set());
-    if (reqSeq !== null) decisionInView(pageRef.current, dockRef.current);
+    if (reqSeq !== null) {
+      decisionInView(pageRef.current, dockRef.current);
+      decisionFocus(pageRef.current, focusInPlay.current);
+    }
   }, [reqSeq]);
   // The choices of a selected card (Casino: capture, build or trail) come into view too.
   useEffect(() => {
@@ -577,9 +646,10 @@ export function TablePage({ app, id }: { app: App; id: string }) {
         </div>
         {st.invite && st.status === "waiting" ? <InviteLink invite={st.invite} /> : null}
       </header>
-      <p class="sr-only" role="status" aria-live="assertive">
+      <p class="sr-only your-turn-announce" role="status" aria-live="assertive">
         {myTurn ? tr("table.yourTurnSr", { what: decisionLines(t.request?.legal, st.game, v?.phase).map((l) => l.text).join(tr("table.or")) }) : ""}
       </p>
+      <Announcer t={t} name={name} />
       {st.status === "waiting" && st.seat < 0 ? <InviteIntro st={st} name={name} /> : null}
       {t.closed ? <p class="closed">{t.closed.message ?? tr("table.closed")}</p> : null}
       <Pick.Provider value={pick}>
