@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Alerts, faviconWithCount } from "../src/alerts";
 import { makeApp } from "./helpers";
 
@@ -48,5 +48,101 @@ describe("alerts while the tab is hidden", () => {
     expect(decodeURIComponent(faviconWithCount(0))).not.toContain("<text");
     const a = new Alerts();
     expect(a.title()).toBe("La Casa");
+  });
+});
+
+describe("sound and system notifications", () => {
+  // The browser's APIs, recorded: what the page asked them to do.
+  const notes: number[] = [];
+  const shown: { title: string; body?: string; tag?: string }[] = [];
+  let permission: NotificationPermission = "default";
+  let asked = 0;
+
+  beforeEach(() => {
+    notes.length = 0;
+    shown.length = 0;
+    permission = "default";
+    asked = 0;
+    localStorage.clear();
+    class FakeNotification {
+      static get permission() {
+        return permission;
+      }
+      static async requestPermission() {
+        asked++;
+        permission = "granted";
+        return permission;
+      }
+      onclick: (() => void) | null = null;
+      constructor(title: string, options: NotificationOptions = {}) {
+        shown.push({ title, body: options.body, tag: options.tag });
+      }
+      close() {}
+    }
+    class FakeAudioContext {
+      currentTime = 0;
+      destination = {};
+      createOscillator() {
+        const osc = { type: "", frequency: { value: 0 }, connect: (g: unknown) => g, start: () => notes.push(osc.frequency.value), stop: () => {} };
+        return osc;
+      }
+      createGain() {
+        const gain = { gain: { setValueAtTime: () => {}, exponentialRampToValueAtTime: () => {} }, connect: (d: unknown) => d };
+        return gain;
+      }
+    }
+    vi.stubGlobal("Notification", FakeNotification);
+    vi.stubGlobal("AudioContext", FakeAudioContext);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("stays silent until the player turns them on", () => {
+    const a = new Alerts();
+    hide(true);
+    a.notice("turn", "Your turn at La Casa");
+    expect(notes).toEqual([]);
+    expect(shown).toEqual([]);
+    expect(a.unread).toBe(1);
+  });
+
+  it("plays the turn's tones and shows a notification once the player allowed it", async () => {
+    const a = new Alerts();
+    a.sound = true; // the click that turns it on plays a sample
+    expect(notes).toEqual([660, 880]);
+    await a.setNotify(true);
+    expect(asked).toBe(1);
+    expect(a.notify).toBe(true);
+    notes.length = 0;
+    hide(true);
+    a.notice("turn", "Your turn at La Casa");
+    expect(notes).toEqual([660, 880]);
+    expect(shown).toEqual([{ title: "Your turn — La Casa", body: "Your turn at La Casa", tag: "casa-turn" }]);
+    a.notice("chat", "bea: hi");
+    expect(notes).toEqual([660, 880, 520]);
+    expect(shown.map((n) => n.tag)).toEqual(["casa-turn", "casa-chat"]);
+  });
+
+  it("shows no notification where the browser refused, and asks only once", async () => {
+    permission = "denied";
+    const a = new Alerts();
+    await a.setNotify(true);
+    expect(asked).toBe(0);
+    expect(a.notifyBlocked).toBe(true);
+    hide(true);
+    a.notice("turn", "Your turn");
+    expect(shown).toEqual([]);
+  });
+
+  it("says nothing while the tab is in front", async () => {
+    const a = new Alerts();
+    a.sound = true;
+    await a.setNotify(true);
+    notes.length = 0;
+    hide(false);
+    a.notice("turn", "Your turn");
+    expect(notes).toEqual([]);
+    expect(shown).toEqual([]);
   });
 });
