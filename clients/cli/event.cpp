@@ -30,8 +30,12 @@ std::vector<std::string> split(const std::string& text, char by) {
   }
 }
 
+// Appended, not `"+" + std::to_string(n)`: GCC 12 at -O3 takes that operator+
+// for an overlapping copy (a -Wrestrict false positive).
 std::string signed_number(long long n) {
-  return n > 0 ? "+" + std::to_string(n) : std::to_string(n);
+  std::string out = n > 0 ? "+" : "";
+  out += std::to_string(n);
+  return out;
 }
 
 std::string pad_left(const std::string& s, std::size_t width) {
