@@ -25,17 +25,8 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 ok() { echo "ok   $*"; }
 
-"$server_bin" --port 0 --address 127.0.0.1 --db "$tmp/casa.db" --log-level info --testing \
-  --players-per-address-per-hour 1000000 >"$tmp/server.log" 2>&1 &
-server=$!
-port=
-for _ in $(seq 1 100); do
-  port=$(grep -o 'listening on port [0-9]*' "$tmp/server.log" | grep -o '[0-9]*$' | head -1)
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { cat "$tmp/server.log"; echo "FAIL: the server did not start"; exit 1; }
-url="ws://127.0.0.1:$port/ws"
+. "$(dirname "$0")/start_server.sh"
+start_server
 export CASA_URL=$url
 
 # A player of the server: its token saved in $tmp/NAME, its id printed.
