@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -184,6 +185,20 @@ TEST_CASE("abuse: invite codes — long, typed in any case, guesses limited per 
   const std::string invite = created["invite"];
   CHECK(invite.size() == 10);
 
+  // Without the code, a private table is refused by its id alone: to watch,
+  // to join, to resync (the error says why; nothing changes).
+  for (const char* type : {"spectate", "join", "resync", "leave", "chat"}) {
+    json m = {{"type", type}, {"table", table}};
+    if (std::string(type) == "chat") m["text"] = "hi";
+    const json r = b.call(m);
+    CHECK_MESSAGE(r["code"] == "private_table", type << ": " << r.dump());
+  }
+  // A code that is not the table's, given with its id: refused, counted as a guess.
+  CHECK(b.call({{"type", "spectate"}, {"table", table}, {"invite", "ZZZZZZZZZZ"}})["code"] == "bad_invite");
+  // Its creator reaches it by id.
+  a.send({{"type", "resync"}, {"table", table}});
+  CHECK(a.find([&](const json& m) { return m["type"] == "table_state" && m["table"] == table; }, 5s).has_value());
+
   // The code as a person types it, in lower case.
   std::string lower = invite;
   for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -192,10 +207,10 @@ TEST_CASE("abuse: invite codes — long, typed in any case, guesses limited per 
   b.send({{"type", "resync"}, {"table", table}});
   CHECK(b.find([&](const json& m) { return m["type"] == "table_state" && m["table"] == table; }, 5s).has_value());
 
-  // Three wrong codes from one address (two connections): then none is looked
-  // up for that address, not even a right one.
+  // Three wrong codes from one address (three connections, the one given
+  // with the table's id above included): then none is looked up for that
+  // address, not even a right one.
   CHECK(guesser.call({{"type", "spectate"}, {"invite", "AAAAAAAAAA"}})["code"] == "no_such_table");
-  CHECK(guesser.call({{"type", "spectate"}, {"invite", "BBBBBBBBBB"}})["code"] == "no_such_table");
   CHECK(other.call({{"type", "spectate"}, {"invite", "CCCCCCCCCC"}})["code"] == "no_such_table");
   CHECK(other.call({{"type", "spectate"}, {"invite", invite}})["code"] == "rate_limited");
   CHECK(guesser.call({{"type", "spectate"}, {"invite", invite}})["code"] == "rate_limited");
@@ -203,6 +218,87 @@ TEST_CASE("abuse: invite codes — long, typed in any case, guesses limited per 
   check_schemas(b);
   check_schemas(guesser);
   check_schemas(other);
+}
+
+TEST_CASE("abuse: a private table is watched with its code or a seat, also after a restart; its replay likewise") {
+  TestServer ts;
+  WsClient a(ts.port()), b(ts.port()), watcher(ts.port()), outsider(ts.port());
+  a.hello("ann");
+  b.hello("bob");
+  watcher.hello("wes");
+  outsider.hello("oli");
+  const json created = create(a, {{"game", "fake-trick"}, {"players", 2}, {"private", true}});
+  const std::string table = created["table"];
+  const std::string invite = created["invite"];
+  REQUIRE(b.call({{"type", "join"}, {"invite", invite}})["type"] == "joined");
+
+  // By id alone: refused. With the code (alone or beside the id): watched,
+  // and by the id from then on.
+  CHECK(watcher.call({{"type", "spectate"}, {"table", table}})["code"] == "private_table");
+  CHECK(watcher.call({{"type", "spectate"}, {"table", table}, {"invite", invite}})["type"] == "spectating");
+  CHECK(watcher.call({{"type", "spectate"}, {"table", table}})["type"] == "spectating");
+  CHECK(outsider.call({{"type", "spectate"}, {"table", table}})["code"] == "private_table");
+
+  // Played halfway, then the server restarts: the table comes back from the
+  // store and still knows who sits there and that it is private.
+  const std::string a_token = a.token(), b_token = b.token(), outsider_token = outsider.token();
+  int answered = 0;
+  for (int round = 0; round < 400 && answered < 2; ++round) {
+    for (WsClient* c : {&a, &b}) {
+      auto m = c->recv(10ms);
+      if (m && (*m)["type"] == "request" && (*m)["table"] == table && answered < 2) {
+        // Acknowledged before the restart: the store has it.
+        REQUIRE(c->call({{"type", "action"}, {"table", table}, {"seq", (*m)["seq"]}, {"action", (*m)["legal"][0]}})["type"] ==
+                "accepted");
+        ++answered;
+      }
+    }
+  }
+  REQUIRE(answered == 2);
+  ts.restart();
+  WsClient a2(ts.port()), b2(ts.port()), outsider2(ts.port());
+  REQUIRE(a2.hello("", a_token)["resumed"] == true);
+  REQUIRE(b2.hello("", b_token)["resumed"] == true);
+  REQUIRE(outsider2.hello("", outsider_token)["resumed"] == true);
+  auto state_of = [&](const json& m) { return m["type"] == "table_state" && m["table"] == table; };
+  REQUIRE(b2.find(state_of, 5s).has_value());  // sent on resuming
+  b2.send({{"type", "resync"}, {"table", table}, {"id", 99}});
+  CHECK(b2.find(state_of, 5s).has_value());  // and on asking
+  auto refused = [](const json& m) { return m["type"] == "error"; };
+  CHECK(std::none_of(b2.log.begin(), b2.log.end(), refused));
+  CHECK(outsider2.call({{"type", "spectate"}, {"table", table}})["code"] == "private_table");
+  CHECK(outsider2.call({{"type", "resync"}, {"table", table}})["code"] == "private_table");
+
+  // The game ends; the replay of a private table needs its code or a seat.
+  play_out({&a2, &b2}, table);
+  const std::string replay = "/api/tables/" + table + "/replay";
+  CHECK(get_json(ts.port(), replay, 403)["error"] == "private_table");
+  CHECK(get_json(ts.port(), "/api/games/" + table, 403)["error"] == "private_table");
+  CHECK(http_call(ts.port(), boost::beast::http::verb::get, replay, outsider_token).first == 403);
+  CHECK(get_json(ts.port(), replay + "?invite=WRONGCODE2", 403)["error"] == "private_table");
+  std::string lower = invite;
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  CHECK(get_json(ts.port(), replay + "?invite=" + lower, 200)["table"] == table);
+  const auto [status, body] = http_call(ts.port(), boost::beast::http::verb::get, replay, b_token);
+  CHECK(status == 200);
+  CHECK(json::parse(body)["table"] == table);
+  CHECK(http_call(ts.port(), boost::beast::http::verb::get, replay, a_token).first == 200);
+
+  // After the end, and after another restart, the seated player's resync still
+  // gets the final state and the result; the outsider still nothing.
+  ts.restart();
+  WsClient b3(ts.port()), outsider3(ts.port());
+  REQUIRE(b3.hello("", b_token)["resumed"] == true);
+  REQUIRE(outsider3.hello("", outsider_token)["resumed"] == true);
+  auto over_of = [&](const json& m) { return m["type"] == "game_over" && m["table"] == table; };
+  REQUIRE(b3.find(over_of, 5s).has_value());  // owed since the restart
+  b3.send({{"type", "resync"}, {"table", table}, {"id", 99}});
+  CHECK(b3.find(over_of, 5s).has_value());
+  CHECK(std::none_of(b3.log.begin(), b3.log.end(), refused));
+  CHECK(outsider3.call({{"type", "resync"}, {"table", table}})["code"] == "private_table");
+  check_schemas(watcher);
+  check_schemas(outsider2);
+  check_schemas(b3);
 }
 
 TEST_CASE("abuse: no seed in the log before the game is over") {
