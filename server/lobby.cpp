@@ -272,6 +272,8 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text,
     list_tables(client, body, id);
   } else if (in.type == "create_event") {
     events_->create(client, body, id);
+  } else if (in.type == "accept_invitation" || in.type == "decline_invitation") {
+    events_->answer(client, body, id, in.type == "accept_invitation");
   } else {
     std::optional<Refusal> refusal;
     bool missed = false;
@@ -488,6 +490,8 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
       spdlog::info("player {} resumed from {}", client->player_id, client->address());
       for (auto& t : seated) t->player_connection(client->player_id, true);
       if (cluster_) cluster_->resumed(client);
+      // Invitations still waiting for their answer, again.
+      events_->welcomed(client);
     }
     resume();
     return;

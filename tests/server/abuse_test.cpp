@@ -155,6 +155,211 @@ TEST_CASE("abuse: an event that seats another player does not move their rating"
   check_schemas(victim);
 }
 
+namespace {
+
+// Answers every request of `clients` (first legal action) until `games`
+// game_over messages arrived in all; returns the tables they were about.
+// Tables in `ignore` (ended before: their game_over may come again) are not counted.
+std::set<std::string> play_games(const std::vector<WsClient*>& clients, std::size_t games,
+                                 const std::set<std::string>& ignore = {}) {
+  std::set<std::pair<WsClient*, std::string>> ended;
+  std::set<std::string> tables;
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (ended.size() < games && std::chrono::steady_clock::now() < deadline) {
+    for (WsClient* c : clients) {
+      auto m = c->recv(20ms);
+      if (!m) continue;
+      if ((*m)["type"] == "request") {
+        c->send({{"type", "action"}, {"table", (*m)["table"]}, {"seq", (*m)["seq"]}, {"action", (*m)["legal"][0]}});
+      } else if ((*m)["type"] == "game_over" && !ignore.count((*m)["table"].get<std::string>())) {
+        ended.insert({c, (*m)["table"].get<std::string>()});
+        tables.insert((*m)["table"].get<std::string>());
+      }
+    }
+  }
+  REQUIRE(ended.size() == games);
+  return tables;
+}
+
+json rated_event(WsClient& creator, WsClient& other) {
+  return create_event(creator, {{"game", "fake-trick"},
+                                {"players", 2},
+                                {"rated", true},
+                                {"sides",
+                                 {{{"members", {{{"player_id", creator.player_id}}}}},
+                                  {{"members", {{{"player_id", other.player_id}}}}}}}});
+}
+
+bool is_invitation(const json& m) { return m["type"] == "invitation"; }
+
+}  // namespace
+
+TEST_CASE("abuse: a rated event is rated only when everyone it seats accepted its invitation") {
+  TestServer ts;
+  WsClient ann(ts.port()), bob(ts.port()), eve(ts.port());
+  ann.hello("ann");
+  bob.hello("bob");
+  eve.hello("eve");
+  const json created = rated_event(ann, bob);
+  REQUIRE_MESSAGE(created["type"] == "event_created", created.dump());
+  CHECK(created["tables"].empty());  // nothing opens before the answers
+  REQUIRE(created["invitations"].size() == 1);
+  const std::string invitation = created["invitations"][0]["invitation"];
+  CHECK(created["invitations"][0]["player_id"] == bob.player_id);
+  const auto got = bob.find(is_invitation, 5s);
+  REQUIRE(got.has_value());
+  CHECK((*got)["invitation"] == invitation);
+  CHECK((*got)["from"]["player_id"] == ann.player_id);
+  CHECK((*got)["event"] == created["event"]);
+
+  // Nobody answers for someone else, and the creator neither: it is "no such
+  // invitation" to them, and it still waits.
+  CHECK(eve.call({{"type", "accept_invitation"}, {"invitation", invitation}})["code"] == "no_such_invitation");
+  CHECK(ann.call({{"type", "accept_invitation"}, {"invitation", invitation}})["code"] == "no_such_invitation");
+  CHECK(eve.call({{"type", "decline_invitation"}, {"invitation", invitation}})["code"] == "no_such_invitation");
+  // Unknown and malformed ids: a clear error, nothing changes.
+  CHECK(bob.call({{"type", "accept_invitation"}, {"invitation", "i0000000000"}})["code"] == "no_such_invitation");
+  CHECK(bob.call({{"type", "accept_invitation"}, {"invitation", 42}})["code"] == "bad_field");
+  CHECK(bob.call({{"type", "accept_invitation"}, {"invitation", std::string(40, 'i')}})["code"] == "bad_field");
+  CHECK(bob.call({{"type", "accept_invitation"}})["code"] == "bad_field");
+  CHECK(ts.server->lobby().table_count() == 0);
+
+  // Coming back on a new connection, bob gets the invitation again.
+  WsClient bob2(ts.port());
+  REQUIRE(bob2.hello("", bob.token())["resumed"] == true);
+  const auto again = bob2.find(is_invitation, 5s);
+  REQUIRE(again.has_value());
+  CHECK((*again)["invitation"] == invitation);
+  CHECK((*again)["expires_in_seconds"].get<int>() <= 600);
+
+  const json answered = bob2.call({{"type", "accept_invitation"}, {"invitation", invitation}});
+  REQUIRE_MESSAGE(answered["type"] == "invitation_answered", answered.dump());
+  CHECK(answered["answer"] == "accepted");
+  CHECK(answered["rated"] == true);
+  const auto told = ann.find([](const json& m) { return m["type"] == "invitation_answered"; }, 5s);
+  REQUIRE(told.has_value());
+  CHECK((*told)["player_id"] == bob.player_id);
+  // Answered once.
+  CHECK(bob2.call({{"type", "decline_invitation"}, {"invitation", invitation}})["code"] == "no_such_invitation");
+
+  // Both tables open now, rated; the results move both ratings.
+  const auto tables = play_games({&ann, &bob2}, 4);
+  REQUIRE(tables.size() == 2);
+  for (const auto& t : tables) {
+    auto stored = ts.server->lobby().store().load_table(t);
+    REQUIRE(stored);
+    CHECK(stored->rated == std::optional<bool>(true));
+  }
+  json profile;
+  for (int i = 0; i < 100; ++i) {  // ratings are written by the store thread after the result
+    profile = get_json(ts.port(), "/api/players/" + bob.player_id, 200);
+    if (!profile["ratings"].empty() && profile["ratings"][0]["games"] == 2) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  REQUIRE_MESSAGE(profile["ratings"].size() == 1, profile.dump());
+  CHECK(profile["ratings"][0]["games"] == 2);
+  CHECK(get_json(ts.port(), "/api/players/" + ann.player_id, 200)["ratings"].size() == 1);
+  check_schemas(ann);
+  check_schemas(bob);
+  check_schemas(bob2);
+  check_schemas(eve);
+}
+
+namespace {
+
+// Nobody's rating moved.
+void check_unrated(TestServer& ts, const std::vector<WsClient*>& clients) {
+  std::this_thread::sleep_for(200ms);  // the store thread writes ratings after results
+  for (WsClient* c : clients) {
+    const json profile = get_json(ts.port(), "/api/players/" + c->player_id, 200);
+    CHECK_MESSAGE(profile["ratings"].empty(), profile.dump());
+    check_schemas(*c);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("abuse: a declined invitation leaves the event unrated for everyone") {
+  TestServer ts;
+  WsClient ann(ts.port()), bob(ts.port());
+  ann.hello("ann");
+  bob.hello("bob");
+  const json created = rated_event(ann, bob);
+  REQUIRE(created["type"] == "event_created");
+  const std::string invitation = created["invitations"][0]["invitation"];
+  const json answered = bob.call({{"type", "decline_invitation"}, {"invitation", invitation}});
+  CHECK(answered["answer"] == "declined");
+  CHECK(answered["rated"] == false);
+  for (const auto& t : play_games({&ann, &bob}, 4)) {
+    CHECK(ts.server->lobby().store().load_table(t)->rated == std::optional<bool>(false));
+  }
+  check_unrated(ts, {&ann, &bob});
+}
+
+TEST_CASE("abuse: an unanswered invitation expires and leaves the event unrated for everyone") {
+  TestServer ts([](casa::server::Config& c) { c.invitation_seconds = 1; });
+  WsClient ann(ts.port()), cy(ts.port());
+  ann.hello("ann");
+  cy.hello("cy");
+  const json created = rated_event(ann, cy);
+  REQUIRE(created["type"] == "event_created");
+  const auto expired = cy.find([](const json& m) { return m["type"] == "invitation_answered"; }, 10s);
+  REQUIRE(expired.has_value());
+  CHECK((*expired)["answer"] == "expired");
+  CHECK((*expired)["rated"] == false);
+  CHECK(cy.call({{"type", "accept_invitation"}, {"invitation", created["invitations"][0]["invitation"]}})["code"] ==
+        "no_such_invitation");
+  for (const auto& t : play_games({&ann, &cy}, 4)) {
+    CHECK(ts.server->lobby().store().load_table(t)->rated == std::optional<bool>(false));
+  }
+  check_unrated(ts, {&ann, &cy});
+}
+
+TEST_CASE("abuse: a rated event's consent outlives a restart: its later boards stay rated") {
+  TestServer ts;
+  WsClient ann(ts.port()), bob(ts.port());
+  ann.hello("ann");
+  bob.hello("bob");
+  json m = {{"game", "fake-trick"},
+            {"players", 2},
+            {"rated", true},
+            {"boards", 3},
+            {"sides", {{{"members", {{{"player_id", ann.player_id}}}}}, {{"members", {{{"player_id", bob.player_id}}}}}}}};
+  const json created = create_event(ann, m);
+  REQUIRE(created["type"] == "event_created");
+  const std::string event = created["event"];
+  REQUIRE(bob.call({{"type", "accept_invitation"}, {"invitation", created["invitations"][0]["invitation"]}})["rated"] ==
+          true);
+  const auto board1 = play_games({&ann, &bob}, 4);  // board 1 at both tables
+  // Board 2 opens as board 1 ends; then the server restarts.
+  json described;
+  for (int i = 0; i < 100; ++i) {
+    described = get_json(ts.port(), "/api/events/" + event, 200);
+    int opened = 0;
+    for (const auto& t : described["tables"]) opened += t["board"] == 2 && !t["table"].is_null();
+    if (opened == 2) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  const std::string ann_token = ann.token(), bob_token = bob.token();
+  ts.restart();
+  WsClient ann2(ts.port()), bob2(ts.port());
+  REQUIRE(ann2.hello("", ann_token)["resumed"] == true);
+  REQUIRE(bob2.hello("", bob_token)["resumed"] == true);
+  play_games({&ann2, &bob2}, 8, board1);  // boards 2 and 3
+  described = get_json(ts.port(), "/api/events/" + event, 200);
+  int rated = 0;
+  for (const auto& t : described["tables"]) {
+    REQUIRE(t["table"].is_string());
+    auto stored = ts.server->lobby().store().load_table(t["table"].get<std::string>());
+    REQUIRE(stored);
+    CHECK_MESSAGE(stored->rated == std::optional<bool>(true), "board " << t["board"]);
+    rated += stored->rated == std::optional<bool>(true);
+  }
+  CHECK(rated == 6);
+  check_schemas(ann2);
+  check_schemas(bob2);
+}
+
 TEST_CASE("abuse: new players per address are limited; returning ones are not") {
   TestServer ts([](casa::server::Config& c) { c.players_per_address_per_hour = 3; });
   std::string token;

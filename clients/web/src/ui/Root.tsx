@@ -143,6 +143,22 @@ export function Root({ app }: { app: App }) {
           ))}
         </div>
       ) : null}
+      {s.invitations.length ? (
+        <div class="invitations" role="status">
+          {s.invitations.map((inv) => (
+            <p key={inv.invitation}>
+              {inv.from?.name ?? "A player"} seats you in a rated {inv.game} event ({inv.boards} board{inv.boards === 1 ? "" : "s"}).
+              Its games count for your rating only if you accept.{" "}
+              <button type="button" onClick={() => app.conn.send({ type: "accept_invitation", invitation: inv.invitation })}>
+                Accept
+              </button>{" "}
+              <button type="button" onClick={() => app.conn.send({ type: "decline_invitation", invitation: inv.invitation })}>
+                Decline
+              </button>
+            </p>
+          ))}
+        </div>
+      ) : null}
       <main>{page}</main>
       <Footer />
     </>
