@@ -619,6 +619,11 @@ bool Events::may_watch(const std::string& table, const std::string& player_id) {
   return false;
 }
 
+bool Events::has_table(const std::string& table) {
+  std::lock_guard lock(mutex_);
+  return by_table_.count(table) > 0;
+}
+
 // ---- recovery --------------------------------------------------------------------
 
 bool Events::install(EventSpec e) {

@@ -100,6 +100,8 @@ class Events {
   bool withheld(const std::string& table);
   // False when `table` is withheld and `player_id` does not sit there.
   bool may_watch(const std::string& table, const std::string& player_id);
+  // True when `table` is a table of an event (running or over).
+  bool has_table(const std::string& table);
   // accept_invitation / decline_invitation from a welcomed client. Only the
   // invited player answers; anyone else is told there is no such invitation.
   void answer(const std::shared_ptr<Client>& client, const nlohmann::json& body,

@@ -384,7 +384,9 @@ std::shared_ptr<Table> Lobby::find_table(const std::shared_ptr<Client>& client, 
   // A private table by its id alone: only for its creator, its players and
   // those who gave its code. Refused here, by the node that runs the table,
   // so in a cluster the refusal goes back over the bus like any answer.
-  if (table && !table->admits(client->player_id)) {
+  // An event's tables are private only so as not to be listed: who may watch
+  // them the event decides (event_table while it runs, anyone once it is over).
+  if (table && !table->admits(client->player_id) && !events_->has_table(table->id())) {
     refusal = Refusal{"private_table", "This table is private: send its invite code."};
     return nullptr;
   }
