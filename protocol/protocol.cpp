@@ -14,7 +14,7 @@ namespace {
 constexpr std::array kClientTypes = {"hello",    "create_table", "list_tables", "join",
                                      "leave",    "spectate",     "add_bot",     "action",
                                      "chat",     "rematch",      "resync",      "ping",
-                                     "create_event"};
+                                     "create_event", "accept_invitation", "decline_invitation"};
 
 constexpr int kMaxDepth = 32;
 

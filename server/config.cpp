@@ -99,6 +99,8 @@ const std::vector<Flag>& flags() {
        [](Config& c, const std::string& v) { c.players_per_address_per_hour = to_int(v); }},
       {"invite-guesses-per-minute", "wrong invite codes one client address may try per minute (20)",
        [](Config& c, const std::string& v) { c.invite_guesses_per_minute = to_int(v); }},
+      {"invitation-seconds", "how long an invitation to a rated event waits for its answer (600)",
+       [](Config& c, const std::string& v) { c.invitation_seconds = to_int(v); }},
       {"finished-table-ttl-seconds",
        "keep finished tables loaded for rematch, resync and players owed the game_over, also "
        "across a restart (600)",
@@ -295,6 +297,7 @@ std::optional<std::string> parse_config(int argc, char** argv, Config& config, b
   if (config.drain_seconds < 0 || config.drain_seconds > 3600) return "--drain-seconds must be from 0 to 3600";
   if (config.max_write_bytes < 4096) return "--max-write-bytes must be at least 4096";
   if (config.write_timeout_seconds < 1) return "--write-timeout-seconds must be 1 or more";
+  if (config.invitation_seconds < 1) return "--invitation-seconds must be 1 or more";
   if (config.bot_queue < 0) return "--bot-queue must be 0 or more";
   if (config.strong_ms < 1 || config.strong_ms > 60000) return "--strong-ms must be from 1 to 60000";
   if (config.lease_seconds < 2 || config.lease_seconds > 3600) return "--lease-seconds must be from 2 to 3600";

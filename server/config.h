@@ -58,6 +58,8 @@ struct Config {
   // Wrong invite codes per client address per minute, then no invite is
   // looked up for that address until the bucket refills.
   int invite_guesses_per_minute = 20;
+  // How long an invitation to a rated event waits for its answer.
+  int invitation_seconds = 600;
   int finished_table_ttl_seconds = 600;  // finished tables kept in memory for rematch
 
   // Dead tables (closed with table_closed). 0 turns a rule off.

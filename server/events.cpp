@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "server/events.h"
 
+#include <boost/asio/steady_timer.hpp>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -138,6 +139,7 @@ void Events::create(const std::shared_ptr<Client>& client, const json& body,
   e.options = body.value("options", json::object());
   e.boards = body.value("boards", 1);
   e.creator = client->player_id;
+  e.rated = body.value("rated", false);
   const int max_boards = lobby_.config().max_event_boards;
   if (e.boards < 1 || e.boards > max_boards)
     return refuse("bad_field", "boards must be from 1 to " + std::to_string(max_boards) + ".");
@@ -233,6 +235,21 @@ void Events::create(const std::shared_ptr<Client>& client, const json& body,
       }
     }
   }
+  // A rated event asks everyone it seats besides its creator, and waits.
+  std::vector<std::string> invited;
+  if (e.rated) {
+    std::set<std::string> seen;
+    for (const auto& side : e.sides) {
+      for (const auto& at : side.members) {
+        for (const auto& m : at) {
+          if (!m.player_id.empty() && m.player_id != e.creator && seen.insert(m.player_id).second)
+            invited.push_back(m.player_id);
+        }
+      }
+    }
+    e.inviting = !invited.empty();
+    if (!e.inviting) e.consent = true;  // the creator alone: their own consent
+  }
   // What one message may cost: its tables open at once (one per rotation), so
   // they count against --max-tables-per-player like any other table, and all
   // its games against --max-event-games-per-player.
@@ -273,7 +290,7 @@ void Events::create(const std::shared_ptr<Client>& client, const json& body,
             .bind(9, now_seconds())
             .run();
       },
-      lobby_.on_io([this, e, client, id, games](bool ok) mutable {
+      lobby_.on_io([this, e, client, id, games, invited](bool ok) mutable {
         {
           std::lock_guard lock(mutex_);
           if ((storing_games_[e.creator] -= games) <= 0) storing_games_.erase(e.creator);
@@ -293,6 +310,33 @@ void Events::create(const std::shared_ptr<Client>& client, const json& body,
         const int rotations = static_cast<int>(e.sides.size());
 
         spdlog::info("event {} created: {} boards, {} tables", event, boards, rotations);
+        if (!invited.empty()) {
+          // Its tables wait for the answers (still counted against the creator).
+          json list = json::array();
+          std::vector<std::pair<std::string, std::string>> frames;  // player, frame
+          {
+            std::lock_guard lock(mutex_);
+            const auto expires = std::chrono::steady_clock::now() +
+                                 std::chrono::seconds(lobby_.config().invitation_seconds);
+            for (const auto& player : invited) {
+              Invitation inv{std::string("i").append(random_token(), 0, 10), event, player, e.creator, "",
+                             expires};
+              list.push_back({{"invitation", inv.id}, {"player_id", player}});
+              frames.emplace_back(player, invitation_frame(inv));
+              invitations_[inv.id] = inv;
+              expire_later(inv.id, std::chrono::seconds(lobby_.config().invitation_seconds));
+            }
+          }
+          spdlog::info("event {} waits for {} invitation(s)", event, invited.size());
+          client->send(protocol::reply("event_created",
+                                       {{"event", event},
+                                        {"rotations", rotations},
+                                        {"tables", json::array()},
+                                        {"invitations", std::move(list)}},
+                                       id));
+          for (const auto& [player, frame] : frames) lobby_.send_to_player(player, make_frame(frame));
+          return;
+        }
         json tables = json::array();
         for (int k = 0; k < rotations; ++k) tables.push_back(open_board(event, 0, k, "", true));
         client->send(protocol::reply(
@@ -315,6 +359,7 @@ std::string Events::open_board(const std::string& event, int board, int rotation
                                std::string table, bool counted) {
   TableSetup setup;
   std::vector<StoredSeat> seats;
+  std::optional<bool> consent;
   const bool fresh = table.empty();
   {
     std::lock_guard lock(mutex_);
@@ -330,12 +375,19 @@ std::string Events::open_board(const std::string& event, int board, int rotation
     setup.is_private = true;
     setup.creator = e.creator;
     seats = seating(e, rotation);
+    consent = e.consent;
   }
-  // Seating someone in a rated game takes their consent, and an event seats
-  // the people its creator names without asking them: a table of an event
-  // that seats anyone but its creator is unrated (docs/events.md, Ratings).
-  for (const auto& seat : seats) {
-    if (!seat.player_id.empty() && seat.player_id != setup.creator) setup.rated = false;
+  // Seating someone in a rated game takes their consent: an event that asked
+  // for it (`rated`) is rated only if everyone it invited accepted; one that
+  // did not, or whose consent is not known (reloaded before its first tables
+  // were stored), is unrated wherever it seats anyone but its creator
+  // (docs/events.md, "Ratings and invitations").
+  if (consent) {
+    setup.rated = *consent;
+  } else {
+    for (const auto& seat : seats) {
+      if (!seat.player_id.empty() && seat.player_id != setup.creator) setup.rated = false;
+    }
   }
   auto open = [this, setup, seats, counted](bool ok) {
     if (!ok) {
@@ -362,6 +414,124 @@ std::string Events::open_board(const std::string& event, int board, int rotation
       },
       lobby_.on_io(open));
   return table;
+}
+
+// ---- invitations -------------------------------------------------------------
+
+void Events::recall_consent(const std::string& event, const std::string& first_table) {
+  // Invitations live in memory; what they decided is kept in the event's
+  // first tables: stored rated only when everyone invited accepted.
+  bool rated = false;
+  lobby_.store().read([&](Db& db) {
+    auto& q = db.prepare("SELECT rated FROM tables WHERE id = ?");
+    q.bind_text(1, first_table);
+    if (q.step()) rated = !q.null_at(0) && q.int_at(0) != 0;
+    q.run();
+  });
+  if (!rated) return;
+  std::lock_guard lock(mutex_);
+  if (auto it = events_.find(event); it != events_.end()) it->second.consent = true;
+}
+
+std::string Events::invitation_frame(const Invitation& inv) const {
+  const auto e = events_.find(inv.event);
+  const auto left = std::chrono::duration_cast<std::chrono::seconds>(inv.expires - std::chrono::steady_clock::now());
+  json body = {{"type", "invitation"},
+               {"invitation", inv.id},
+               {"event", inv.event},
+               {"from", {{"player_id", inv.creator}, {"name", lobby_.name_of(inv.creator)}}},
+               {"game", e != events_.end() ? e->second.game : ""},
+               {"players", e != events_.end() ? e->second.players : 2},
+               {"boards", e != events_.end() ? e->second.boards : 1},
+               {"expires_in_seconds", std::max<std::int64_t>(0, left.count())}};
+  return body.dump();
+}
+
+void Events::welcomed(const std::shared_ptr<Client>& client) {
+  std::vector<std::string> frames;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [iid, inv] : invitations_) {
+      if (inv.player == client->player_id && inv.answer.empty()) frames.push_back(invitation_frame(inv));
+    }
+  }
+  for (auto& f : frames) client->send(make_frame(std::move(f)));
+}
+
+void Events::answer(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id,
+                    bool accept) {
+  const std::string iid = body["invitation"].get<std::string>();
+  {
+    std::lock_guard lock(mutex_);
+    auto it = invitations_.find(iid);
+    // Someone else's invitation is "no such invitation" to them: nobody
+    // answers for another player, nor learns whom an invitation is for.
+    if (it == invitations_.end() || it->second.player != client->player_id) {
+      client->send(protocol::error({"no_such_invitation", "You have no such invitation."}, id));
+      return;
+    }
+    if (!it->second.answer.empty()) {
+      client->send(protocol::error(
+          {"invitation_closed", "This invitation was already answered (" + it->second.answer + ")."}, id));
+      return;
+    }
+  }
+  settle(iid, accept ? "accepted" : "declined", client, id);
+}
+
+void Events::expire_later(const std::string& invitation, std::chrono::seconds after) {
+  auto timer = std::make_shared<boost::asio::steady_timer>(lobby_.io(), after);
+  timer->async_wait([this, timer, invitation](const boost::system::error_code& ec) {
+    if (!ec) settle(invitation, "expired", nullptr, std::nullopt);
+  });
+}
+
+void Events::settle(const std::string& invitation, const std::string& answer, const std::shared_ptr<Client>& client,
+                    const std::optional<json>& id) {
+  Invitation inv;
+  std::optional<bool> consent;  // set once the event's last invitation is in
+  int rotations = 0;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = invitations_.find(invitation);
+    if (it == invitations_.end() || !it->second.answer.empty()) return;  // answered before it expired
+    it->second.answer = answer;
+    inv = it->second;
+    bool all_in = true, all_accepted = true;
+    for (const auto& [iid, other] : invitations_) {
+      if (other.event != inv.event) continue;
+      all_in = all_in && !other.answer.empty();
+      all_accepted = all_accepted && other.answer == "accepted";
+    }
+    if (all_in) {
+      consent = all_accepted;
+      for (auto i = invitations_.begin(); i != invitations_.end();) {
+        i = i->second.event == inv.event ? invitations_.erase(i) : std::next(i);
+      }
+      auto e = events_.find(inv.event);
+      if (e != events_.end()) {
+        e->second.inviting = false;
+        e->second.consent = consent;
+        rotations = static_cast<int>(e->second.sides.size());
+      }
+    }
+  }
+  {
+    const LogAbout about({}, inv.player);
+    spdlog::info("invitation {} to event {}: {} by {}", inv.id, inv.event, answer, inv.player);
+  }
+  json told = {{"invitation", inv.id}, {"event", inv.event}, {"player_id", inv.player}, {"answer", answer}};
+  if (consent) told["rated"] = *consent;
+  if (client) {
+    client->send(protocol::reply("invitation_answered", told, id));
+  } else {
+    lobby_.send_to_player(inv.player, make_frame(protocol::reply("invitation_answered", told, std::nullopt)));
+  }
+  lobby_.send_to_player(inv.creator, make_frame(protocol::reply("invitation_answered", told, std::nullopt)));
+  if (!consent) return;
+  spdlog::info("event {} opens, {}", inv.event, *consent ? "rated" : "unrated");
+  // The tables create() counted against the creator open now.
+  for (int k = 0; k < rotations; ++k) open_board(inv.event, 0, k, "", true);
 }
 
 // ---- progress ------------------------------------------------------------------
@@ -449,6 +619,11 @@ bool Events::may_watch(const std::string& table, const std::string& player_id) {
   return false;
 }
 
+bool Events::has_table(const std::string& table) {
+  std::lock_guard lock(mutex_);
+  return by_table_.count(table) > 0;
+}
+
 // ---- recovery --------------------------------------------------------------------
 
 bool Events::install(EventSpec e) {
@@ -495,6 +670,9 @@ void Events::recover() {
   for (const auto& r : rows) {
     std::lock_guard lock(mutex_);
     place(r);
+  }
+  for (const auto& r : rows) {
+    if (r.board == 0) recall_consent(r.event, r.table);
   }
   std::vector<std::string> ids;
   {
@@ -586,6 +764,9 @@ void Events::adopting(const std::string& table) {
     known = events_.count(loaded->id) > 0;
   }
   if (!known && !install(std::move(*loaded))) return;
+  for (const auto& r : rows) {
+    if (r.board == 0) recall_consent(r.event, r.table);
+  }
   std::lock_guard lock(mutex_);
   for (const auto& r : rows) place(r);
   // The earlier boards of each rotation are over: only its last can still be

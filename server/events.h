@@ -16,6 +16,7 @@
 //  * Standings are recomputed on every describe() from the stored results.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -58,6 +59,23 @@ struct EventSpec {
   // tables[b][k]: the table playing board b+1 at rotation k ("" = not opened yet).
   std::vector<std::vector<std::string>> tables;
   std::set<std::string> done;  // its tables that are over or closed
+  // Ratings (docs/events.md, "Ratings and invitations"). `rated` asked: its
+  // tables open only once every invitation is answered or expired. `consent`:
+  // the outcome (every invited player accepted); unset for an event that did
+  // not ask, and for one reloaded whose first tables were not stored rated.
+  bool rated = false;
+  bool inviting = false;  // invitations still waiting: no table opened yet
+  std::optional<bool> consent;
+};
+
+// An invitation to a rated event, to one player its creator seated.
+struct Invitation {
+  std::string id;
+  std::string event;
+  std::string player;
+  std::string creator;
+  std::string answer;  // "" while it waits; "accepted", "declined", "expired"
+  std::chrono::steady_clock::time_point expires;
 };
 
 class Events {
@@ -82,6 +100,14 @@ class Events {
   bool withheld(const std::string& table);
   // False when `table` is withheld and `player_id` does not sit there.
   bool may_watch(const std::string& table, const std::string& player_id);
+  // True when `table` is a table of an event (running or over).
+  bool has_table(const std::string& table);
+  // accept_invitation / decline_invitation from a welcomed client. Only the
+  // invited player answers; anyone else is told there is no such invitation.
+  void answer(const std::shared_ptr<Client>& client, const nlohmann::json& body,
+              const std::optional<nlohmann::json>& id, bool accept);
+  // A player said hello: the invitations waiting for them, again.
+  void welcomed(const std::shared_ptr<Client>& client);
   // GET /api/events/{id}; status 200 or 404.
   nlohmann::json describe(const std::string& event, int& status);
 
@@ -118,8 +144,20 @@ class Events {
   void advance(const std::string& event, int board, int rotation, bool over);
   void finish_if_done(EventSpec& e);
 
+  // The `invitation` frame for `inv` (with mutex_ held).
+  std::string invitation_frame(const Invitation& inv) const;
+  // An invitation got its answer (or expired): both sides are told; once the
+  // event's last one is in, its boards open (rated only if all accepted).
+  void settle(const std::string& invitation, const std::string& answer,
+              const std::shared_ptr<Client>& client, const std::optional<nlohmann::json>& id);
+  void expire_later(const std::string& invitation, std::chrono::seconds after);
+  // A reloaded event: consent = true when its board-1 table `first_table` was
+  // stored rated (its invitations were all accepted before the stop).
+  void recall_consent(const std::string& event, const std::string& first_table);
+
   Lobby& lobby_;
   std::mutex mutex_;
+  std::map<std::string, Invitation> invitations_;  // by id, until their event opens
   std::map<std::string, EventSpec> events_;
   std::map<std::string, Slot> by_table_;
   // Rotations that stopped (a table was closed): no further boards.

@@ -690,7 +690,18 @@ HttpResponse answer_http_unguarded(const HttpContext& ctx, const HttpRequest& re
   }
   if (!replay_of.empty() && replay_of.size() <= 32 && replay_of.find('/') == std::string::npos) {
     int status = 404;
-    json body = ctx.lobby->replay(replay_of, status);
+    // A private table's game: its invite code, or a seated player's token.
+    std::string token;
+    if (const auto field = req.find(http::field::authorization); field != req.end()) {
+      const std::string_view value = field->value();
+      constexpr std::string_view kScheme = "Bearer ";
+      if (value.size() > kScheme.size() && beast::iequals(value.substr(0, kScheme.size()), kScheme)) {
+        token = std::string(value.substr(kScheme.size()));
+      }
+    }
+    std::string invite = query_param(query, "invite");
+    if (invite.size() > 32) invite.clear();
+    json body = ctx.lobby->replay(replay_of, status, invite, token);
     return respond(status, body);
   }
   const std::string events_prefix = "/api/events/";

@@ -272,6 +272,8 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text,
     list_tables(client, body, id);
   } else if (in.type == "create_event") {
     events_->create(client, body, id);
+  } else if (in.type == "accept_invitation" || in.type == "decline_invitation") {
+    events_->answer(client, body, id, in.type == "accept_invitation");
   } else {
     std::optional<Refusal> refusal;
     bool missed = false;
@@ -341,7 +343,7 @@ void Lobby::drain(std::function<void()> idle) {
 
 std::shared_ptr<Table> Lobby::find_table(const std::shared_ptr<Client>& client, const json& body,
                                          std::optional<Refusal>& refusal, bool& missed) {
-  if (auto inv = body.find("invite"); inv != body.end() && !body.contains("table")) {
+  if (auto inv = body.find("invite"); inv != body.end()) {
     // Codes are shown in capitals; people type them as they like.
     std::string code = inv->get<std::string>();
     for (char& c : code) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -356,13 +358,39 @@ std::shared_ptr<Table> Lobby::find_table(const std::shared_ptr<Client>& client, 
       std::lock_guard lock(mutex_);
       if (auto it = by_invite_.find(code); it != by_invite_.end()) id = it->second;
     }
+    // A table id given with the code must be the code's table. Refused here
+    // when that table runs here (in a cluster its owner is the node that
+    // knows its code; forwarding from there would come back to it).
+    if (auto t = body.find("table"); t != body.end() && t->get<std::string>() != id) {
+      if (!find_table(t->get<std::string>())) {
+        missed = true;  // unknown here: not ours to judge (Cluster::forward)
+        return nullptr;
+      }
+      invite_guesses_.take(client->address());
+      refusal = Refusal{"bad_invite", "That is not this table's invite code."};
+      return nullptr;
+    }
     if (id.empty()) {
       missed = true;
       return nullptr;
     }
-    return find_table(id);
+    auto table = find_table(id);
+    // The code lets its giver in by the id alone from then on (on this node,
+    // while the table is in memory).
+    if (table) table->admit(client->player_id);
+    return table;
   }
-  return find_table(body);
+  auto table = find_table(body);
+  // A private table by its id alone: only for its creator, its players and
+  // those who gave its code. Refused here, by the node that runs the table,
+  // so in a cluster the refusal goes back over the bus like any answer.
+  // An event's tables are private only so as not to be listed: who may watch
+  // them the event decides (event_table while it runs, anyone once it is over).
+  if (table && !table->admits(client->player_id) && !events_->has_table(table->id())) {
+    refusal = Refusal{"private_table", "This table is private: send its invite code."};
+    return nullptr;
+  }
+  return table;
 }
 
 std::shared_ptr<Table> Lobby::find_table(const json& body) {
@@ -464,6 +492,8 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
       spdlog::info("player {} resumed from {}", client->player_id, client->address());
       for (auto& t : seated) t->player_connection(client->player_id, true);
       if (cluster_) cluster_->resumed(client);
+      // Invitations still waiting for their answer, again.
+      events_->welcomed(client);
     }
     resume();
     return;
@@ -904,11 +934,17 @@ std::size_t Lobby::table_count() {
 
 // ---- HTTP ----------------------------------------------------------------------------
 
-json Lobby::replay(const std::string& table, int& status) {
+json Lobby::replay(const std::string& table, int& status, const std::string& invite, const std::string& token) {
   auto stored = store_.load_table(table);
   if (!stored) {
     status = 404;
     return {{"error", "no_such_table"}};
+  }
+  if (stored->is_private && !may_replay(*stored, invite, token)) {
+    status = 403;
+    return {{"error", "private_table"},
+            {"message", "This game was played at a private table: give its invite code (?invite=), or your "
+                        "token (Authorization: Bearer) if you sat there."}};
   }
   if (stored->status != "over") {
     status = 403;
@@ -977,6 +1013,43 @@ json Lobby::replay(const std::string& table, int& status) {
     replay["deal"] = {{"seed", std::to_string(stored->seed)}, {"salt", stored->deal_salt}};
   }
   return replay;
+}
+
+bool Lobby::may_replay(const StoredTable& stored, const std::string& invite, const std::string& token) {
+  if (!invite.empty()) {
+    std::string code = invite;
+    for (char& c : code) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (!stored.invite.empty() && code == stored.invite) return true;
+  }
+  if (!token.empty()) {
+    const std::string hash = sha256_hex(token);
+    std::string pid;
+    {
+      std::lock_guard lock(mutex_);
+      if (auto it = by_token_.find(hash); it != by_token_.end()) pid = it->second;
+    }
+    if (pid.empty() && cluster_ && load_player("token_hash", hash)) {
+      std::lock_guard lock(mutex_);
+      if (auto it = by_token_.find(hash); it != by_token_.end()) pid = it->second;
+    }
+    if (!pid.empty()) {
+      if (pid == stored.creator) return true;
+      for (const auto& seat : stored.seats) {
+        if (seat.player_id == pid) return true;
+      }
+    }
+  }
+  // An event's tables are private so that they are not listed; once the
+  // event is over its standings are public, and so are its games
+  // (docs/events.md). While it runs, the replay is withheld below anyway.
+  bool event_table = false;
+  store_.read([&](Db& db) {
+    auto& q = db.prepare("SELECT 1 FROM event_tables WHERE table_id = ?");
+    q.bind_text(1, stored.id);
+    event_table = q.step();
+    q.run();
+  });
+  return event_table;
 }
 
 namespace {

@@ -146,8 +146,10 @@ class Lobby {
   bool attach_remote(const std::shared_ptr<Client>& client);
 
   // ---- for HTTP ----
-  // A finished game's replay; status 200, 403 (not over) or 404.
-  nlohmann::json replay(const std::string& table, int& status);
+  // A finished game's replay; status 200, 403 (not over, or a private table
+  // asked for without its invite code or a seated player's token) or 404.
+  nlohmann::json replay(const std::string& table, int& status, const std::string& invite = {},
+                        const std::string& token = {});
   nlohmann::json leaderboard(const std::string& game);
   // A player's public profile (docs/ratings.md); status 200 or 404.
   nlohmann::json player_profile(const std::string& id, int& status);
@@ -178,6 +180,9 @@ class Lobby {
 
  private:
   void load_bans();
+  // Whether the replay of a private table may be given: its invite code, the
+  // token of its creator or of a player seated there, or an event's table.
+  bool may_replay(const StoredTable& stored, const std::string& invite, const std::string& token);
   // Cluster mode: the player's ban as the store has it now (set or lifted on
   // any node).
   void refresh_ban(const std::string& player_id);

@@ -373,6 +373,17 @@ bool Table::all_seated() const {
   return true;
 }
 
+bool Table::admits(const std::string& player_id) const {
+  if (!setup_.is_private || player_id == setup_.creator) return true;
+  std::lock_guard lock(admitted_mutex_);
+  return admitted_.count(player_id) > 0;
+}
+
+void Table::admit(const std::string& player_id) {
+  std::lock_guard lock(admitted_mutex_);
+  admitted_.insert(player_id);
+}
+
 StoredSeat Table::stored_seat(Seat s) const {
   const auto& seat = seats_[static_cast<std::size_t>(s)];
   return {seat.player_id, seat.bot, seat.left_game};
@@ -382,6 +393,11 @@ StoredSeat Table::stored_seat(Seat s) const {
 
 void Table::open(std::vector<StoredSeat> seats, std::shared_ptr<Client> creator,
                  std::function<void(bool)> after) {
+  // At once, not on the strand: a seated player's first message may come
+  // before the table is stored.
+  for (const auto& s : seats) {
+    if (!s.player_id.empty()) admit(s.player_id);
+  }
   on_strand([this, seats = std::move(seats), creator = std::move(creator), after = std::move(after)] {
     // Every new table draws its own salt, also when its setup (and seed) was
     // copied from another table: a commitment never links two tables.
@@ -448,6 +464,9 @@ std::optional<std::string> Table::restore(const StoredTable& stored) {
     seats_[s].player_id = stored.seats[s].player_id;
     seats_[s].bot = stored.seats[s].bot;
     seats_[s].left_game = stored.seats[s].left_game;
+    // Seated before the restart (or on the node that ran it before): still
+    // let in by the table's id, for resync, chat, rematch.
+    if (!stored.seats[s].player_id.empty()) admit(stored.seats[s].player_id);
   }
   for (const auto& a : stored.actions) {
     if (a.seq != seq_ + 1) return "gap in the log at seq " + std::to_string(a.seq);
@@ -995,6 +1014,7 @@ void Table::join(std::shared_ptr<Client> client, std::optional<int> wanted, Repl
         if (seat == kSpectator) return refuse("table_full", "Every seat is taken.");
       }
       seats_[static_cast<std::size_t>(seat)].player_id = client->player_id;
+      admit(client->player_id);
       committing_ = true;
       lobby_.store().save_seat(setup_.id, seat, stored_seat(seat), [self = shared_from_this(), client, seat, id](bool ok) {
         self->committing_ = false;

@@ -32,6 +32,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -123,6 +124,12 @@ class Table : public std::enable_shared_from_this<Table> {
   // disconnect_policy}.
   nlohmann::json summary() const;
   bool listed() const;  // public and waiting
+  // A private table answers a message that names it by its id alone only for
+  // these players: its creator, everyone ever seated at it (by its creator, a
+  // rematch, an event, or by joining), and those who gave its invite code on
+  // this node since it was loaded (Lobby::find_table). Thread-safe.
+  bool admits(const std::string& player_id) const;
+  void admit(const std::string& player_id);
   // The summary's status ("waiting", "playing", "over", "closed") without
   // copying the summary: /metrics counts every table by it.
   const char* summary_status() const;
@@ -269,6 +276,9 @@ class Table : public std::enable_shared_from_this<Table> {
   std::deque<StoredChat> chat_;  // the last kChatKept lines, oldest first
   std::string rematch_table_;
   std::string rematch_invite_;
+
+  mutable std::mutex admitted_mutex_;
+  std::set<std::string> admitted_;  // see admits()
 
   mutable std::mutex summary_mutex_;
   nlohmann::json summary_;

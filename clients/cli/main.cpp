@@ -8,7 +8,7 @@
 //   casa rematch [TABLE]
 //   casa watch CODE
 //   casa list [--game G]
-//   casa verify TABLE [--url URL] [--commitment HASH]
+//   casa verify TABLE [--url URL] [--commitment HASH] [--invite CODE]
 //   casa event create --game G --players N --side SPEC... [--boards B] [--options JSON]
 //   casa event join EVENT [--bot random|first]
 //   casa event standings EVENT [--follow] [--json]
@@ -97,7 +97,7 @@ struct Args {
       << "       casa rematch [TABLE] [--bot random|first]\n"
       << "       casa watch CODE\n"
       << "       casa list [--game G]\n"
-      << "       casa verify TABLE [--url URL] [--commitment HASH]\n"
+      << "       casa verify TABLE [--url URL] [--commitment HASH] [--invite CODE]\n"
       << "       casa event create|join|standings ...   (casa event --help)\n"
       << "       casa --version\n"
       << "play/create: [--grace SECONDS] [--takeover robot|strong|none] [--move-timeout SECONDS]\n"
@@ -573,7 +573,7 @@ std::pair<int, std::string> http_get(const Url& url, const std::string& target, 
   return {static_cast<int>(res.result_int()), res.body()};
 }
 
-// casa verify TABLE [--url URL] [--commitment HASH] [--insecure]: fetches the
+// casa verify TABLE [--url URL] [--commitment HASH] [--invite CODE] [--insecure]: fetches the
 // replay and checks it with verify_replay (verify/verify.h). The URL may be
 // the server's ws:// or wss:// address (as for the other commands) or its
 // http:// or https:// one; only host and port are used.
@@ -583,14 +583,21 @@ int run_verify(int argc, char** argv) {
   const char* env_url = std::getenv("CASA_URL");
   std::string url_text = env_url ? env_url : "ws://localhost:8080/ws";
   std::optional<std::string> published;
+  std::string invite;  // a private table's code
   bool insecure = false;
   for (int i = 3; i < argc; ++i) {
     const std::string flag = argv[i];
-    if ((flag == "--url" || flag == "--commitment") && i + 1 >= argc) usage("missing value after " + flag);
+    if ((flag == "--url" || flag == "--commitment" || flag == "--invite") && i + 1 >= argc)
+      usage("missing value after " + flag);
     if (flag == "--url") {
       url_text = argv[++i];
     } else if (flag == "--commitment") {
       published = argv[++i];
+    } else if (flag == "--invite") {
+      invite = argv[++i];
+      for (const char c : invite) {
+        if (!std::isalnum(static_cast<unsigned char>(c))) usage("bad invite code " + invite);
+      }
     } else if (flag == "--insecure") {
       insecure = true;
     } else {
@@ -603,7 +610,8 @@ int run_verify(int argc, char** argv) {
   if (url_text.rfind("http://", 0) == 0) url_text = "ws://" + url_text.substr(7);
   if (url_text.rfind("https://", 0) == 0) url_text = "wss://" + url_text.substr(8);
   const Url url = parse_url(url_text);
-  const std::string target = "/api/tables/" + table + "/replay";
+  // A private table's game is given with its invite code.
+  const std::string target = "/api/tables/" + table + "/replay" + (invite.empty() ? "" : "?invite=" + invite);
   std::pair<int, std::string> got;
   try {
     got = http_get(url, target, insecure);
@@ -617,6 +625,7 @@ int run_verify(int argc, char** argv) {
     const std::string code = replay.is_object() ? replay.value("error", "") : "";
     std::cerr << "casa: the server answered " << got.first << (code.empty() ? "" : " (" + code + ")")
               << (code == "not_over" ? ": the game is not over yet; its deal is revealed when it ends" : "")
+              << (code == "private_table" ? ": the game was played at a private table; give its code with --invite" : "")
               << "\n";
     return casa::cli::kExitServerError;
   }

@@ -214,6 +214,41 @@ TEST_CASE("one lobby: a table run by node b is listed and played from node a; an
   CHECK(again.player_id == ann.player_id);
 }
 
+TEST_CASE("a private table run by node a: by its id alone refused from node b, with the answer back over the bus") {
+  Nodes n(2);
+  WsClient ann(n[0].port), bob(n[1].port), eve(n[1].port);  // ann on a; bob and eve on b
+  ann.hello("ann");
+  bob.hello("bob");
+  eve.hello("eve");
+  const json secret =
+      create(ann, {{"game", "fake-trick"}, {"players", 2}, {"rated", false}, {"private", true}, {"options", {{"hand", 3}}}});
+  REQUIRE(secret["type"] == "table_created");
+  const std::string table = secret["table"];
+  CHECK(owner(n.db, table).first == "a");
+  // Node b forwards to node a, which refuses; the refusal comes back (a call
+  // with no answer would throw after 5 s).
+  CHECK(eve.call({{"type", "spectate"}, {"table", table}})["code"] == "private_table");
+  CHECK(eve.call({{"type", "join"}, {"table", table}})["code"] == "private_table");
+  CHECK(eve.call({{"type", "resync"}, {"table", table}})["code"] == "private_table");
+  // With the code, from node b: joined.
+  REQUIRE(bob.call({{"type", "join"}, {"invite", secret["invite"]}})["type"] == "joined");
+  // A spectator from node b with the code beside the id.
+  CHECK(eve.call({{"type", "spectate"}, {"table", table}, {"invite", secret["invite"]}})["type"] == "spectating");
+  CHECK(eve.call({{"type", "spectate"}, {"table", table}})["type"] == "spectating");
+  play_out({&ann, &bob}, table);
+  // Then by its id alone too (a seat). Asked once the game is over: a resync
+  // while bob must act would send his pending request again, and play_out
+  // would answer it twice.
+  bob.send({{"type", "resync"}, {"table", table}, {"id", 99}});
+  CHECK(bob.find([&](const json& m) { return m["type"] == "table_state" && m["table"] == table; }, 5s).has_value());
+  // Its replay, from either node: the code or a seated player's token.
+  CHECK(get_json(n[1].port, "/api/tables/" + table + "/replay", 403)["error"] == "private_table");
+  CHECK(http_call(n[1].port, boost::beast::http::verb::get, "/api/tables/" + table + "/replay", bob.token()).first == 200);
+  CHECK(http_call(n[0].port, boost::beast::http::verb::get, "/api/tables/" + table + "/replay", eve.token()).first == 403);
+  check_schemas(eve);
+  check_schemas(bob);
+}
+
 TEST_CASE("kill -9 of the owner: another node takes the table over, clients resume, nothing acknowledged is lost") {
   Nodes n(3);
   std::string table, token_ann;

@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -154,6 +155,211 @@ TEST_CASE("abuse: an event that seats another player does not move their rating"
   check_schemas(victim);
 }
 
+namespace {
+
+// Answers every request of `clients` (first legal action) until `games`
+// game_over messages arrived in all; returns the tables they were about.
+// Tables in `ignore` (ended before: their game_over may come again) are not counted.
+std::set<std::string> play_games(const std::vector<WsClient*>& clients, std::size_t games,
+                                 const std::set<std::string>& ignore = {}) {
+  std::set<std::pair<WsClient*, std::string>> ended;
+  std::set<std::string> tables;
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (ended.size() < games && std::chrono::steady_clock::now() < deadline) {
+    for (WsClient* c : clients) {
+      auto m = c->recv(20ms);
+      if (!m) continue;
+      if ((*m)["type"] == "request") {
+        c->send({{"type", "action"}, {"table", (*m)["table"]}, {"seq", (*m)["seq"]}, {"action", (*m)["legal"][0]}});
+      } else if ((*m)["type"] == "game_over" && !ignore.count((*m)["table"].get<std::string>())) {
+        ended.insert({c, (*m)["table"].get<std::string>()});
+        tables.insert((*m)["table"].get<std::string>());
+      }
+    }
+  }
+  REQUIRE(ended.size() == games);
+  return tables;
+}
+
+json rated_event(WsClient& creator, WsClient& other) {
+  return create_event(creator, {{"game", "fake-trick"},
+                                {"players", 2},
+                                {"rated", true},
+                                {"sides",
+                                 {{{"members", {{{"player_id", creator.player_id}}}}},
+                                  {{"members", {{{"player_id", other.player_id}}}}}}}});
+}
+
+bool is_invitation(const json& m) { return m["type"] == "invitation"; }
+
+}  // namespace
+
+TEST_CASE("abuse: a rated event is rated only when everyone it seats accepted its invitation") {
+  TestServer ts;
+  WsClient ann(ts.port()), bob(ts.port()), eve(ts.port());
+  ann.hello("ann");
+  bob.hello("bob");
+  eve.hello("eve");
+  const json created = rated_event(ann, bob);
+  REQUIRE_MESSAGE(created["type"] == "event_created", created.dump());
+  CHECK(created["tables"].empty());  // nothing opens before the answers
+  REQUIRE(created["invitations"].size() == 1);
+  const std::string invitation = created["invitations"][0]["invitation"];
+  CHECK(created["invitations"][0]["player_id"] == bob.player_id);
+  const auto got = bob.find(is_invitation, 5s);
+  REQUIRE(got.has_value());
+  CHECK((*got)["invitation"] == invitation);
+  CHECK((*got)["from"]["player_id"] == ann.player_id);
+  CHECK((*got)["event"] == created["event"]);
+
+  // Nobody answers for someone else, and the creator neither: it is "no such
+  // invitation" to them, and it still waits.
+  CHECK(eve.call({{"type", "accept_invitation"}, {"invitation", invitation}})["code"] == "no_such_invitation");
+  CHECK(ann.call({{"type", "accept_invitation"}, {"invitation", invitation}})["code"] == "no_such_invitation");
+  CHECK(eve.call({{"type", "decline_invitation"}, {"invitation", invitation}})["code"] == "no_such_invitation");
+  // Unknown and malformed ids: a clear error, nothing changes.
+  CHECK(bob.call({{"type", "accept_invitation"}, {"invitation", "i0000000000"}})["code"] == "no_such_invitation");
+  CHECK(bob.call({{"type", "accept_invitation"}, {"invitation", 42}})["code"] == "bad_field");
+  CHECK(bob.call({{"type", "accept_invitation"}, {"invitation", std::string(40, 'i')}})["code"] == "bad_field");
+  CHECK(bob.call({{"type", "accept_invitation"}})["code"] == "bad_field");
+  CHECK(ts.server->lobby().table_count() == 0);
+
+  // Coming back on a new connection, bob gets the invitation again.
+  WsClient bob2(ts.port());
+  REQUIRE(bob2.hello("", bob.token())["resumed"] == true);
+  const auto again = bob2.find(is_invitation, 5s);
+  REQUIRE(again.has_value());
+  CHECK((*again)["invitation"] == invitation);
+  CHECK((*again)["expires_in_seconds"].get<int>() <= 600);
+
+  const json answered = bob2.call({{"type", "accept_invitation"}, {"invitation", invitation}});
+  REQUIRE_MESSAGE(answered["type"] == "invitation_answered", answered.dump());
+  CHECK(answered["answer"] == "accepted");
+  CHECK(answered["rated"] == true);
+  const auto told = ann.find([](const json& m) { return m["type"] == "invitation_answered"; }, 5s);
+  REQUIRE(told.has_value());
+  CHECK((*told)["player_id"] == bob.player_id);
+  // Answered once.
+  CHECK(bob2.call({{"type", "decline_invitation"}, {"invitation", invitation}})["code"] == "no_such_invitation");
+
+  // Both tables open now, rated; the results move both ratings.
+  const auto tables = play_games({&ann, &bob2}, 4);
+  REQUIRE(tables.size() == 2);
+  for (const auto& t : tables) {
+    auto stored = ts.server->lobby().store().load_table(t);
+    REQUIRE(stored);
+    CHECK(stored->rated == std::optional<bool>(true));
+  }
+  json profile;
+  for (int i = 0; i < 100; ++i) {  // ratings are written by the store thread after the result
+    profile = get_json(ts.port(), "/api/players/" + bob.player_id, 200);
+    if (!profile["ratings"].empty() && profile["ratings"][0]["games"] == 2) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  REQUIRE_MESSAGE(profile["ratings"].size() == 1, profile.dump());
+  CHECK(profile["ratings"][0]["games"] == 2);
+  CHECK(get_json(ts.port(), "/api/players/" + ann.player_id, 200)["ratings"].size() == 1);
+  check_schemas(ann);
+  check_schemas(bob);
+  check_schemas(bob2);
+  check_schemas(eve);
+}
+
+namespace {
+
+// Nobody's rating moved.
+void check_unrated(TestServer& ts, const std::vector<WsClient*>& clients) {
+  std::this_thread::sleep_for(200ms);  // the store thread writes ratings after results
+  for (WsClient* c : clients) {
+    const json profile = get_json(ts.port(), "/api/players/" + c->player_id, 200);
+    CHECK_MESSAGE(profile["ratings"].empty(), profile.dump());
+    check_schemas(*c);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("abuse: a declined invitation leaves the event unrated for everyone") {
+  TestServer ts;
+  WsClient ann(ts.port()), bob(ts.port());
+  ann.hello("ann");
+  bob.hello("bob");
+  const json created = rated_event(ann, bob);
+  REQUIRE(created["type"] == "event_created");
+  const std::string invitation = created["invitations"][0]["invitation"];
+  const json answered = bob.call({{"type", "decline_invitation"}, {"invitation", invitation}});
+  CHECK(answered["answer"] == "declined");
+  CHECK(answered["rated"] == false);
+  for (const auto& t : play_games({&ann, &bob}, 4)) {
+    CHECK(ts.server->lobby().store().load_table(t)->rated == std::optional<bool>(false));
+  }
+  check_unrated(ts, {&ann, &bob});
+}
+
+TEST_CASE("abuse: an unanswered invitation expires and leaves the event unrated for everyone") {
+  TestServer ts([](casa::server::Config& c) { c.invitation_seconds = 1; });
+  WsClient ann(ts.port()), cy(ts.port());
+  ann.hello("ann");
+  cy.hello("cy");
+  const json created = rated_event(ann, cy);
+  REQUIRE(created["type"] == "event_created");
+  const auto expired = cy.find([](const json& m) { return m["type"] == "invitation_answered"; }, 10s);
+  REQUIRE(expired.has_value());
+  CHECK((*expired)["answer"] == "expired");
+  CHECK((*expired)["rated"] == false);
+  CHECK(cy.call({{"type", "accept_invitation"}, {"invitation", created["invitations"][0]["invitation"]}})["code"] ==
+        "no_such_invitation");
+  for (const auto& t : play_games({&ann, &cy}, 4)) {
+    CHECK(ts.server->lobby().store().load_table(t)->rated == std::optional<bool>(false));
+  }
+  check_unrated(ts, {&ann, &cy});
+}
+
+TEST_CASE("abuse: a rated event's consent outlives a restart: its later boards stay rated") {
+  TestServer ts;
+  WsClient ann(ts.port()), bob(ts.port());
+  ann.hello("ann");
+  bob.hello("bob");
+  json m = {{"game", "fake-trick"},
+            {"players", 2},
+            {"rated", true},
+            {"boards", 3},
+            {"sides", {{{"members", {{{"player_id", ann.player_id}}}}}, {{"members", {{{"player_id", bob.player_id}}}}}}}};
+  const json created = create_event(ann, m);
+  REQUIRE(created["type"] == "event_created");
+  const std::string event = created["event"];
+  REQUIRE(bob.call({{"type", "accept_invitation"}, {"invitation", created["invitations"][0]["invitation"]}})["rated"] ==
+          true);
+  const auto board1 = play_games({&ann, &bob}, 4);  // board 1 at both tables
+  // Board 2 opens as board 1 ends; then the server restarts.
+  json described;
+  for (int i = 0; i < 100; ++i) {
+    described = get_json(ts.port(), "/api/events/" + event, 200);
+    int opened = 0;
+    for (const auto& t : described["tables"]) opened += t["board"] == 2 && !t["table"].is_null();
+    if (opened == 2) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  const std::string ann_token = ann.token(), bob_token = bob.token();
+  ts.restart();
+  WsClient ann2(ts.port()), bob2(ts.port());
+  REQUIRE(ann2.hello("", ann_token)["resumed"] == true);
+  REQUIRE(bob2.hello("", bob_token)["resumed"] == true);
+  play_games({&ann2, &bob2}, 8, board1);  // boards 2 and 3
+  described = get_json(ts.port(), "/api/events/" + event, 200);
+  int rated = 0;
+  for (const auto& t : described["tables"]) {
+    REQUIRE(t["table"].is_string());
+    auto stored = ts.server->lobby().store().load_table(t["table"].get<std::string>());
+    REQUIRE(stored);
+    CHECK_MESSAGE(stored->rated == std::optional<bool>(true), "board " << t["board"]);
+    rated += stored->rated == std::optional<bool>(true);
+  }
+  CHECK(rated == 6);
+  check_schemas(ann2);
+  check_schemas(bob2);
+}
+
 TEST_CASE("abuse: new players per address are limited; returning ones are not") {
   TestServer ts([](casa::server::Config& c) { c.players_per_address_per_hour = 3; });
   std::string token;
@@ -184,6 +390,20 @@ TEST_CASE("abuse: invite codes — long, typed in any case, guesses limited per 
   const std::string invite = created["invite"];
   CHECK(invite.size() == 10);
 
+  // Without the code, a private table is refused by its id alone: to watch,
+  // to join, to resync (the error says why; nothing changes).
+  for (const char* type : {"spectate", "join", "resync", "leave", "chat"}) {
+    json m = {{"type", type}, {"table", table}};
+    if (std::string(type) == "chat") m["text"] = "hi";
+    const json r = b.call(m);
+    CHECK_MESSAGE(r["code"] == "private_table", type << ": " << r.dump());
+  }
+  // A code that is not the table's, given with its id: refused, counted as a guess.
+  CHECK(b.call({{"type", "spectate"}, {"table", table}, {"invite", "ZZZZZZZZZZ"}})["code"] == "bad_invite");
+  // Its creator reaches it by id.
+  a.send({{"type", "resync"}, {"table", table}});
+  CHECK(a.find([&](const json& m) { return m["type"] == "table_state" && m["table"] == table; }, 5s).has_value());
+
   // The code as a person types it, in lower case.
   std::string lower = invite;
   for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -192,10 +412,10 @@ TEST_CASE("abuse: invite codes — long, typed in any case, guesses limited per 
   b.send({{"type", "resync"}, {"table", table}});
   CHECK(b.find([&](const json& m) { return m["type"] == "table_state" && m["table"] == table; }, 5s).has_value());
 
-  // Three wrong codes from one address (two connections): then none is looked
-  // up for that address, not even a right one.
+  // Three wrong codes from one address (three connections, the one given
+  // with the table's id above included): then none is looked up for that
+  // address, not even a right one.
   CHECK(guesser.call({{"type", "spectate"}, {"invite", "AAAAAAAAAA"}})["code"] == "no_such_table");
-  CHECK(guesser.call({{"type", "spectate"}, {"invite", "BBBBBBBBBB"}})["code"] == "no_such_table");
   CHECK(other.call({{"type", "spectate"}, {"invite", "CCCCCCCCCC"}})["code"] == "no_such_table");
   CHECK(other.call({{"type", "spectate"}, {"invite", invite}})["code"] == "rate_limited");
   CHECK(guesser.call({{"type", "spectate"}, {"invite", invite}})["code"] == "rate_limited");
@@ -203,6 +423,87 @@ TEST_CASE("abuse: invite codes — long, typed in any case, guesses limited per 
   check_schemas(b);
   check_schemas(guesser);
   check_schemas(other);
+}
+
+TEST_CASE("abuse: a private table is watched with its code or a seat, also after a restart; its replay likewise") {
+  TestServer ts;
+  WsClient a(ts.port()), b(ts.port()), watcher(ts.port()), outsider(ts.port());
+  a.hello("ann");
+  b.hello("bob");
+  watcher.hello("wes");
+  outsider.hello("oli");
+  const json created = create(a, {{"game", "fake-trick"}, {"players", 2}, {"private", true}});
+  const std::string table = created["table"];
+  const std::string invite = created["invite"];
+  REQUIRE(b.call({{"type", "join"}, {"invite", invite}})["type"] == "joined");
+
+  // By id alone: refused. With the code (alone or beside the id): watched,
+  // and by the id from then on.
+  CHECK(watcher.call({{"type", "spectate"}, {"table", table}})["code"] == "private_table");
+  CHECK(watcher.call({{"type", "spectate"}, {"table", table}, {"invite", invite}})["type"] == "spectating");
+  CHECK(watcher.call({{"type", "spectate"}, {"table", table}})["type"] == "spectating");
+  CHECK(outsider.call({{"type", "spectate"}, {"table", table}})["code"] == "private_table");
+
+  // Played halfway, then the server restarts: the table comes back from the
+  // store and still knows who sits there and that it is private.
+  const std::string a_token = a.token(), b_token = b.token(), outsider_token = outsider.token();
+  int answered = 0;
+  for (int round = 0; round < 400 && answered < 2; ++round) {
+    for (WsClient* c : {&a, &b}) {
+      auto m = c->recv(10ms);
+      if (m && (*m)["type"] == "request" && (*m)["table"] == table && answered < 2) {
+        // Acknowledged before the restart: the store has it.
+        REQUIRE(c->call({{"type", "action"}, {"table", table}, {"seq", (*m)["seq"]}, {"action", (*m)["legal"][0]}})["type"] ==
+                "accepted");
+        ++answered;
+      }
+    }
+  }
+  REQUIRE(answered == 2);
+  ts.restart();
+  WsClient a2(ts.port()), b2(ts.port()), outsider2(ts.port());
+  REQUIRE(a2.hello("", a_token)["resumed"] == true);
+  REQUIRE(b2.hello("", b_token)["resumed"] == true);
+  REQUIRE(outsider2.hello("", outsider_token)["resumed"] == true);
+  auto state_of = [&](const json& m) { return m["type"] == "table_state" && m["table"] == table; };
+  REQUIRE(b2.find(state_of, 5s).has_value());  // sent on resuming
+  b2.send({{"type", "resync"}, {"table", table}, {"id", 99}});
+  CHECK(b2.find(state_of, 5s).has_value());  // and on asking
+  auto refused = [](const json& m) { return m["type"] == "error"; };
+  CHECK(std::none_of(b2.log.begin(), b2.log.end(), refused));
+  CHECK(outsider2.call({{"type", "spectate"}, {"table", table}})["code"] == "private_table");
+  CHECK(outsider2.call({{"type", "resync"}, {"table", table}})["code"] == "private_table");
+
+  // The game ends; the replay of a private table needs its code or a seat.
+  play_out({&a2, &b2}, table);
+  const std::string replay = "/api/tables/" + table + "/replay";
+  CHECK(get_json(ts.port(), replay, 403)["error"] == "private_table");
+  CHECK(get_json(ts.port(), "/api/games/" + table, 403)["error"] == "private_table");
+  CHECK(http_call(ts.port(), boost::beast::http::verb::get, replay, outsider_token).first == 403);
+  CHECK(get_json(ts.port(), replay + "?invite=WRONGCODE2", 403)["error"] == "private_table");
+  std::string lower = invite;
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  CHECK(get_json(ts.port(), replay + "?invite=" + lower, 200)["table"] == table);
+  const auto [status, body] = http_call(ts.port(), boost::beast::http::verb::get, replay, b_token);
+  CHECK(status == 200);
+  CHECK(json::parse(body)["table"] == table);
+  CHECK(http_call(ts.port(), boost::beast::http::verb::get, replay, a_token).first == 200);
+
+  // After the end, and after another restart, the seated player's resync still
+  // gets the final state and the result; the outsider still nothing.
+  ts.restart();
+  WsClient b3(ts.port()), outsider3(ts.port());
+  REQUIRE(b3.hello("", b_token)["resumed"] == true);
+  REQUIRE(outsider3.hello("", outsider_token)["resumed"] == true);
+  auto over_of = [&](const json& m) { return m["type"] == "game_over" && m["table"] == table; };
+  REQUIRE(b3.find(over_of, 5s).has_value());  // owed since the restart
+  b3.send({{"type", "resync"}, {"table", table}, {"id", 99}});
+  CHECK(b3.find(over_of, 5s).has_value());
+  CHECK(std::none_of(b3.log.begin(), b3.log.end(), refused));
+  CHECK(outsider3.call({{"type", "resync"}, {"table", table}})["code"] == "private_table");
+  check_schemas(watcher);
+  check_schemas(outsider2);
+  check_schemas(b3);
 }
 
 TEST_CASE("abuse: no seed in the log before the game is over") {

@@ -14,6 +14,10 @@ export function savedName(): string {
 export function saveName(name: string): void {
   localStorage.setItem(NAME_KEY, name);
 }
+/** The resume token, if any: it also opens the replays of private tables this player sat at. */
+export function savedToken(): string {
+  return localStorage.getItem(TOKEN_KEY) ?? "";
+}
 /** Forgets the resume token: the next hello makes a new player. */
 export function forgetToken(): void {
   localStorage.removeItem(TOKEN_KEY);

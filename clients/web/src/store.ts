@@ -51,10 +51,11 @@ export interface AppState {
   lobby: Json[];
   tables: Record<string, TableEntry>;
   errors: { code: string; message: string; table?: string }[];
+  invitations: Json[]; // invitations to rated events that wait for this player's answer
 }
 
 export function initialState(): AppState {
-  return { connection: "connecting", me: null, games: [], bots: [], lobby: [], tables: {}, errors: [] };
+  return { connection: "connecting", me: null, games: [], bots: [], lobby: [], tables: {}, errors: [], invitations: [] };
 }
 
 export function tableEntry(s: AppState, id: string): TableEntry {
@@ -226,6 +227,15 @@ export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
     }
     case "spectating": {
       tableEntry(s, m.table).spectating = true;
+      return true;
+    }
+    case "invitation": {
+      // Sent again on every hello while it waits: kept once.
+      s.invitations = s.invitations.filter((i) => i.invitation !== m.invitation).concat([m]);
+      return true;
+    }
+    case "invitation_answered": {
+      s.invitations = s.invitations.filter((i) => i.invitation !== m.invitation);
       return true;
     }
     case "left": {

@@ -4,6 +4,16 @@ import { clockLeft, initialState, mergePatch, reduce } from "../src/store";
 import { fixture } from "./helpers";
 
 describe("reduce", () => {
+  it("keeps an invitation once, however often it comes, until it is answered", () => {
+    const s = initialState();
+    const inv = { type: "invitation", invitation: "i0123456789", event: "e1", from: { player_id: "p1", name: "ann" }, game: "la-casa", players: 2, boards: 1, expires_in_seconds: 600 };
+    reduce(s, inv);
+    reduce(s, { ...inv, expires_in_seconds: 300 }); // again, on the next hello
+    expect(s.invitations.map((i) => i.expires_in_seconds)).toEqual([300]);
+    reduce(s, { type: "invitation_answered", invitation: "i0123456789", event: "e1", player_id: "p2", answer: "accepted" });
+    expect(s.invitations).toEqual([]);
+  });
+
   it("shows the chat history of a table_state once, with later live lines in order", () => {
     const s = initialState();
     const st = fixture("la-casa-4p-state.json");

@@ -11,6 +11,7 @@ import { Board } from "./boards";
 import { Card, Cards, Pick } from "./Card";
 import { replaySeatName, ScoreSheet } from "./Table";
 import { HelpButton } from "./Help";
+import { savedToken } from "../net";
 
 // La Casa's table game keeps its Challenge and Ruling Family in the full state as the
 // engine numbers them (engine/games/la_casa/table_game.h, cards.h; -1: none); its
@@ -96,13 +97,20 @@ export function groupMoves(log: Json[], initial: Json): MoveGroup[] {
 
 /** The replay as the server sent it (the text is what the checks read) and parsed. */
 export async function loadReplay(table: string): Promise<{ text: string; replay: Json }> {
+  // A private table's game is given to the players who sat there: the token says who asks.
+  const token = savedToken();
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
   for (const url of [`/api/tables/${encodeURIComponent(table)}/replay`, `/api/games/${encodeURIComponent(table)}`]) {
-    const r = await fetch(url);
+    const r = await fetch(url, { headers });
     if (r.ok) {
       const text = await r.text();
       return { text, replay: JSON.parse(text) };
     }
-    if (r.status === 403) throw new Error(tr("r.stillPlaying"));
+    if (r.status === 403) {
+      const body = await r.json().catch(() => ({}));
+      if (body?.error === "private_table") throw new Error(tr("r.privateTable"));
+      throw new Error(tr("r.stillPlaying"));
+    }
     if (r.status !== 404) throw new Error(`${url}: ${r.status}`);
   }
   throw new Error(tr("r.noSuchGame"));
