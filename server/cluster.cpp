@@ -783,8 +783,7 @@ void Cluster::ask(const std::string& node, json request, AdminAnswer done) {
 }
 
 std::vector<std::string> Cluster::other_live_nodes() {
-  // Those of the last renewal (at most a third of a lease old): the event
-  // loop does not wait for the database.
+  // Those of the last renewal (at most a third of a lease old).
   std::vector<std::string> live;
   {
     std::lock_guard lock(mutex_);
@@ -794,38 +793,61 @@ std::vector<std::string> Cluster::other_live_nodes() {
   return live;
 }
 
+void Cluster::with_live_nodes(std::function<void(std::vector<std::string>)> then) {
+  auto next = std::make_shared<std::function<void(std::vector<std::string>)>>(std::move(then));
+  // Fresh from the heartbeats, read on the pool: a node that started since the
+  // last renewal counts (an admin request right after it joined reaches it).
+  const bool queued = offload([this, next] {
+    std::vector<std::string> live;
+    try {
+      std::lock_guard lease_lock(lease_mutex_);
+      live = leases_->live_nodes();
+      live.erase(std::remove(live.begin(), live.end(), node_), live.end());
+    } catch (const std::exception& e) {
+      spdlog::warn("cluster node {}: live nodes unknown ({}); those of the last renewal", node_, e.what());
+      live = other_live_nodes();
+    }
+    asio::post(io_, [next, live = std::move(live)]() mutable { (*next)(std::move(live)); });
+  });
+  // Too many database calls waiting: those of the last renewal.
+  if (!queued) asio::post(io_, [this, next] { (*next)(other_live_nodes()); });
+}
+
 void Cluster::ask_all(json request, std::function<void(std::vector<std::tuple<std::string, int, json>>)> done) {
-  const std::vector<std::string> nodes = other_live_nodes();
-  if (nodes.empty()) {
-    asio::post(io_, [done = std::move(done)] { done({}); });
-    return;
-  }
-  struct Gather {
-    std::mutex mutex;
-    std::vector<std::tuple<std::string, int, json>> answers;
-    std::size_t left = 0;
-    std::function<void(std::vector<std::tuple<std::string, int, json>>)> done;
-  };
-  auto g = std::make_shared<Gather>();
-  g->left = nodes.size();
-  g->done = std::move(done);
-  for (const auto& n : nodes) {
-    ask(n, request, [g, n](int status, json body) {
-      std::vector<std::tuple<std::string, int, json>> all;
-      {
-        std::lock_guard lock(g->mutex);
-        g->answers.emplace_back(n, status, std::move(body));
-        if (--g->left > 0) return;
-        all = std::move(g->answers);
-      }
-      g->done(std::move(all));
-    });
-  }
+  with_live_nodes([this, request = std::move(request), done = std::move(done)](std::vector<std::string> nodes) {
+    if (nodes.empty()) {
+      done({});
+      return;
+    }
+    struct Gather {
+      std::mutex mutex;
+      std::vector<std::tuple<std::string, int, json>> answers;
+      std::size_t left = 0;
+      std::function<void(std::vector<std::tuple<std::string, int, json>>)> done;
+    };
+    auto g = std::make_shared<Gather>();
+    g->left = nodes.size();
+    g->done = done;
+    for (const auto& n : nodes) {
+      ask(n, request, [g, n](int status, json body) {
+        std::vector<std::tuple<std::string, int, json>> all;
+        {
+          std::lock_guard lock(g->mutex);
+          g->answers.emplace_back(n, status, std::move(body));
+          if (--g->left > 0) return;
+          all = std::move(g->answers);
+        }
+        g->done(std::move(all));
+      });
+    }
+  });
 }
 
 void Cluster::tell_all(const json& request) {
-  const std::string note = json{{"k", "tell"}, {"from", node_}, {"req", request}}.dump();
-  for (const auto& n : other_live_nodes()) bus_->send(n, note);
+  std::string note = json{{"k", "tell"}, {"from", node_}, {"req", request}}.dump();
+  with_live_nodes([this, note = std::move(note)](std::vector<std::string> nodes) {
+    for (const auto& n : nodes) bus_->send(n, note);
+  });
 }
 
 std::optional<Cluster::TableOwner> Cluster::owner(const std::string& table) {

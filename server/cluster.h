@@ -244,6 +244,9 @@ class Cluster {
   std::uint64_t next_ask_ = 1;
   AdminAnswer take_asked(std::uint64_t id);
   std::vector<std::string> other_live_nodes();  // under no lock; empty when answered or timed out
+  // The other live nodes, fresh from the database (read on the pool; those of
+  // the last renewal when it cannot be read or its queue is full): `then` on the io_context.
+  void with_live_nodes(std::function<void(std::vector<std::string>)> then);
   Clock::time_point renewed_until_;  // under mutex_: the last successful renewal's start + a lease
   std::condition_variable renewed_cv_;  // with mutex_: renewed_until_ moved, or stopping
   bool fence_stopping_ = false;         // under mutex_
