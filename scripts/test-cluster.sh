@@ -15,8 +15,8 @@
 # its old epoch. The PostgreSQL log must show no deadlock. The counts covered
 # are printed, and how many of the paused node's writes were refused, and by what.
 #
-# Then the network partitions (PostgreSQL mode, as root, with iptables; without
-# root they are skipped and the script says so): each node and PostgreSQL have
+# Then the network partitions (PostgreSQL mode, as root, with iptables and
+# setpriv; without them they are skipped and the script says so loudly): each node and PostgreSQL have
 # a loopback address of their own (nodes 127.0.0.11-13, PostgreSQL 127.0.0.20,
 # HAProxy connects to the nodes from 127.0.0.30), and while another round of
 # games runs, iptables DROPs the packets (so connections hang, as on a real
@@ -29,7 +29,8 @@
 # after the heal on a table taken over meanwhile carries its lost epoch; the
 # rows' epoch checks again over every row; and after each heal the cluster is
 # whole (every node's /healthz 200 and heartbeat fresh). Every rule carries
-# this run's comment and is removed on exit, failure included.
+# this run's comment and is removed on exit, failure included. Their time is
+# printed (a budget of a few minutes); CASA_CLUSTER_PARTITIONS=0 leaves them out.
 #
 # How a node gets its own address: it listens on it (--address); libpq cannot
 # choose a source address, so each node runs under a uid of its own (setpriv)
@@ -69,13 +70,19 @@ pids=()
 pg_dir=""
 # Every iptables rule of this run carries this comment; rules_clear removes them.
 tag="casa-cluster-$$"
-# The partitions run only when asked (CASA_CLUSTER_PARTITIONS=1): a lease round
-# that hangs on a cut connection still delays the node's own fence past its
-# lease's end (docs/cluster.md, "Partitions"), so the check that the cut node
-# stops in time does not hold yet.
+# The partitions need root, iptables and setpriv (scripts/deps.sh cluster);
+# CASA_CLUSTER_PARTITIONS=0 leaves them out.
 partitions=0
-if [ "${CASA_CLUSTER_PARTITIONS:-0}" = 1 ] && [ "$(id -u)" -eq 0 ] && command -v iptables >/dev/null &&
-  command -v setpriv >/dev/null && iptables -S OUTPUT >/dev/null 2>&1; then
+why_not=""
+if [ "${CASA_CLUSTER_PARTITIONS:-1}" = 0 ]; then
+  why_not="CASA_CLUSTER_PARTITIONS=0"
+elif [ "$(id -u)" -ne 0 ]; then
+  why_not="not root"
+elif ! command -v iptables >/dev/null || ! command -v setpriv >/dev/null; then
+  why_not="no iptables or setpriv (scripts/deps.sh cluster)"
+elif ! iptables -S OUTPUT >/dev/null 2>&1; then
+  why_not="iptables cannot read its rules here (no netfilter, or no CAP_NET_ADMIN)"
+else
   partitions=1
 fi
 rule() {  # table -A|-I|-D chain match... -j target...
@@ -358,9 +365,12 @@ fi
 
 # ---- network partitions ----
 if [ "$mode" = postgres ] && [ "$partitions" = 0 ]; then
-  say "partitions: SKIPPED: they run with CASA_CLUSTER_PARTITIONS=1, as root, with iptables and setpriv (scripts/deps.sh cluster)"
+  say "************************************************************************"
+  say "partitions: SKIPPED ($why_not): they need root, iptables and setpriv"
+  say "************************************************************************"
 fi
 if [ "$mode" = postgres ] && [ "$partitions" = 1 ]; then
+  t_partitions=$(date +%s)
   wait_whole
   "$driver" --port "$proxy_port" --games "$games" --parallel "$parallel" --game casino --players 2 \
     --minutes 3 --acked "$area/acked-partitions.jsonl" >"$area/result-partitions.json" 2>"$area/driver-partitions.err" &
@@ -436,5 +446,6 @@ if [ "$mode" = postgres ] && [ "$partitions" = 1 ]; then
   fence_verify cut "$c" "$cut_log_lines" "when cut from PostgreSQL" "the heal"
   check_deadlocks
   say "partitions: the cluster is whole again: every node's /healthz 200, every heartbeat fresh"
+  say "partitions: passed in $(( $(date +%s) - t_partitions )) s"
 fi
 say "every check passed ($mode)"

@@ -123,18 +123,32 @@ void Lobby::admin_tables(AdminAnswer done) {
         list.push_back(std::move(row));
       }
     }
-    try {
-      for (auto& row : cluster_->remote_admin_tables()) {
-        if (!seen.count(row.value("table", ""))) list.push_back(std::move(row));
+    // The store's rows on the cluster's pool, the answer from this event loop.
+    auto answer = std::make_shared<AdminAnswer>(std::move(done));
+    auto gathered = std::make_shared<json>(std::move(list));
+    auto others = std::make_shared<json>(std::move(unanswered));
+    auto seen_ = std::make_shared<std::set<std::string>>(std::move(seen));
+    const bool queued = cluster_->offload([this, answer, gathered, others, seen_] {
+      std::optional<json> stored;
+      try {
+        stored = cluster_->remote_admin_tables();
+      } catch (const std::exception& e) {
+        spdlog::warn("admin: tables of the store not read: {}", e.what());
       }
-    } catch (const std::exception& e) {
-      spdlog::warn("admin: tables of the store not read: {}", e.what());
-      done(503, {{"error", "storage_unavailable"}});
-      return;
-    }
-    json body = {{"tables", std::move(list)}};
-    if (!unanswered.empty()) body["unanswered"] = std::move(unanswered);
-    done(200, std::move(body));
+      boost::asio::post(io_, [answer, gathered, others, seen_, stored = std::move(stored)]() mutable {
+        if (!stored) {
+          (*answer)(503, {{"error", "storage_unavailable"}});
+          return;
+        }
+        for (auto& row : *stored) {
+          if (!seen_->count(row.value("table", ""))) gathered->push_back(std::move(row));
+        }
+        json body = {{"tables", std::move(*gathered)}};
+        if (!others->empty()) body["unanswered"] = std::move(*others);
+        (*answer)(200, std::move(body));
+      });
+    });
+    if (!queued) (*answer)(503, {{"error", "busy"}, {"message", "Too many database calls are waiting; try again."}});
   });
 }
 
@@ -169,32 +183,49 @@ void Lobby::admin_close_table(const std::string& table, const std::string& reaso
     return;
   }
   // Cluster mode, a table this node does not run: its owner closes it and
-  // answers (over the bus), or no node runs it now.
-  const auto owner = cluster_->owner(table);
-  if (owner && owner->live && owner->node != cluster_->node()) {
-    const LogAbout about(table);
-    spdlog::warn("admin: asking node {} to close table {}: {}", owner->node, table, reason);
-    cluster_->ask(owner->node, {{"op", "close"}, {"table", table}, {"reason", reason}}, std::move(done));
-    return;
-  }
-  std::optional<std::string> state;
-  store_.read([&](Db& db) {
-    auto& q = db.prepare("SELECT status FROM tables WHERE id = ?");
-    q.bind_text(1, table);
-    if (q.step()) state = q.text_at(0);
-    q.run();
+  // answers (over the bus), or no node runs it now. The lease row and the
+  // table's row are read on the cluster's pool, not on this event loop.
+  auto answer = std::make_shared<AdminAnswer>(std::move(done));
+  const bool queued = cluster_->offload([this, table, reason, answer] {
+    std::optional<Cluster::TableOwner> owner;
+    std::optional<std::string> state;
+    bool failed = false;
+    try {
+      owner = cluster_->owner(table);
+      if (!(owner && owner->live && owner->node != cluster_->node())) {
+        store_.read([&](Db& db) {
+          auto& q = db.prepare("SELECT status FROM tables WHERE id = ?");
+          q.bind_text(1, table);
+          if (q.step()) state = q.text_at(0);
+          q.run();
+        });
+      }
+    } catch (const std::exception& e) {
+      spdlog::warn("admin: table {} not read: {}", table, e.what());
+      failed = true;
+    }
+    boost::asio::post(io_, [this, table, reason, answer, owner, state, failed] {
+      auto& done = *answer;
+      if (failed) {
+        done(503, {{"error", "storage_unavailable"}});
+      } else if (owner && owner->live && owner->node != cluster_->node()) {
+        const LogAbout about(table);
+        spdlog::warn("admin: asking node {} to close table {}: {}", owner->node, table, reason);
+        cluster_->ask(owner->node, {{"op", "close"}, {"table", table}, {"reason", reason}}, std::move(done));
+      } else if (!state) {
+        done(404, {{"error", "no_such_table"}});
+      } else if (*state == "over" || *state == "closed") {
+        done(409, {{"error", "already_finished"}, {"status", *state}});
+      } else {
+        // Its node died (its lease is expiring) or it is being loaded: another
+        // node runs it within the lease, and can close it then.
+        done(503, {{"error", "owner_unavailable"},
+                   {"node", owner ? json(owner->node) : json()},
+                   {"message", "No node runs this table right now (a node is taking it over); try again in a few seconds."}});
+      }
+    });
   });
-  if (!state) {
-    done(404, {{"error", "no_such_table"}});
-  } else if (*state == "over" || *state == "closed") {
-    done(409, {{"error", "already_finished"}, {"status", *state}});
-  } else {
-    // Its node died (its lease is expiring) or it is being loaded: another
-    // node runs it within the lease, and can close it then.
-    done(503, {{"error", "owner_unavailable"},
-               {"node", owner ? json(owner->node) : json()},
-               {"message", "No node runs this table right now (a node is taking it over); try again in a few seconds."}});
-  }
+  if (!queued) (*answer)(503, {{"error", "busy"}, {"message", "Too many database calls are waiting; try again."}});
 }
 
 bool Lobby::kick_banned(const std::string& player_id) {

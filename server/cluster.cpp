@@ -67,8 +67,7 @@ Cluster::Cluster(asio::io_context& io, Store& store, Lobby& lobby, const Config&
       lobby_(lobby),
       conninfo_(config.db),
       node_(config.node_id == "auto" ? auto_node_id() : config.node_id),
-      lease_seconds_(config.lease_seconds),
-      self_fence_timer_(io) {
+      lease_seconds_(config.lease_seconds) {
   // Before the first write: every table write is fenced from now on.
   store_.set_fence(node_, [this](Db& db, const std::string& table) { return fence(db, table); });
 }
@@ -96,6 +95,7 @@ void Cluster::start() {
   bus_->start();
   spdlog::info("cluster node {}: leases of {} s", node_, lease_seconds_);
   lease_round(true);
+  fence_thread_ = std::thread([this] { fence_loop(); });
   thread_ = std::thread([this] { lease_loop(); });
 }
 
@@ -106,6 +106,12 @@ void Cluster::stop() {
     stopping_ = true;
   }
   stop_cv_.notify_all();
+  {
+    std::lock_guard lock(mutex_);
+    fence_stopping_ = true;
+  }
+  renewed_cv_.notify_all();
+  if (fence_thread_.joinable()) fence_thread_.join();
   if (thread_.joinable()) thread_.join();
   if (bus_) bus_->stop();
   // Admin requests still waiting for another node: nobody answers them now.
@@ -152,10 +158,10 @@ void Cluster::lease_round(bool renew) {
         std::lock_guard lock(mutex_);
         renewed_until_ = std::max(renewed_until_, began + std::chrono::seconds(lease_seconds_) - kSelfFenceMargin);
       }
+      renewed_cv_.notify_all();
       if (cut_off_.exchange(false)) {
         spdlog::warn("cluster node {}: the database answers again; leases renewed", node_);
       }
-      asio::post(io_, [this] { arm_self_fence(); });
       auto live = leases_->live_nodes();
       std::vector<Lease> unrun;
       {
@@ -211,43 +217,59 @@ void Cluster::lease_round(bool renew) {
   if (!claimed.empty()) takeover(claimed);
 }
 
-void Cluster::arm_self_fence() {
-  {
-    std::lock_guard lock(mutex_);
-    self_fence_timer_.expires_at(renewed_until_);
-  }
-  self_fence_timer_.async_wait([this](const boost::system::error_code& ec) {
-    if (ec) return;  // re-armed by a later renewal, or stopping
+void Cluster::fence_loop() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    // Until the count of the last renewal runs out (a later renewal moves it on).
+    const auto until = renewed_until_;
+    if (renewed_cv_.wait_until(lock, until, [&] { return fence_stopping_ || renewed_until_ != until; })) {
+      if (fence_stopping_) return;
+      continue;
+    }
+    if (Clock::now() < renewed_until_) continue;
+    lock.unlock();
     self_fence();
-  });
+    lock.lock();
+    // Nothing more to do until a renewal succeeds again.
+    const auto fenced_at = renewed_until_;
+    renewed_cv_.wait(lock, [&] { return fence_stopping_ || renewed_until_ != fenced_at; });
+    if (fence_stopping_) return;
+  }
 }
 
 void Cluster::self_fence() {
-  {
-    std::lock_guard lock(stop_mutex_);
-    if (stopping_) return;
-  }
   std::vector<std::pair<std::string, std::int64_t>> tables;
+  bool was_cut_off = false;
   {
     std::lock_guard lock(mutex_);
     if (Clock::now() < renewed_until_) return;  // renewed meanwhile
+    // Out of held_ now: the fence refuses their writes from this moment, and
+    // /metrics counts no table run here, whatever the event loops are doing.
     tables.assign(held_.begin(), held_.end());
+    for (const auto& [table, epoch] : tables) owners_.erase(table);
+    held_.clear();
+    was_cut_off = cut_off_.exchange(true);
   }
-  if (!cut_off_.load() || !tables.empty()) {
+  if (!was_cut_off || !tables.empty()) {
     spdlog::warn("cluster node {}: no lease renewed for {} s (the database is out of reach): "
                  "the {} tables run here are dropped",
                  node_, lease_seconds_, tables.size());
   }
   // Their leases are about to expire in the database: a node that reaches it
-  // claims them and resyncs their players, and this node's writes under them
-  // would be refused by the fence anyway. Nobody is resynced from here: the
+  // claims them and resyncs their players. Nobody is resynced from here: the
   // owner cannot be asked (the bus's reconnect resyncs them once the database
-  // answers again, and /healthz sends them elsewhere meanwhile).
+  // answers again, and /healthz sends them elsewhere meanwhile). The copies
+  // in memory stop on the io_context.
+  leases_lost_.fetch_add(tables.size(), std::memory_order_relaxed);
   for (const auto& [table, epoch] : tables) {
-    leases_lost_.fetch_add(1, std::memory_order_relaxed);
-    drop(table, epoch, false);
+    asio::post(io_, [this, table = table] {
+      {
+        std::lock_guard lock(mutex_);
+        if (held_.count(table)) return;  // claimed back meanwhile: the takeover replaced the copy
+      }
+      abandon_local(table, [] {});
+    });
   }
-  cut_off_ = true;
 }
 
 void Cluster::takeover(const std::vector<Lease>& claimed) {
@@ -360,27 +382,54 @@ void Cluster::moved(const std::string& table, const std::string& owner) {
 }
 
 void Cluster::resync_interested(const std::string& table) {
-  const auto owner = owner_of(table, true);
-  if (!owner || !owner->live) return;  // a takeover will tell
-  if (owner->node == node_ && !lobby_.table(table)) return;  // loading here: adopt() tells
-  std::vector<Who> who;
-  {
-    std::lock_guard lock(mutex_);
-    auto it = interest_.find(table);
-    if (it == interest_.end()) return;
-    who.assign(it->second.begin(), it->second.end());
+  // The lease row is read fresh, on the pool; the resyncs go out from the io_context.
+  const bool queued = offload([this, table] {
+    const auto owner = owner_of(table);
+    if (!owner || !owner->live) return;  // a takeover will tell
+    asio::post(io_, [this, table, owner = *owner] {
+      if (owner.node == node_ && !lobby_.table(table)) return;  // loading here: adopt() tells
+      std::vector<Who> who;
+      {
+        std::lock_guard lock(mutex_);
+        auto it = interest_.find(table);
+        if (it == interest_.end()) return;
+        who.assign(it->second.begin(), it->second.end());
+      }
+      for (const auto& w : who) send_in(owner.node, w, resync_text(table), 0);
+    });
+  });
+  if (!queued) {
+    // Its connections stay interested: the next takeover or reconnect resyncs them.
+    const LogAbout about(table);
+    spdlog::warn("cluster node {}: too many database calls waiting; the resync of {} waits for the next move",
+                 node_, table);
   }
-  for (const auto& w : who) send_in(owner->node, w, resync_text(table), 0);
 }
 
-std::optional<Cluster::Owner> Cluster::owner_of(const std::string& table, bool fresh) {
+bool Cluster::offload(std::function<void()> job) {
+  return pool_.try_submit([job = std::move(job)] {
+    try {
+      job();
+    } catch (const std::exception& e) {
+      spdlog::warn("cluster: a database call failed: {}", e.what());
+    }
+  });
+}
+
+std::optional<Cluster::Owner> Cluster::cached_owner(const std::string& table) {
+  std::lock_guard lock(mutex_);
+  if (held_.count(table)) return Owner{node_, true};
+  auto it = owners_.find(table);
+  if (it != owners_.end() && std::chrono::steady_clock::now() - it->second.second < kOwnerCacheTtl) {
+    return Owner{it->second.first, true};
+  }
+  return std::nullopt;
+}
+
+std::optional<Cluster::Owner> Cluster::owner_of(const std::string& table) {
   {
     std::lock_guard lock(mutex_);
     if (held_.count(table)) return Owner{node_, true};
-    auto it = owners_.find(table);
-    if (!fresh && it != owners_.end() && std::chrono::steady_clock::now() - it->second.second < kOwnerCacheTtl) {
-      return Owner{it->second.first, true};
-    }
   }
   std::optional<Leases::Owner> row;
   try {
@@ -397,6 +446,13 @@ std::optional<Cluster::Owner> Cluster::owner_of(const std::string& table, bool f
     owners_[table] = {row->node, std::chrono::steady_clock::now()};
   }
   return Owner{row->node, row->live};
+}
+
+bool Cluster::acquire_async(const std::string& table, std::function<void(bool)> done) {
+  return offload([this, table, done = std::move(done)] {
+    const bool ok = acquire(table);
+    asio::post(io_, [done, ok] { done(ok); });
+  });
 }
 
 bool Cluster::acquire(const std::string& table) {
@@ -425,13 +481,20 @@ void Cluster::forgotten(const std::string& table) {
     held_.erase(it);
     interest_.erase(table);
   }
-  try {
-    std::lock_guard lease_lock(lease_mutex_);
-    leases_->remove(table, epoch);
-  } catch (const std::exception& e) {
-    // Expires by itself; whoever claims it finds a finished table and lets it go.
+  // On the pool. A lease not removed (an error, a full queue) expires by
+  // itself; whoever claims it finds a finished table and lets it go.
+  const bool queued = offload([this, table, epoch] {
+    try {
+      std::lock_guard lease_lock(lease_mutex_);
+      leases_->remove(table, epoch);
+    } catch (const std::exception& e) {
+      const LogAbout about(table);
+      spdlog::warn("cluster node {}: lease of {} not removed: {}", node_, table, e.what());
+    }
+  });
+  if (!queued) {
     const LogAbout about(table);
-    spdlog::warn("cluster node {}: lease of {} not removed: {}", node_, table, e.what());
+    spdlog::warn("cluster node {}: lease of {} left to expire (too many database calls waiting)", node_, table);
   }
 }
 
@@ -489,18 +552,46 @@ std::optional<std::string> Cluster::table_by_invite(const std::string& invite) {
   return id;
 }
 
-bool Cluster::forward(const std::shared_ptr<Client>& client, const json& body, std::string_view text) {
-  std::string table;
+void Cluster::forward(const std::shared_ptr<Client>& client, const json& body, std::string_view text,
+                      std::function<void(Forwarded)> done) {
+  std::string table, invite;
   if (auto t = body.find("table"); t != body.end() && t->is_string()) {
     table = t->get<std::string>();
   } else if (auto inv = body.find("invite"); inv != body.end() && inv->is_string()) {
-    auto id = table_by_invite(inv->get<std::string>());
-    if (!id) return false;
-    table = *id;
+    invite = inv->get<std::string>();
   }
-  if (table.empty()) return false;
-  const auto owner = owner_of(table, false);
-  if (!owner) return false;  // no node has ever run such a table
+  if (table.empty() && invite.empty()) return done(Forwarded::none);
+  const int hops = current_hops + 1;
+  if (!table.empty()) {
+    if (auto owner = cached_owner(table)) {
+      route(client, table, *owner, std::string(text), hops);
+      return done(Forwarded::sent);
+    }
+  }
+  // The database knows: the invite's table, its lease's owner. Read on the
+  // pool, routed back on the io_context.
+  const bool queued = offload([this, client, table, invite, text = std::string(text), hops, done] {
+    std::string id = table;
+    if (id.empty()) {
+      auto found = table_by_invite(invite);
+      if (!found) {
+        asio::post(io_, [done] { done(Forwarded::none); });
+        return;
+      }
+      id = *found;
+    }
+    auto owner = owner_of(id);
+    asio::post(io_, [this, client, id, owner, text, hops, done] {
+      if (!owner) return done(Forwarded::none);  // no node has ever run such a table
+      route(client, id, *owner, text, hops);
+      done(Forwarded::sent);
+    });
+  });
+  if (!queued) done(Forwarded::busy);
+}
+
+void Cluster::route(const std::shared_ptr<Client>& client, const std::string& table, const Owner& owner,
+                    const std::string& text, int hops) {
   Who who;
   {
     std::lock_guard lock(mutex_);
@@ -508,13 +599,12 @@ bool Cluster::forward(const std::shared_ptr<Client>& client, const json& body, s
     // Resynced wherever the table goes next.
     interest_[table].insert(who);
   }
-  if (!owner->live || (owner->node == node_ && !lobby_.table(table))) {
+  if (!owner.live || (owner.node == node_ && !lobby_.table(table))) {
     // Its node is dead or it is being loaded here: the takeover resyncs this
     // connection at the new owner, and the message itself is dropped.
-    return true;
+    return;
   }
-  send_in(owner->node, who, std::string(text), current_hops + 1);
-  return true;
+  send_in(owner.node, who, text, hops);
 }
 
 void Cluster::send_in(const std::string& owner, const Who& who, const std::string& text, int hops) {
@@ -556,6 +646,7 @@ void Cluster::handle_in(const Who& who, const std::string& text, int hops) {
 }
 
 void Cluster::resumed(const std::shared_ptr<Client>& client) {
+  const bool queued = offload([this, client] {
   std::vector<std::string> tables;
   store_.read([&](Db& db) {
     auto& q = db.prepare(
@@ -567,9 +658,18 @@ void Cluster::resumed(const std::shared_ptr<Client>& client) {
     while (q.step()) tables.push_back(q.text_at(0));
     q.run();
   });
-  for (const auto& t : tables) {
-    if (lobby_.table(t)) continue;  // run here: the lobby resumed it already
-    forward(client, json{{"table", t}}, resync_text(t));
+  asio::post(io_, [this, client, tables = std::move(tables)] {
+    for (const auto& t : tables) {
+      if (lobby_.table(t)) continue;  // run here: the lobby resumed it already
+      forward(client, json{{"table", t}}, resync_text(t), [](Forwarded) {});
+    }
+  });
+  });
+  if (!queued) {
+    // The client's own resync (or the next takeover) brings its tables.
+    const LogAbout about({}, client->player_id);
+    spdlog::warn("cluster node {}: too many database calls waiting; {} resumed without their other nodes' tables",
+                 node_, client->player_id);
   }
 }
 
@@ -683,13 +783,9 @@ void Cluster::ask(const std::string& node, json request, AdminAnswer done) {
 }
 
 std::vector<std::string> Cluster::other_live_nodes() {
+  // Those of the last renewal (at most a third of a lease old).
   std::vector<std::string> live;
-  try {
-    // Fresh from the heartbeats: a node that started since the last renewal counts.
-    std::lock_guard lease_lock(lease_mutex_);
-    live = leases_->live_nodes();
-  } catch (const std::exception& e) {
-    spdlog::warn("cluster node {}: live nodes unknown ({}); those of the last renewal", node_, e.what());
+  {
     std::lock_guard lock(mutex_);
     live = live_;
   }
@@ -697,42 +793,65 @@ std::vector<std::string> Cluster::other_live_nodes() {
   return live;
 }
 
+void Cluster::with_live_nodes(std::function<void(std::vector<std::string>)> then) {
+  auto next = std::make_shared<std::function<void(std::vector<std::string>)>>(std::move(then));
+  // Fresh from the heartbeats, read on the pool: a node that started since the
+  // last renewal counts (an admin request right after it joined reaches it).
+  const bool queued = offload([this, next] {
+    std::vector<std::string> live;
+    try {
+      std::lock_guard lease_lock(lease_mutex_);
+      live = leases_->live_nodes();
+      live.erase(std::remove(live.begin(), live.end(), node_), live.end());
+    } catch (const std::exception& e) {
+      spdlog::warn("cluster node {}: live nodes unknown ({}); those of the last renewal", node_, e.what());
+      live = other_live_nodes();
+    }
+    asio::post(io_, [next, live = std::move(live)]() mutable { (*next)(std::move(live)); });
+  });
+  // Too many database calls waiting: those of the last renewal.
+  if (!queued) asio::post(io_, [this, next] { (*next)(other_live_nodes()); });
+}
+
 void Cluster::ask_all(json request, std::function<void(std::vector<std::tuple<std::string, int, json>>)> done) {
-  const std::vector<std::string> nodes = other_live_nodes();
-  if (nodes.empty()) {
-    asio::post(io_, [done = std::move(done)] { done({}); });
-    return;
-  }
-  struct Gather {
-    std::mutex mutex;
-    std::vector<std::tuple<std::string, int, json>> answers;
-    std::size_t left = 0;
-    std::function<void(std::vector<std::tuple<std::string, int, json>>)> done;
-  };
-  auto g = std::make_shared<Gather>();
-  g->left = nodes.size();
-  g->done = std::move(done);
-  for (const auto& n : nodes) {
-    ask(n, request, [g, n](int status, json body) {
-      std::vector<std::tuple<std::string, int, json>> all;
-      {
-        std::lock_guard lock(g->mutex);
-        g->answers.emplace_back(n, status, std::move(body));
-        if (--g->left > 0) return;
-        all = std::move(g->answers);
-      }
-      g->done(std::move(all));
-    });
-  }
+  with_live_nodes([this, request = std::move(request), done = std::move(done)](std::vector<std::string> nodes) {
+    if (nodes.empty()) {
+      done({});
+      return;
+    }
+    struct Gather {
+      std::mutex mutex;
+      std::vector<std::tuple<std::string, int, json>> answers;
+      std::size_t left = 0;
+      std::function<void(std::vector<std::tuple<std::string, int, json>>)> done;
+    };
+    auto g = std::make_shared<Gather>();
+    g->left = nodes.size();
+    g->done = done;
+    for (const auto& n : nodes) {
+      ask(n, request, [g, n](int status, json body) {
+        std::vector<std::tuple<std::string, int, json>> all;
+        {
+          std::lock_guard lock(g->mutex);
+          g->answers.emplace_back(n, status, std::move(body));
+          if (--g->left > 0) return;
+          all = std::move(g->answers);
+        }
+        g->done(std::move(all));
+      });
+    }
+  });
 }
 
 void Cluster::tell_all(const json& request) {
-  const std::string note = json{{"k", "tell"}, {"from", node_}, {"req", request}}.dump();
-  for (const auto& n : other_live_nodes()) bus_->send(n, note);
+  std::string note = json{{"k", "tell"}, {"from", node_}, {"req", request}}.dump();
+  with_live_nodes([this, note = std::move(note)](std::vector<std::string> nodes) {
+    for (const auto& n : nodes) bus_->send(n, note);
+  });
 }
 
 std::optional<Cluster::TableOwner> Cluster::owner(const std::string& table) {
-  const auto o = owner_of(table, true);
+  const auto o = owner_of(table);
   if (!o) return std::nullopt;
   return TableOwner{o->node, o->live};
 }
@@ -817,12 +936,17 @@ Cluster::Stats Cluster::stats() {
 
 // ---- the lobby across nodes -------------------------------------------------------
 
-json Cluster::remote_listing(const std::string& game, std::size_t limit) {
-  struct Row {
-    std::string id, game, options, takeover;
-    int players = 0, move_timeout = 0, grace = 0;
-    std::vector<StoredSeat> seats;
-  };
+namespace {
+struct ListingRow {
+  std::string id, game, options, takeover;
+  int players = 0, move_timeout = 0, grace = 0;
+  std::vector<StoredSeat> seats;
+};
+}  // namespace
+
+bool Cluster::remote_listing(const std::string& game, std::size_t limit, std::function<void(json)> done) {
+  return offload([this, game, limit, done = std::move(done)] {
+  using Row = ListingRow;
   std::vector<Row> rows;
   store_.read([&](Db& db) {
     auto& q = db.prepare(
@@ -852,6 +976,7 @@ json Cluster::remote_listing(const std::string& game, std::size_t limit) {
       s.run();
     }
   });
+  asio::post(io_, [this, rows = std::move(rows), limit, done] {
   json out = json::array();
   for (const auto& r : rows) {
     if (out.size() >= limit) break;
@@ -887,7 +1012,9 @@ json Cluster::remote_listing(const std::string& game, std::size_t limit) {
                    {"move_timeout_seconds", r.move_timeout},
                    {"disconnect_policy", {{"grace_seconds", r.grace}, {"takeover", r.takeover}}}});
   }
-  return out;
+  done(std::move(out));
+  });
+  });
 }
 
 }  // namespace casa::server

@@ -5,9 +5,12 @@
 // bus, and the owner's frames for that connection come back the same way
 // (RemoteClient). Every write of a table is fenced by this node's lease epoch.
 //
-// Threads: bus messages and drops run on the io_context; lease renewals and
-// claims run on the cluster's own thread (they block on the database), which
-// posts their outcome to the io_context. The maps below have one mutex.
+// Threads: bus messages and drops run on the io_context, which never waits on
+// the database: lease renewals and claims run on the cluster's lease thread,
+// the self-fence on a thread of its own, and every other database call of the
+// cluster (an owner's lookup, the store reads of a forwarded message or a
+// listing) on a small pool of its own with a bounded queue; each posts its
+// outcome to the io_context. The maps below have one mutex.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -31,6 +34,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "server/bot_pool.h"
 #include "server/client.h"
 #include "server/cluster_bus.h"
 #include "server/cluster_lease.h"
@@ -72,22 +76,36 @@ class Cluster {
   int lease_seconds() const { return lease_seconds_; }
 
   // ---- for the lobby ----
+  // How many database calls may wait for the cluster's pool (beyond those
+  // running): past that, a message that needs one is answered `busy`.
+  static constexpr std::size_t kMaxQueuedCalls = 256;
+  static constexpr int kPoolThreads = 2;
   // A new table: takes its lease. False when the lease cannot be had (its
-  // writes are then refused by the fence).
+  // writes are then refused by the fence). Blocks on the database: for the
+  // lease thread and the pool; from an event loop, acquire_async.
   bool acquire(const std::string& table);
+  // The same on the pool; `done(ok)` on the io_context. False (and `done`
+  // never called) when the pool's queue is full.
+  bool acquire_async(const std::string& table, std::function<void(bool)> done);
   // The table left this node's memory (finished and forgotten, or deleted): its
   // lease goes, so that no node claims and loads it again.
   void forgotten(const std::string& table);
   // A table message (`text`, whose body is `body`) for a table not in this
   // node's memory: forwarded to its owner, or held until a takeover names one.
-  // False when no node runs such a table.
-  bool forward(const std::shared_ptr<Client>& client, const nlohmann::json& body, std::string_view text);
+  // `done` says which, on the io_context or at once: `none` when no node runs
+  // such a table, `busy` when the owner had to be read from the database and
+  // the pool's queue was full (nothing was sent).
+  enum class Forwarded { sent, none, busy };
+  void forward(const std::shared_ptr<Client>& client, const nlohmann::json& body, std::string_view text,
+               std::function<void(Forwarded)> done);
   // A player resumed here: their unfinished tables run elsewhere send them
-  // their table_state (as a resync would).
+  // their table_state (as a resync would). The store is read on the pool.
   void resumed(const std::shared_ptr<Client>& client);
   void disconnected(const std::shared_ptr<Client>& client);
-  // Open public tables run by other nodes, as list_tables summaries (from the store).
-  nlohmann::json remote_listing(const std::string& game, std::size_t limit);
+  // Open public tables run by other nodes, as list_tables summaries (from the
+  // store, read on the pool): `done` on the io_context. False (and `done`
+  // never called) when the pool's queue is full.
+  bool remote_listing(const std::string& game, std::size_t limit, std::function<void(nlohmann::json)> done);
   // Gives every lease of this node up at once (a draining node, once its last
   // commit is done): other nodes claim its tables on their next round.
   void release_all();
@@ -105,15 +123,19 @@ class Cluster {
                std::function<void(std::vector<std::tuple<std::string, int, nlohmann::json>>)> done);
   // Tells every other live node, without waiting for an answer.
   void tell_all(const nlohmann::json& request);
+  // Runs `job` on the cluster's pool of database calls (which posts what it
+  // found back to an event loop); false when its queue is full: the job never
+  // runs, and the request is refused as busy.
+  bool offload(std::function<void()> job);
   // The node that runs `table` now (nullopt: no lease), and whether its lease
-  // is unexpired. Reads the lease row.
+  // is unexpired. Reads the lease row: on the pool only.
   struct TableOwner {
     std::string node;
     bool live = false;
   };
   std::optional<TableOwner> owner(const std::string& table);
   // Every open table (waiting or playing) not in this node's memory, from the
-  // store, as admin listing rows: the table's row (its stored status: `waiting`
+  // store (on the pool only), as admin listing rows: the table's row (its stored status: `waiting`
   // until its first move is stored), its seats, its lease's node and whether
   // that lease is live, and `stored: true`.
   nlohmann::json remote_admin_tables();
@@ -160,9 +182,11 @@ class Cluster {
   void lease_round(bool renew);
   // Self-fencing: when no renewal succeeded for a whole lease (counted from the
   // moment the last successful one was sent, so never later than the database
-  // expires the leases), every table is dropped, on the io_context, without
-  // waiting for a lease round that may hang on the network.
-  void arm_self_fence();
+  // expires the leases), every table is dropped. Its own thread decides it and
+  // takes the tables out of held_ at once (the fence then refuses their writes
+  // and nothing here runs them any longer), whatever the lease thread or an
+  // event loop is waiting for; their copies in memory go on the io_context.
+  void fence_loop();
   void self_fence();
   // Loads and serves tables whose leases this node just claimed.
   void takeover(const std::vector<Lease>& claimed);
@@ -179,8 +203,14 @@ class Cluster {
   void resync_interested(const std::string& table);
   void send_in(const std::string& owner, const Who& who, const std::string& text, int hops);
   Who who_of_locked(const std::shared_ptr<Client>& client);  // under mutex_
-  std::optional<Owner> owner_of(const std::string& table, bool fresh);
-  std::optional<std::string> table_by_invite(const std::string& invite);
+  // The owner from held_ or the cache, without the database (nullopt: ask it).
+  std::optional<Owner> cached_owner(const std::string& table);
+  // Reads the lease row: blocks, on the pool only. nullopt: no lease (or unknown).
+  std::optional<Owner> owner_of(const std::string& table);
+  std::optional<std::string> table_by_invite(const std::string& invite);  // the pool only
+  // `client`'s message for `table`, whose owner is `owner`.
+  void route(const std::shared_ptr<Client>& client, const std::string& table, const Owner& owner,
+             const std::string& text, int hops);
 
   boost::asio::io_context& io_;
   Store& store_;
@@ -214,8 +244,16 @@ class Cluster {
   std::uint64_t next_ask_ = 1;
   AdminAnswer take_asked(std::uint64_t id);
   std::vector<std::string> other_live_nodes();  // under no lock; empty when answered or timed out
+  // The other live nodes, fresh from the database (read on the pool; those of
+  // the last renewal when it cannot be read or its queue is full): `then` on the io_context.
+  void with_live_nodes(std::function<void(std::vector<std::string>)> then);
   Clock::time_point renewed_until_;  // under mutex_: the last successful renewal's start + a lease
-  boost::asio::steady_timer self_fence_timer_;
+  std::condition_variable renewed_cv_;  // with mutex_: renewed_until_ moved, or stopping
+  bool fence_stopping_ = false;         // under mutex_
+  std::thread fence_thread_;
+  // The database calls of the event loops' requests. Last: it goes first, and
+  // its threads finish the calls they run before anything they use goes.
+  BotPool pool_{kPoolThreads, kMaxQueuedCalls};
   std::atomic<bool> cut_off_{false};
   std::atomic<std::uint64_t> renew_failures_{0};
   std::atomic<std::uint64_t> leases_lost_{0};

@@ -30,6 +30,7 @@ void Bus::start() {
   conn->exec("LISTEN " + pg_quote_ident(channel(node_)));
   listen_on(std::move(conn));
   sender_ = std::thread([this] { sender_loop(); });
+  receiver_ = std::thread([this] { receiver_loop(); });
 }
 
 void Bus::stop() {
@@ -39,7 +40,9 @@ void Bus::stop() {
     stopping_ = true;
   }
   wake_.notify_all();
+  inbox_wake_.notify_all();
   if (sender_.joinable()) sender_.join();
+  if (receiver_.joinable()) receiver_.join();
   if (connector_.joinable()) connector_.join();
   alive_.reset();
   retry_.cancel();
@@ -75,27 +78,19 @@ void Bus::readable() {
     reconnect_later();
     return;
   }
-  while (auto n = listener_->next_notification()) {
-    std::string payload = std::move(n->second);
-    if (payload.rfind(kRelayPrefix, 0) == 0) {
-      try {
-        const auto rows = listener_->exec("DELETE FROM cluster_relay WHERE id = $1 RETURNING payload",
-                                          {payload.substr(std::char_traits<char>::length(kRelayPrefix))});
-        if (rows.empty() || !rows[0].at(0)) continue;
-        payload = *rows[0][0];
-        ++relayed_;
-      } catch (const std::exception& e) {
-        spdlog::warn("cluster bus: relayed message lost: {}", e.what());
+  std::size_t dropped = 0;
+  {
+    std::lock_guard lock(mutex_);
+    while (auto n = listener_->next_notification()) {
+      if (inbox_.size() >= kMaxQueued) {
+        ++dropped;
         continue;
       }
-    }
-    received_.fetch_add(1, std::memory_order_relaxed);
-    try {
-      on_message_(std::move(payload));
-    } catch (const std::exception& e) {
-      spdlog::warn("cluster bus: message dropped: {}", e.what());
+      inbox_.push_back(std::move(n->second));
     }
   }
+  inbox_wake_.notify_one();
+  if (dropped > 0) spdlog::warn("cluster bus: {} messages dropped (the receiver is {} behind)", dropped, kMaxQueued);
   watch();
 }
 
@@ -138,9 +133,53 @@ void Bus::send(const std::string& to, std::string payload) {
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return;
+    if (outbox_.size() >= kMaxQueued) {
+      // The database has not taken a message for a while (out of reach):
+      // this one is lost, as at most once allows; its client resyncs.
+      spdlog::warn("cluster bus: message to {} dropped ({} waiting to be sent)", to, outbox_.size());
+      return;
+    }
     outbox_.emplace_back(to, std::move(payload));
   }
   wake_.notify_one();
+}
+
+void Bus::receiver_loop() {
+  std::unique_ptr<PgConn> conn;
+  for (;;) {
+    std::string payload;
+    {
+      std::unique_lock lock(mutex_);
+      inbox_wake_.wait(lock, [&] { return stopping_ || !inbox_.empty(); });
+      if (stopping_) return;
+      payload = std::move(inbox_.front());
+      inbox_.pop_front();
+    }
+    if (payload.rfind(kRelayPrefix, 0) == 0) {
+      try {
+        if (!conn || !conn->ok()) conn = std::make_unique<PgConn>(conninfo_);
+        const auto rows = conn->exec("DELETE FROM cluster_relay WHERE id = $1 RETURNING payload",
+                                     {payload.substr(std::char_traits<char>::length(kRelayPrefix))});
+        if (rows.empty() || !rows[0].at(0)) continue;
+        payload = *rows[0][0];
+        ++relayed_;
+      } catch (const std::exception& e) {
+        conn.reset();
+        spdlog::warn("cluster bus: relayed message lost: {}", e.what());
+        continue;
+      }
+    }
+    // One post per message, in order: the io_context runs them in that order.
+    boost::asio::post(io_, [this, alive = std::weak_ptr<char>(alive_), payload = std::move(payload)]() mutable {
+      if (alive.expired() || stopped_) return;
+      received_.fetch_add(1, std::memory_order_relaxed);
+      try {
+        on_message_(std::move(payload));
+      } catch (const std::exception& e) {
+        spdlog::warn("cluster bus: message dropped: {}", e.what());
+      }
+    });
+  }
 }
 
 void Bus::sender_loop() {

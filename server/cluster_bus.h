@@ -4,7 +4,11 @@
 // dedicated connection whose socket the io_context watches; sends go out in
 // order from one sender thread on a second connection. A payload too big for one
 // notification is stored in cluster_relay and only its id is notified; the
-// receiver reads and deletes it.
+// receiver reads and deletes it on a thread of its own (third connection), so
+// that the event loop never waits on the database: every message received goes
+// through that thread, in order, and is handed to the io_context from there.
+// Both queues are bounded (kMaxQueued): past that a message is dropped and
+// logged, as one lost on the network would be.
 //
 // Delivery is at most once, in order per sender and receiver, and only while the
 // receiver listens: what a node misses while its connection is down is lost (its
@@ -33,6 +37,9 @@ class Bus {
   using Handler = std::function<void(std::string payload)>;
   // Payloads longer than this go through cluster_relay (NOTIFY takes < 8000 bytes).
   static constexpr std::size_t kMaxNotifyBytes = 7000;
+  // Messages waiting to be sent, and received ones waiting for their relay
+  // read: at most this many each.
+  static constexpr std::size_t kMaxQueued = 20000;
 
   Bus(boost::asio::io_context& io, std::string conninfo, std::string node_id, Handler on_message,
       std::function<void()> on_reconnect = {});
@@ -61,6 +68,7 @@ class Bus {
   void readable();
   void reconnect_later();
   void sender_loop();
+  void receiver_loop();
 
   boost::asio::io_context& io_;
   std::string conninfo_;
@@ -78,6 +86,9 @@ class Bus {
   std::deque<std::pair<std::string, std::string>> outbox_;
   bool stopping_ = false;
   std::thread sender_;
+  std::deque<std::string> inbox_;  // under mutex_: notified, for the receiver thread
+  std::condition_variable inbox_wake_;
+  std::thread receiver_;
   // Connects again off the io_context (a connect to an unreachable server
   // waits for its timeout, which must not stall the connections and tables of
   // the event loop); its outcome is posted back. One attempt at a time.

@@ -40,6 +40,11 @@ std::string random_code(const char* alphabet, std::size_t alphabet_size, std::si
   return out;
 }
 
+// A message that needs the database while too many calls already wait for it
+// (cluster mode): nothing was done; the client may send it again.
+Refusal busy_refusal() {
+  return {"busy", "The server is busy; send it again in a moment."};
+}
 }  // namespace
 
 bool Lobby::AddressBuckets::take(const std::string& address) {
@@ -267,9 +272,11 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text,
   } else if (in.type == "ping") {
     client->send(protocol::reply("pong", json::object(), id));
   } else if (in.type == "create_table") {
-    create_table(client, body, id);
+    create_table(client, body, id, std::move(resume));
+    return;
   } else if (in.type == "list_tables") {
-    list_tables(client, body, id);
+    list_tables(client, body, id, std::move(resume));
+    return;
   } else if (in.type == "create_event") {
     events_->create(client, body, id);
   } else if (in.type == "accept_invitation" || in.type == "decline_invitation") {
@@ -280,8 +287,20 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text,
     auto table = find_table(client, body, refusal, missed);
     if (refusal) {
       client->send(protocol::error(*refusal, id));
-    } else if (!table && cluster_ && cluster_->forward(client, body, text)) {
-      // Run by another node: its owner answers.
+    } else if (!table && cluster_) {
+      // Perhaps run by another node: its owner answers. The connection reads
+      // on once it is known (the database may be asked, off this thread).
+      cluster_->forward(client, body, text,
+                        [this, client, id, missed, resume = std::move(resume)](Cluster::Forwarded f) {
+                          if (f == Cluster::Forwarded::busy) {
+                            client->send(protocol::error(busy_refusal(), id));
+                          } else if (f == Cluster::Forwarded::none) {
+                            if (missed) invite_guesses_.take(client->address());
+                            client->send(protocol::error({"no_such_table", "There is no such table."}, id));
+                          }
+                          resume();
+                        });
+      return;
     } else if (!table) {
       if (missed) invite_guesses_.take(client->address());
       client->send(protocol::error({"no_such_table", "There is no such table."}, id));
@@ -413,7 +432,7 @@ std::shared_ptr<Table> Lobby::find_table(const std::string& id) {
 }
 
 void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id,
-                  std::function<void()> resume) {
+                  std::function<void()> resume, bool looked_up) {
   if (body["version"].get<int>() != protocol::kVersion) {
     client->send(protocol::error({"bad_version", "This server speaks protocol version 1."}, id));
     resume();
@@ -442,21 +461,35 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
   };
   if (auto token = body.find("token"); token != body.end()) {
     const std::string hash = sha256_hex(token->get<std::string>());
-    if (cluster_) {
-      bool known = false;
-      {
-        std::lock_guard lock(mutex_);
-        known = by_token_.count(hash) > 0;
+    if (cluster_ && !looked_up) {
+      // The store is read on the cluster's pool; this hello goes on from the
+      // io_context once it was (the connection reads nothing meanwhile).
+      const bool queued = cluster_->offload([this, client, body, id, resume, hash] {
+        try {
+          bool known = false;
+          {
+            std::lock_guard lock(mutex_);
+            known = by_token_.count(hash) > 0;
+          }
+          // Registered on another node: tokens are valid on every node.
+          if (!known) load_player("token_hash", hash);
+          // Banned or let in again on another node: the store says which.
+          std::string pid;
+          {
+            std::lock_guard lock(mutex_);
+            if (auto it = by_token_.find(hash); it != by_token_.end()) pid = it->second;
+          }
+          if (!pid.empty()) refresh_ban(pid);
+        } catch (const std::exception& e) {
+          spdlog::warn("hello: the store could not be read ({}); this node's players only", e.what());
+        }
+        asio::post(io_, [this, client, body, id, resume] { hello(client, body, id, resume, true); });
+      });
+      if (!queued) {
+        client->send(protocol::error(busy_refusal(), id));
+        resume();
       }
-      // Registered on another node: tokens are valid on every node.
-      if (!known) load_player("token_hash", hash);
-      // Banned or let in again on another node: the store says which.
-      std::string pid;
-      {
-        std::lock_guard lock(mutex_);
-        if (auto it = by_token_.find(hash); it != by_token_.end()) pid = it->second;
-      }
-      if (!pid.empty()) refresh_ban(pid);
+      return;
     }
     std::shared_ptr<Client> previous;
     std::vector<std::shared_ptr<Table>> seated;
@@ -669,9 +702,11 @@ bool Lobby::attach_remote(const std::shared_ptr<Client>& client) {
   return true;
 }
 
-void Lobby::create_table(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id) {
+void Lobby::create_table(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id,
+                         std::function<void()> resume) {
   auto refuse = [&](std::string code, std::string message) {
     client->send(protocol::error({std::move(code), std::move(message)}, id));
+    resume();
   };
   TableSetup setup;
   setup.game = body["game"].get<std::string>();
@@ -704,11 +739,41 @@ void Lobby::create_table(const std::shared_ptr<Client>& client, const json& body
   }
   std::vector<StoredSeat> seats(static_cast<std::size_t>(setup.players));
   if (seat >= 0) seats[static_cast<std::size_t>(seat)].player_id = client->player_id;
-  auto table = register_table(std::move(setup), std::move(created.game));
-  {
-    std::lock_guard lock(mutex_);
-    ++players_[client->player_id].open_created;
+  if (!cluster_) {
+    auto table = register_table(std::move(setup), std::move(created.game));
+    {
+      std::lock_guard lock(mutex_);
+      ++players_[client->player_id].open_created;
+    }
+    open_created_table(client, table, std::move(seats), seat, id);
+    resume();
+    return;
   }
+  // Cluster mode: the new table's lease is taken on the cluster's pool (the
+  // database is not waited for here); the table is counted against the
+  // creator's limit meanwhile, and the connection reads on once it is open.
+  if (auto refusal = reserve_tables(client->player_id, 1)) return refuse(refusal->code, refusal->message);
+  setup.id = reserve_table_id();
+  auto game = std::make_shared<std::unique_ptr<Game>>(std::move(created.game));
+  auto opened = [this, client, setup, game, seats, seat, id, resume](bool ok) mutable {
+    if (!ok) {
+      release_tables(client->player_id, 1);
+      client->send(protocol::error({"storage_unavailable", "The table could not be stored."}, id));
+      resume();
+      return;
+    }
+    auto table = register_table(std::move(setup), std::move(*game), true);
+    open_created_table(client, table, std::move(seats), seat, id);
+    resume();
+  };
+  if (!cluster_->acquire_async(setup.id, std::move(opened))) {
+    release_tables(client->player_id, 1);
+    return refuse(busy_refusal().code, busy_refusal().message);
+  }
+}
+
+void Lobby::open_created_table(const std::shared_ptr<Client>& client, const std::shared_ptr<Table>& table,
+                               std::vector<StoredSeat> seats, int seat, const std::optional<json>& id) {
   // table_created goes out from `after`, before the creator's table_state.
   table->open(std::move(seats), seat >= 0 ? client : nullptr,
               [this, client, table, seat, id](bool ok) {
@@ -833,7 +898,8 @@ std::optional<Refusal> Lobby::create_rematch(const TableSetup& old, const std::s
   return std::nullopt;
 }
 
-void Lobby::list_tables(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id) {
+void Lobby::list_tables(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id,
+                        std::function<void()> resume) {
   const std::string game = body.value("game", "");
   std::vector<std::shared_ptr<Table>> all;
   {
@@ -847,10 +913,22 @@ void Lobby::list_tables(const std::shared_ptr<Client>& client, const json& body,
     if (list.size() >= 200) break;
   }
   if (cluster_ && list.size() < 200) {
-    // One lobby: the open tables of the other nodes too.
-    for (auto& summary : cluster_->remote_listing(game, 200 - list.size())) list.push_back(std::move(summary));
+    // One lobby: the open tables of the other nodes too, read from the store
+    // off this thread; the connection reads on once they are sent.
+    const std::size_t more = 200 - list.size();
+    auto answer = [client, id, resume, list](json remote) mutable {
+      for (auto& summary : remote) list.push_back(std::move(summary));
+      client->send(protocol::reply("tables", {{"tables", std::move(list)}}, id));
+      resume();
+    };
+    if (!cluster_->remote_listing(game, more, std::move(answer))) {
+      client->send(protocol::error(busy_refusal(), id));
+      resume();
+    }
+    return;
   }
   client->send(protocol::reply("tables", {{"tables", std::move(list)}}, id));
+  resume();
 }
 
 void Lobby::table_finished(const std::shared_ptr<Table>& table, std::vector<std::string> owed) {

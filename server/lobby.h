@@ -223,12 +223,18 @@ class Lobby {
     int open_created = 0;          // unfinished tables they created
   };
 
+  // `looked_up`: cluster mode, the token's player and ban were read from the
+  // store already (on the cluster's pool, never on an event loop).
   void hello(const std::shared_ptr<Client>& client, const nlohmann::json& body,
-             const std::optional<nlohmann::json>& id, std::function<void()> resume);
+             const std::optional<nlohmann::json>& id, std::function<void()> resume, bool looked_up = false);
+  // `resume` once answered (in cluster mode, after the database was asked off
+  // the event loop).
   void create_table(const std::shared_ptr<Client>& client, const nlohmann::json& body,
-                    const std::optional<nlohmann::json>& id);
+                    const std::optional<nlohmann::json>& id, std::function<void()> resume);
+  void open_created_table(const std::shared_ptr<Client>& client, const std::shared_ptr<Table>& table,
+                          std::vector<StoredSeat> seats, int seat, const std::optional<nlohmann::json>& id);
   void list_tables(const std::shared_ptr<Client>& client, const nlohmann::json& body,
-                   const std::optional<nlohmann::json>& id);
+                   const std::optional<nlohmann::json>& id, std::function<void()> resume);
   // The table a message names by "table" or "invite". A private table named by
   // its id is found only for its creator, its players and those who gave its
   // invite before; wrong invite codes spend the address's bucket, and with it
