@@ -622,6 +622,17 @@ std::optional<HttpResponse> admin_response(const HttpContext& ctx, const HttpReq
 
 namespace {
 HttpResponse answer_http_unguarded(const HttpContext& ctx, const HttpRequest& req);
+
+// The API reads answered from the store: a replay, an event, the leaderboard,
+// a player's profile (GET or HEAD; the catalogue /api/games is in memory).
+bool reads_store(const HttpRequest& req) {
+  if (req.method() != http::verb::get && req.method() != http::verb::head) return false;
+  const std::string_view target = req.target().substr(0, req.target().find('?'));
+  auto starts = [&](std::string_view prefix) { return target.substr(0, prefix.size()) == prefix; };
+  return (starts("/api/games/") && target.size() > std::string_view("/api/games/").size()) ||
+         starts("/api/tables/") || starts("/api/events/") || target == "/api/leaderboard" ||
+         starts("/api/players/");
+}
 }  // namespace
 
 // A read the database refuses (PostgreSQL gone, say) answers 503, never more.
@@ -631,6 +642,26 @@ std::optional<HttpResponse> answer_http(const HttpContext& ctx, const HttpReques
     {
       const std::string path(req.target().substr(0, req.target().find('?')));
       if (path.rfind("/api/admin/", 0) == 0) return admin_response(ctx, req, path, later);
+    }
+    // In a cluster these answers read PostgreSQL: on the cluster's pool of
+    // database calls, so that no event loop waits on the network; past the
+    // pool's bound, 503 busy at once (docs/security.md).
+    if (ctx.lobby->cluster() && reads_store(req)) {
+      auto copy = std::make_shared<HttpRequest>(req);
+      const bool queued = ctx.lobby->cluster()->offload([&ctx, copy, later] {
+        HttpResponse res;
+        try {
+          res = answer_http_unguarded(ctx, *copy);
+        } catch (const std::exception& e) {
+          spdlog::warn("http: {} failed: {}", std::string(copy->target()), e.what());
+          res = json_response(*copy, http::status::service_unavailable,
+                              json{{"error", "storage_unavailable"}}.dump());
+        }
+        later(std::move(res));
+      });
+      if (queued) return std::nullopt;
+      return json_response(req, http::status::service_unavailable,
+                           json{{"error", "busy"}, {"message", "Too many database calls are waiting; try again."}}.dump());
     }
     return answer_http_unguarded(ctx, req);
   } catch (const std::exception& e) {

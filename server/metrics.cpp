@@ -24,16 +24,18 @@ namespace {
 
 // The codes of protocol/schemas/server/error.json: each has its own counter,
 // found by a short scan (errors are not the move path's common case).
-constexpr std::array<const char*, 34> kErrorCodes = {
-    "malformed_json",      "unknown_type",   "bad_field",        "hello_required",
-    "already_welcomed",    "bad_version",    "bad_token",        "banned",
-    "frame_too_large",     "rate_limited",   "replaced",         "no_such_table",
-    "no_such_game",        "no_such_player", "event_table",      "bad_option",
-    "bad_players",         "seat_taken",     "bad_seat",         "table_full",
-    "already_seated",      "not_seated",     "not_creator",      "already_started",
-    "not_started",         "not_over",       "too_many_tables",  "stale_seq",
-    "not_your_turn",       "illegal_action", "malformed_action", "game_over",
-    "storage_unavailable", "internal"};
+constexpr std::array<const char*, 41> kErrorCodes = {
+    "malformed_json",      "unknown_type",   "bad_field",          "hello_required",
+    "already_welcomed",    "bad_version",    "bad_token",          "banned",
+    "frame_too_large",     "rate_limited",   "replaced",           "no_such_table",
+    "no_such_game",        "no_such_player", "event_table",        "bad_option",
+    "bad_players",         "seat_taken",     "bad_seat",           "table_full",
+    "already_seated",      "not_seated",     "not_creator",        "already_started",
+    "not_started",         "not_over",       "too_many_tables",    "too_many_event_games",
+    "private_table",       "bad_invite",     "no_such_invitation", "bad_name",
+    "stale_seq",           "not_your_turn",  "illegal_action",     "malformed_action",
+    "game_over",           "draining",       "busy",               "storage_unavailable",
+    "internal"};
 
 std::array<std::atomic<std::uint64_t>, kErrorCodes.size()> known_errors{};
 std::mutex other_errors_mutex;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "server/cluster.h"
 #include "server/cluster_lease.h"
 #include "server/cluster_pg.h"
 #include "tests/server/child_server.h"
@@ -873,4 +874,66 @@ TEST_CASE("a node whose database falls silent stops serving its tables within it
   CHECK(health == 200);
   CHECK(sample(metrics_of_b(), "casa_cluster_cut_off") == 0);
   CHECK(owner(n.db, table).first == "a");  // b never took it back
+}
+
+TEST_CASE("the cluster's pool of database calls is bounded: past it a client is told busy, nothing waits, and "
+          "everything queued is answered once the database moves again") {
+  // docs/security.md: at most kPoolThreads calls run and kMaxQueuedCalls wait;
+  // a message needing one more is answered `busy` at once. The database is
+  // held still by a lock on the tables the listing reads (list_tables reads the
+  // other nodes' open tables on the pool).
+  constexpr std::size_t kBound = casa::server::Cluster::kPoolThreads + casa::server::Cluster::kMaxQueuedCalls;
+  constexpr std::size_t kClients = kBound + 40;
+  Nodes n(1, {"--max-connections-per-address", "1000"});
+  std::vector<std::unique_ptr<WsClient>> clients;
+  for (std::size_t i = 0; i < kClients; ++i) {
+    clients.push_back(std::make_unique<WsClient>(n[0].port));
+    REQUIRE(clients.back()->hello("p" + std::to_string(i))["type"] == "welcome");
+  }
+  PgConn locker(n.db);
+  locker.exec("SET idle_in_transaction_session_timeout = 0");
+  locker.exec("BEGIN");
+  locker.exec("LOCK TABLE tables IN ACCESS EXCLUSIVE MODE");
+
+  for (std::size_t i = 0; i < kClients; ++i) clients[i]->send({{"type", "list_tables"}, {"id", 7}});
+  // The calls past the bound are refused at once; the others wait for the lock.
+  std::vector<bool> refused(kClients, false);
+  std::size_t busy = 0;
+  const auto deadline = std::chrono::steady_clock::now() + 60s;
+  while (busy < kClients - kBound && std::chrono::steady_clock::now() < deadline) {
+    for (std::size_t i = 0; i < kClients; ++i) {
+      if (refused[i]) continue;
+      if (auto m = clients[i]->recv(1ms); m && m->value("id", 0) == 7) {
+        INFO(m->dump());
+        REQUIRE((*m)["type"] == "error");  // no listing can be answered while the lock holds
+        CHECK((*m)["code"] == "busy");
+        refused[i] = true;
+        ++busy;
+      }
+    }
+  }
+  CHECK(busy == kClients - kBound);
+  // The HTTP reads of the store go through the same pool: refused as well.
+  CHECK(get_json(n[0].port, "/api/leaderboard", 503)["error"] == "busy");
+  CHECK(get_json(n[0].port, "/api/players/" + clients[0]->player_id, 503)["error"] == "busy");
+
+  // The database moves again: every waiting call is answered with its listing.
+  locker.exec("COMMIT");
+  std::size_t listed = 0;
+  for (std::size_t i = 0; i < kClients; ++i) {
+    if (refused[i]) continue;
+    auto m = clients[i]->recv(30s);
+    while (m && m->value("id", 0) != 7) m = clients[i]->recv(30s);
+    REQUIRE(m.has_value());
+    CHECK((*m)["type"] == "tables");
+    if ((*m)["type"] == "tables") ++listed;
+  }
+  CHECK(listed == kBound);
+  CHECK(get_json(n[0].port, "/api/leaderboard", 200).is_object());
+  // A refused client asks again and is answered.
+  for (std::size_t i = 0; i < kClients; ++i) {
+    if (!refused[i]) continue;
+    CHECK(clients[i]->call({{"type", "list_tables"}}, 30s)["type"] == "tables");
+    break;
+  }
 }

@@ -24,6 +24,7 @@
 #include "server/backup.h"
 #include "server/config.h"
 #include "server/log.h"
+#include "server/metrics.h"
 #include "server/names.h"
 #include "tests/server/support.h"
 
@@ -812,6 +813,22 @@ TEST_CASE("configuration file: the shipped example parses, and the docs list eve
       CHECK(std::regex_search(text.str(), std::regex("(^|\\n)#? ?" + name + " = ")));
     }
     CHECK(doc.str().find("`" + name + "`") != std::string::npos);
+  }
+}
+
+TEST_CASE("GET /metrics: every error code of the protocol has a counter of its own") {
+  // protocol/schemas/server/error.json lists the codes the server sends; a code
+  // missing from the metrics' list is counted only once it has happened, and a
+  // dashboard cannot show it at zero before.
+  std::ifstream in(fs::path(CASA_SOURCE_DIR) / "protocol" / "schemas" / "server" / "error.json");
+  const auto schema = nlohmann::json::parse(in);
+  const auto& codes = schema.at("properties").at("code").at("enum");
+  REQUIRE(codes.size() > 30);
+  std::set<std::string> counted;
+  for (const auto& [code, n] : casa::server::error_counts()) counted.insert(code);
+  for (const auto& code : codes) {
+    CAPTURE(code);
+    CHECK(counted.count(code.get<std::string>()) == 1);
   }
 }
 
