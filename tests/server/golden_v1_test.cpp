@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The bytes of protocol version 1, recorded: one whole game of each game (La
-// Casa with 4 players (and a Slap-Down round) and 2, Domination, Solo against the Robot, Casino,
-// Conference, Trophy Case) through a real server, every frame each seat's
-// connection and a spectator's received and sent, compared byte for byte with
-// tests/server/golden/v1/<game>.jsonl. A v1 client must see exactly these frames
-// whatever the server looks like inside.
+// Casa with 4 players, once more with a Slap-Down round, and with 2;
+// Domination; Solo against the Robot; Casino; Conference; Trophy Case) through
+// a real server, every frame each seat's connection and a spectator's received
+// (up to its game_over) and sent, compared byte for byte with
+// tests/server/golden/v1/<game>.jsonl. A v1 client must see exactly these
+// frames whatever the server looks like inside.
 //
 // Deterministic by construction, with no timing assumption:
 //  * a fixed deal seed (`seed` on create_table, a --testing server), options
