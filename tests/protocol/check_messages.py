@@ -75,8 +75,13 @@ def validators(store, draft):
 
 def describe(error):
     where = "/" + "/".join(str(p) for p in error.absolute_path)
-    # oneOf over message types: the branch that matched the message's type says most.
-    deepest = max(error.context or [error], key=lambda e: len(e.absolute_path))
+    # oneOf over message types: the branch whose "type" matched says most.
+    branches = {}
+    for e in error.context or []:
+        branches.setdefault(e.relative_schema_path[0], []).append(e)
+    typed = [errs for errs in branches.values() if not any(list(e.absolute_path) == ["type"] for e in errs)]
+    candidates = typed[0] if len(typed) == 1 else (error.context or [error])
+    deepest = max(candidates, key=lambda e: len(e.absolute_path))
     detail = "" if deepest is error else f" (e.g. {'/' + '/'.join(str(p) for p in deepest.absolute_path)}: {deepest.message})"
     message = f"fits none of {error.validator}" if error.validator in ("oneOf", "anyOf") else error.message
     return f"{where}: {message[:200]}{detail}"
