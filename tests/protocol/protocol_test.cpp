@@ -3,6 +3,10 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
 #include "protocol/protocol.h"
 #include "protocol/schema.h"
 #include "protocol/value_json.h"
@@ -46,6 +50,162 @@ TEST_CASE("the validator covers the keywords the schemas use") {
   CHECK_FALSE(ok(R"({"n": 2, "o": true})"));
   CHECK(ok(R"({"n": 2, "u": null})"));
   CHECK_FALSE(ok(R"({"n": 2, "u": 1})"));
+}
+
+TEST_CASE(
+    "the validator checks pattern, uniqueItems, member counts, dependencies and the combinators") {
+  SchemaSet set;
+  set.add("k.json", json::parse(R"({
+    "type": "object",
+    "properties": {
+      "hex": {"type": "string", "pattern": "^[0-9a-f]{4}$"},
+      "inside": {"type": "string", "pattern": "b+c"},
+      "set": {"type": "array", "uniqueItems": true},
+      "bag": {"type": "array", "uniqueItems": false},
+      "map": {"type": "object", "minProperties": 1, "maxProperties": 2},
+      "both": {"allOf": [{"type": "integer"}, {"minimum": 3}]},
+      "other": {"not": {"type": "string"}},
+      "cond": {"if": {"type": "integer"}, "then": {"minimum": 10}, "else": {"type": "string"}},
+      "only_if": {"if": {"type": "integer"}, "then": {"maximum": 0}}
+    },
+    "dependencies": {"a": ["b"], "c": {"not": {"required": ["d"]}}}
+  })"));
+  auto why = [&](const char* text) { return set.validate("k.json", json::parse(text)); };
+  auto ok = [&](const char* text) { return !why(text); };
+  // pattern: an ECMA-262 regex searched anywhere in the string.
+  CHECK(ok(R"({"hex": "00af"})"));
+  CHECK_FALSE(ok(R"({"hex": "00AF"})"));
+  CHECK_FALSE(ok(R"({"hex": "00af0"})"));
+  CHECK(ok(R"({"inside": "abbbcd"})"));
+  CHECK_FALSE(ok(R"({"inside": "acb"})"));
+  CHECK(why(R"({"hex": "x"})") == "/hex: does not match pattern \"^[0-9a-f]{4}$\"");
+  // uniqueItems: equal as JSON values, numbers by value, objects by members.
+  CHECK(ok(R"({"set": [1, "1", [1], {"a": 1}, {"a": 2}]})"));
+  CHECK_FALSE(ok(R"({"set": ["x", "y", "x"]})"));
+  CHECK_FALSE(ok(R"({"set": [1, 1.0]})"));
+  CHECK_FALSE(ok(R"({"set": [{"a": 1, "b": 2}, {"b": 2, "a": 1}]})"));
+  CHECK(why(R"({"set": [0, 5, 5]})") == "/set: items 1 and 2 are equal");
+  CHECK(ok(R"({"bag": [1, 1]})"));
+  // minProperties and maxProperties.
+  CHECK(ok(R"({"map": {"a": 1}})"));
+  CHECK(ok(R"({"map": {"a": 1, "b": 2}})"));
+  CHECK(why(R"({"map": {}})") == "/map: fewer members than 1");
+  CHECK(why(R"({"map": {"a": 1, "b": 2, "c": 3}})") == "/map: more members than 2");
+  // allOf: every branch.
+  CHECK(ok(R"({"both": 4})"));
+  CHECK(why(R"({"both": 2})") == "/both: below minimum 3");
+  CHECK_FALSE(ok(R"({"both": 4.5})"));
+  // not.
+  CHECK(ok(R"({"other": 1})"));
+  CHECK(why(R"({"other": "s"})") == "/other: must not match {\"type\":\"string\"}");
+  // if / then / else.
+  CHECK(ok(R"({"cond": 12})"));
+  CHECK(ok(R"({"cond": "s"})"));
+  CHECK(why(R"({"cond": 5})") == "/cond: below minimum 10 (when {\"type\":\"integer\"})");
+  CHECK(why(R"({"cond": true})") ==
+        "/cond: expected \"string\", got boolean (when {\"type\":\"integer\"} fails)");
+  CHECK(ok(R"({"only_if": "anything"})"));
+  CHECK(ok(R"({"only_if": -1})"));
+  CHECK_FALSE(ok(R"({"only_if": 1})"));
+  // dependencies: names that must come along, or a schema the whole object must fit.
+  CHECK(ok(R"({"a": 1, "b": 2})"));
+  CHECK(ok(R"({"b": 2})"));
+  CHECK(why(R"({"a": 1})") == "/: a needs b");
+  CHECK(ok(R"({"c": 1})"));
+  CHECK(ok(R"({"d": 1})"));
+  CHECK(why(R"({"c": 1, "d": 2})") == "/: must not match {\"required\":[\"d\"]} (with c)");
+}
+
+TEST_CASE("a schema using a keyword the validator does not implement is refused when added") {
+  auto refusal = [](const char* id, const char* text) -> std::string {
+    SchemaSet set;
+    try {
+      set.add(id, json::parse(text));
+    } catch (const std::invalid_argument& e) {
+      CHECK_FALSE(set.has(id));
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(refusal("u.json", R"({"type": "string", "format": "email"})") ==
+        "schema u.json at /: unsupported keyword 'format'");
+  // Wherever it is: under properties, definitions, items, combinators.
+  CHECK(refusal("u.json", R"({"properties": {"a/b": {"items": {"multipleOf": 2}}}})") ==
+        "schema u.json at /properties/a~1b/items: unsupported keyword 'multipleOf'");
+  CHECK(refusal("u.json", R"({"definitions": {"d": {"allOf": [{}, {"contains": {}}]}}})") ==
+        "schema u.json at /definitions/d/allOf/1: unsupported keyword 'contains'");
+  CHECK(refusal("u.json", R"({"$id": "v.json", "if": {"patternProperties": {}}})") ==
+        "schema v.json at /if: unsupported keyword 'patternProperties'");
+  CHECK(refusal("u.json", R"({"dependencies": {"a": {"propertyNames": {}}}})") ==
+        "schema u.json at /dependencies/a: unsupported keyword 'propertyNames'");
+  // Forms the validator does not read the way the standard does.
+  CHECK(refusal("u.json", R"({"items": [{"type": "string"}]})").find("tuples") !=
+        std::string::npos);
+  CHECK(refusal("u.json", R"({"$ref": "#/definitions/x", "maxLength": 3})") ==
+        "schema u.json at /: keyword 'maxLength' beside $ref");
+  CHECK(refusal("u.json", R"({"pattern": "("})").find("does not compile") != std::string::npos);
+  CHECK(refusal("u.json", R"({"minItems": -1})") ==
+        "schema u.json at /: minItems must be a non-negative integer");
+  CHECK(refusal("u.json", R"({"type": "text"})") ==
+        "schema u.json at /: type must name JSON types");
+  // Annotations, the project's "x-" members among them, are fine, and their
+  // contents are not read as schemas.
+  CHECK(refusal("u.json", R"({"$schema": "http://json-schema.org/draft-07/schema#", "$id": "u.json",
+      "title": "t", "description": "d", "$comment": "c", "examples": [{"format": 1}],
+      "default": {"format": 1}, "x-form": {"format": 1},
+      "const": {"format": 1}, "enum": [{"format": 1}]})") == "");
+}
+
+TEST_CASE(
+    "every file of protocol/schemas loads, and their pattern, uniqueItems and if/then rules hold") {
+  namespace fs = std::filesystem;
+  int files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(CASA_SCHEMA_DIR)) {
+    if (entry.path().extension() != ".json") continue;
+    std::ifstream in(entry.path());
+    const json schema = json::parse(in);
+    const std::string id = fs::relative(entry.path(), CASA_SCHEMA_DIR).generic_string();
+    INFO(id);
+    SchemaSet one;
+    CHECK_NOTHROW(one.add(id, schema));
+    CHECK(protocol_schemas().has(id));
+    ++files;
+  }
+  CHECK(files >= 40);
+  const auto& s = protocol_schemas();
+  // common.json: the deal's salt and hash are lowercase hex, the seed decimal.
+  const std::string salt = "00112233445566778899aabbccddeeff";
+  auto game_over = [](const json& deal) {
+    return json::parse(casa::protocol::game_over("t1", 9, {3, 4}, {1}, deal));
+  };
+  CHECK_FALSE(
+      s.validate("server.json", game_over({{"seed", "18446744073709551615"}, {"salt", salt}})));
+  CHECK(s.validate("server.json",
+                   game_over({{"seed", "123"}, {"salt", "00112233445566778899AABBCCDDEEFF"}})));
+  CHECK(s.validate("server.json", game_over({{"seed", "0123"}, {"salt", salt}})));
+  CHECK(s.validate("server.json", game_over({{"seed", "12a"}, {"salt", salt}})));
+  // options/la-casa.json: Solo has no election and no dealer; Domination no challenges.
+  CHECK_FALSE(s.validate("options/la-casa.json", json{{"format", "solo"}, {"rounds", 6}}));
+  CHECK(s.validate("options/la-casa.json", json{{"format", "solo"}, {"dealer", 0}}));
+  CHECK(s.validate("options/la-casa.json", json{{"format", "solo"}, {"rounds", 7}}));
+  CHECK(s.validate("options/la-casa.json", json{{"format", "solo"}, {"challenge", "bruto"}}));
+  CHECK_FALSE(s.validate("options/la-casa.json", json{{"format", "domination"}, {"dealer", 1}}));
+  CHECK(s.validate("options/la-casa.json", json{{"format", "domination"}, {"dealer", 2}}));
+  CHECK(s.validate("options/la-casa.json", json{{"format", "classic"}, {"challenges", true}}));
+  // options/trophy-case.json: hands and rounds exclude each other; a stacked deck has no repeats.
+  CHECK_FALSE(s.validate("options/trophy-case.json", json{{"hands", 2}}));
+  CHECK(s.validate("options/trophy-case.json", json{{"hands", 2}, {"rounds", 1}}));
+  json deck = json::array();
+  for (int i = 0; i < 52; ++i) deck.push_back("c" + std::to_string(i));
+  CHECK_FALSE(s.validate("options/casino.json", json{{"deck", deck}}));
+  deck[51] = deck[0];
+  CHECK(s.validate("options/casino.json", json{{"deck", deck}}));
+  // options/casino.json: a question set names exactly 52 cards.
+  json questions = json::object();
+  for (int i = 0; i < 51; ++i) questions["c" + std::to_string(i)] = "why?";
+  CHECK(s.validate("options/casino.json", json{{"questions", questions}}));
+  questions["c51"] = "why?";
+  CHECK_FALSE(s.validate("options/casino.json", json{{"questions", questions}}));
 }
 
 TEST_CASE("every schema resolves, and the envelopes pick exactly one message") {

@@ -2,7 +2,8 @@
 // Whole games of Casino, Conference and Trophy Case through a real server over
 // WebSocket: test clients playing random legal actions beside server bots, and
 // a spectator. Every message any of them received must fit the schemas and name
-// no card its receiver could not see at that seq (replayed on a mirror).
+// no card its receiver could not see at that seq (replayed on a mirror). Every
+// frame also goes to CASA_MESSAGE_LOG when set (record_messages, support.h).
 #include <doctest/doctest.h>
 
 #include <memory>
@@ -78,9 +79,11 @@ Party play_game(TestServer& ts, const std::string& game, json options, std::uint
   for (std::size_t i = 0; i < p.humans.size(); ++i) {
     CHECK(check_no_leak(*p.humans[i], p.human_seats[i], p.replay) > 0);
     check_schemas(*p.humans[i]);
+    record_messages(*p.humans[i], game);
   }
   CHECK(check_no_leak(*p.watcher, -1, p.replay) > 0);
   check_schemas(*p.watcher);
+  record_messages(*p.watcher, game);
   // Trophy Case can end inside a hand, so a sheet may be empty; it must still
   // match the events exactly.
   check_round_sheet(*p.watcher, p.replay);

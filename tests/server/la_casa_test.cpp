@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Real La Casa games through the server (2 and 4 players, and Solo): every
-// message fits the schemas and leaks no hidden card. With CASA_TRANSCRIPT_DIR
-// set, the seat-0 client's frames are written there (docs/transcripts/).
+// Real La Casa games through the server (2 and 4 players, Domination and Solo):
+// every message fits the schemas and leaks no hidden card. With
+// CASA_TRANSCRIPT_DIR set, the seat-0 client's frames are written there
+// (docs/transcripts/); with CASA_MESSAGE_LOG, every client's (record_messages).
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -40,6 +41,8 @@ TEST_CASE("La Casa, two players, one round: schemas hold, nothing hidden leaks")
   CHECK(check_no_leak(b, 1, replay) > 0);
   check_schemas(a);
   check_schemas(b);
+  record_messages(a, "la-casa/2p");
+  record_messages(b, "la-casa/2p");
   write_transcript(a, "la-casa-2p.txt");
 }
 
@@ -72,7 +75,37 @@ TEST_CASE("La Casa, four players with two robots, one round: schemas hold, nothi
   check_schemas(a);
   check_schemas(b);
   check_schemas(watcher);
+  for (const auto* c : {&a, &b, &watcher}) record_messages(*c, "la-casa/4p");
   write_transcript(a, "la-casa-4p.txt");
+}
+
+TEST_CASE("La Casa Domination, two players and a spectator: schemas hold, nothing hidden leaks") {
+  TestServer ts;
+  WsClient a(ts.port()), b(ts.port()), watcher(ts.port());
+  a.hello("ann");
+  b.hello("bob");
+  watcher.hello("wes");
+  const json created = a.call({{"type", "create_table"},
+                               {"game", "la-casa"},
+                               {"players", 2},
+                               {"options", {{"format", "domination"}, {"rounds", 1}}},
+                               {"seed", 13}});
+  REQUIRE_MESSAGE(created["type"] == "table_created", created.dump());
+  const std::string table = created["table"];
+  REQUIRE(watcher.call({{"type", "spectate"}, {"table", table}})["type"] == "spectating");
+  REQUIRE(b.call({{"type", "join"}, {"table", table}})["type"] == "joined");
+  auto over = play_out({&a, &b}, table);
+  CHECK(over[0]["scores"].size() == 2);
+  watcher.expect("game_over");
+  const json replay = get_json(ts.port(), "/api/games/" + table, 200);
+  CHECK(replay["options"]["format"] == "domination");
+  CHECK(check_no_leak(a, 0, replay) > 0);
+  CHECK(check_no_leak(b, 1, replay) > 0);
+  CHECK(check_no_leak(watcher, -1, replay) > 0);
+  for (const auto* c : {&a, &b, &watcher}) {
+    check_schemas(*c);
+    record_messages(*c, "la-casa/domination");
+  }
 }
 
 TEST_CASE("La Casa Solo: one seat, the Robot inside the engine") {
@@ -86,6 +119,7 @@ TEST_CASE("La Casa Solo: one seat, the Robot inside the engine") {
   const json replay = get_json(ts.port(), "/api/games/" + created["table"].get<std::string>(), 200);
   CHECK(check_no_leak(a, 0, replay) > 0);
   check_schemas(a);
+  record_messages(a, "la-casa/solo");
 }
 
 TEST_CASE("figures: bot-only La Casa tables in parallel, every action committed before it is told") {

@@ -186,6 +186,26 @@ inline void check_schemas(const WsClient& client) {
   }
 }
 
+// With CASA_MESSAGE_LOG naming a file, writes every frame `client` sent and
+// received to it, one JSON line each: {"game": label, "from": "client" or
+// "server", "message": the frame}. tests/protocol/check_messages.py validates
+// them with a complete JSON Schema validator (ctest protocol_messages_*). The
+// first call in a process empties the file; the later ones append.
+inline void record_messages(const WsClient& client, const std::string& game) {
+  const char* file = std::getenv("CASA_MESSAGE_LOG");
+  if (file == nullptr || *file == '\0') return;
+  static bool first = true;
+  std::ofstream out(file, first ? std::ios::trunc : std::ios::app);
+  first = false;
+  REQUIRE_MESSAGE(out, "cannot write " << file);
+  for (const auto& [way, frame] : client.transcript) {
+    const json line = {{"game", game},
+                       {"from", way == ">>" ? "client" : "server"},
+                       {"message", json::parse(frame)}};
+    out << line.dump() << "\n";
+  }
+}
+
 inline void collect_strings(const json& v, std::vector<std::string>& out) {
   if (v.is_string()) out.push_back(v.get<std::string>());
   if (v.is_array() || v.is_object()) {
