@@ -3,6 +3,7 @@
 // its winner's reference family is invalid (LC-11.5); the side with more valid
 // tricks scores. No Selection; the dealer leads.
 #include "engine/games/la_casa/challenges/challenge.h"
+#include "engine/games/la_casa/solo_game.h"
 #include "engine/games/la_casa/table_game.h"
 
 namespace casa::la_casa {
@@ -49,6 +50,55 @@ struct ChallengeRules<kBetrayal> {
     const int side = g.decide(valid[0], valid[1], true);
     if (side >= 0) points[side] = 1;
   }
+
+  // LC-8.5 Betrayal in Solo: the first 1 is the Casa's reference, the second the human's.
+  static int solo_deal(SoloGame& g, const std::array<int, kDeckSize>& deck,
+                       std::array<int, kDeckSize>& rest) {
+    int n = 0;
+    for (int card : deck) {
+      if (card_value(card) == 1 && g.human_reference_ < 0 && card != kMangiaCake) {
+        if (g.casa_ < 0) {
+          g.casa_ = card;
+        } else {
+          g.human_reference_ = card;
+        }
+        continue;
+      }
+      rest[static_cast<std::size_t>(n++)] = card;
+    }
+    return n;
+  }
+
+  // LC-8.5 / LC-11.5 A card of either reference family voids the trick; the
+  // Mangia-Cake (no printed family) never does.
+  static bool solo_trick_valid(SoloGame& g, CardSet cards, int winner) {
+    const CardSet voiding =
+        family_cards(printed_family(g.casa_)) | family_cards(printed_family(g.human_reference_));
+    const bool valid = (cards & voiding).empty();
+    if (valid) ++g.valid_tricks_[static_cast<std::size_t>(winner)];
+    return valid;
+  }
+
+  // LC-8.5 more valid tricks than the Robot scores 1.
+  static int solo_score(const SoloGame& g) {
+    return g.decide(g.valid_tricks_[0], g.valid_tricks_[1], true);
+  }
+
+  static Value solo_valid_tricks(const SoloGame& g) {
+    return Value::obj({{"human", g.valid_tricks_[0]}, {"robot", g.valid_tricks_[1]}});
+  }
+
+  // The references are public (LC-8.5).
+  static void solo_view_after_casa(const SoloGame& g, Value& v) {
+    v.set("references",
+          Value::obj({{"casa", card_id(g.casa_)}, {"human", card_id(g.human_reference_)}}));
+  }
+  static void solo_view_after_tricks(const SoloGame& g, Value& v) {
+    v.set("valid_tricks", solo_valid_tricks(g));
+  }
+  static void solo_round_end(const SoloGame& g, Value& body) {
+    body.set("valid_tricks", solo_valid_tricks(g));
+  }
 };
 
 extern const Challenge kBetrayalChallenge;
@@ -63,6 +113,14 @@ const Challenge kBetrayalChallenge{
     .selection = false,
     .leader = &ChallengeRules<kBetrayal>::leader,
     .score = &ChallengeRules<kBetrayal>::score,
+    .solo_deal = &ChallengeRules<kBetrayal>::solo_deal,
+    // LC-8.5 the Casa's 1 is shown: a reference, not a Selection.
+    .solo_casa_shown = true,
+    .solo_trick_valid = &ChallengeRules<kBetrayal>::solo_trick_valid,
+    .solo_score = &ChallengeRules<kBetrayal>::solo_score,
+    .solo_view_after_casa = &ChallengeRules<kBetrayal>::solo_view_after_casa,
+    .solo_view_after_tricks = &ChallengeRules<kBetrayal>::solo_view_after_tricks,
+    .solo_round_end = &ChallengeRules<kBetrayal>::solo_round_end,
 };
 
 }  // namespace casa::la_casa

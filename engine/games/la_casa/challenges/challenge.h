@@ -142,8 +142,10 @@ struct Challenge {
                    std::array<int, kDeckSize>& rest) = nullptr;
   // Without Selection: whether the Casa card is shown anyway.
   bool solo_casa_shown = false;
-  // A finished Solo trick, before its event is sent (`event` may be null).
-  void (*solo_trick)(SoloGame& g, CardSet cards, int winner, Value* event) = nullptr;
+  // The human names the Cousins before the first trick.
+  bool solo_names_cousins = false;
+  // Judges a finished Solo trick valid or not (and counts it); its event says so.
+  bool (*solo_trick_valid)(SoloGame& g, CardSet cards, int winner) = nullptr;
   // The Solo round's points. Empty: the tally, or LC-8.3's goal without one.
   int (*solo_score)(const SoloGame& g) = nullptr;
   // Extra members of the Solo view: after the Casa, after the tricks won.

@@ -26,6 +26,8 @@ const Challenge kCousinsChallenge{
     .two_players = true,
     .solo = true,
     .before_play = &ChallengeRules<kCousins>::before_play,
+    // LC-8.5 / LC-11.11 in Solo the human names the Cousins.
+    .solo_names_cousins = true,
 };
 
 }  // namespace casa::la_casa

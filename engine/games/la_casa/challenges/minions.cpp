@@ -3,6 +3,7 @@
 // means a re-deal); the side that captured more Minions (the Brutos and the
 // Mangia-Cake) scores 1. Solo plays it the same way (LC-8.5).
 #include "engine/games/la_casa/challenges/challenge.h"
+#include "engine/games/la_casa/solo_game.h"
 
 namespace casa::la_casa {
 
@@ -12,6 +13,12 @@ struct ChallengeRules<kMinions> {
   static constexpr CardSet kMinionCards = kBrutos | kMangiaCakeSet;
 
   static int count(CardSet captured, int) { return (captured & kMinionCards).size(); }
+
+  // The Solo view shows both counts (captured cards were all seen played).
+  static void solo_view(const SoloGame& g, Value& v) {
+    v.set("minions",
+          Value::obj({{"human", count(g.captured_[0], 0)}, {"robot", count(g.captured_[1], 0)}}));
+  }
 };
 
 extern const Challenge kMinionsChallenge;
@@ -28,6 +35,7 @@ const Challenge kMinionsChallenge{
     // LC-7.13 most Minions captured scores 1.
     .tally = &ChallengeRules<kMinions>::count,
     .tally_most = true,
+    .solo_view_after_tricks = &ChallengeRules<kMinions>::solo_view,
 };
 
 }  // namespace casa::la_casa
