@@ -36,12 +36,12 @@ std::optional<Error> read_solo_options(const Value& options, SoloSetup& setup) {
       err = mode_options::read_deck(v, deck);
       if (!err) setup.deck = deck;
     } else if (key == "challenge") {
-      const auto c = v.is_string() ? parse_solo_challenge(v.as_string()) : std::nullopt;
-      if (!c) {
+      const int c = v.is_string() ? parse_challenge(v.as_string()) : kNoChallenge;
+      if (c == kNoChallenge || !challenge(c).solo) {
         err = bad("Option 'challenge' must be one of betrayal, capitano, carita, cousins, "
                   "minions, revenge.");
       } else {
-        setup.first_challenge = *c;
+        setup.first_challenge = c;
       }
     } else if (key == "rounds") {
       err = mode_options::read_int(key, v, 1, kSoloChallenges, setup.rounds);

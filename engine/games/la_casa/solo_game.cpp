@@ -15,8 +15,6 @@ namespace casa::la_casa {
 
 namespace {
 
-constexpr std::array<std::string_view, kSoloChallenges + 1> kChallengeNames{
-    "none", "betrayal", "capitano", "carita", "cousins", "minions", "revenge"};
 // LC-8.1 Column lengths, column 1 (nearest the Casa) first.
 constexpr std::array<int, SoloGame::kColumns> kColumnLength{3, 4, 5, 6};
 constexpr int kRobotCards = 18;
@@ -52,32 +50,21 @@ void emit(std::vector<Event>* events, Value body, bool to_human = true, bool to_
 
 }  // namespace
 
-std::string_view solo_challenge_name(SoloChallenge c) {
-  return kChallengeNames[static_cast<int>(c)];
-}
-
-std::optional<SoloChallenge> parse_solo_challenge(std::string_view name) {
-  for (int i = 1; i <= kSoloChallenges; ++i) {
-    if (kChallengeNames[i] == name) return static_cast<SoloChallenge>(i);
-  }
-  return std::nullopt;
-}
-
 SoloGame::SoloGame(const SoloSetup& setup) : setup_(setup) {
   Rng rng(setup.seed);
   deal_seed_ = rng.next();
   if (setup_.challenges) {
     // LC-8.3 One of each Solo challenge, in random order (the first may be fixed).
     int n = 0;
-    if (setup_.first_challenge) order_[n++] = *setup_.first_challenge;
-    for (int i = 1; i <= kSoloChallenges; ++i) {
-      const auto c = static_cast<SoloChallenge>(i);
-      if (!setup_.first_challenge || c != *setup_.first_challenge) order_[n++] = c;
+    if (setup_.first_challenge) order_[n++] = static_cast<std::int8_t>(*setup_.first_challenge);
+    for (const Challenge* c : all_challenges()) {
+      if (c->solo && (!setup_.first_challenge || c->id != *setup_.first_challenge))
+        order_[n++] = static_cast<std::int8_t>(c->id);
     }
     const int fixed = setup_.first_challenge ? 1 : 0;
     rng.shuffle(order_.data() + fixed, static_cast<std::size_t>(kSoloChallenges - fixed));
   } else {
-    order_.fill(SoloChallenge::kNone);
+    order_.fill(static_cast<std::int8_t>(kNoChallenge));
   }
   start_round(nullptr);
 }
@@ -105,12 +92,13 @@ void SoloGame::start_round(std::vector<Event>* events) {
   captured_ = {};
   last_trick_ = {-1, -1};
   last_winner_ = -1;
-  phase_ = challenge_ == SoloChallenge::kCousins ? kNameCousins : kPlay;
+  // LC-8.5 / LC-7.9 the human names the Cousins first.
+  phase_ = rules().solo_names_cousins ? kNameCousins : kPlay;
 
   if (events) {
     Value start = Value::obj({{"type", "round_start"},
                               {"round", round_ + 1},
-                              {"challenge", solo_challenge_name(challenge_)},
+                              {"challenge", challenge_name(challenge_)},
                               {"redeals", redeals_},
                               {"ruling", family_or_null(ruling_)}});
     start.set("casa", casa_up_ ? Value(card_id(casa_)) : Value());
@@ -129,18 +117,11 @@ bool SoloGame::deal(const std::array<int, kDeckSize>& deck) {
   int n = 0;
   human_reference_ = -1;
   casa_ = -1;
-  const bool betrayal = challenge_ == SoloChallenge::kBetrayal;
-  for (int card : deck) {
-    // LC-8.5 Betrayal: the first 1 is the Casa's reference, the second the human's.
-    if (betrayal && card_value(card) == 1 && human_reference_ < 0 && card != kMangiaCake) {
-      if (casa_ < 0) {
-        casa_ = card;
-      } else {
-        human_reference_ = card;
-      }
-      continue;
-    }
-    rest[n++] = card;
+  // A Challenge may set cards apart first (LC-8.5 Betrayal).
+  if (rules().solo_deal) {
+    n = rules().solo_deal(*this, deck, rest);
+  } else {
+    for (int card : deck) rest[n++] = card;
   }
   int next = 0;
   for (int c = 0; c < kColumns; ++c) {
@@ -152,31 +133,25 @@ bool SoloGame::deal(const std::array<int, kDeckSize>& deck) {
       nearness_[card] = static_cast<std::int8_t>(c);
     }
   }
-  if (!betrayal) casa_ = rest[next++];
+  if (!rules().solo_deal) casa_ = rest[next++];
   hand_ = CardSet();
   for (int i = 0; i < kHandSize; ++i) hand_.add(rest[next++]);
   pile_len_ = n - next;
   pile_next_ = 0;
   for (int i = 0; i < pile_len_; ++i) pile_[i] = static_cast<std::int8_t>(rest[next + i]);
 
-  switch (challenge_) {
-    case SoloChallenge::kBetrayal:
-      // LC-8.5 The Casa's 1 is a reference only: no Ruling Family.
-      casa_up_ = true;
-      ruling_ = kNoFamily;
-      break;
-    case SoloChallenge::kCapitano:
-      // LC-8.5 No Selection: the Casa card stays face down.
-      casa_up_ = false;
-      ruling_ = kNoFamily;
-      break;
-    default:
-      if (challenge_ == SoloChallenge::kMinions && casa_ == kMangiaCake) return false;
-      // LC-8.1 / LC-4.5 Selection: the Casa card's family rules (none for the Mangia-Cake).
-      casa_up_ = true;
-      ruling_ = printed_family(casa_);
-      break;
+  if (!rules().selection) {
+    // LC-8.5 No Selection: no Ruling Family; the Casa card stays face down unless
+    // the Challenge shows it (Betrayal's reference).
+    casa_up_ = rules().solo_casa_shown;
+    ruling_ = kNoFamily;
+    return true;
   }
+  // LC-8.5 Minions / LC-4.9: a Mangia-Cake in the Casa means a re-deal.
+  if (rules().redeal_on_mangia_cake && casa_ == kMangiaCake) return false;
+  // LC-8.1 / LC-4.5 Selection: the Casa card's family rules (none for the Mangia-Cake).
+  casa_up_ = true;
+  ruling_ = printed_family(casa_);
   return true;
 }
 
@@ -205,7 +180,7 @@ void SoloGame::play_card(int player, int card, std::vector<Event>* events) {
     foot_up_[column] = false;  // the card beneath turns up after the trick (LC-8.2)
   }
   const int ruling_before = ruling_;
-  ruling_ = trick::ruling_after(card, ruling_, is_capitano());
+  if (rules().ruling_after) ruling_ = rules().ruling_after(card, ruling_);
   lead_ = trick::lead_after(card, trick_len_ == 0 ? kNoFamily : lead_, ruling_);
   trick_[trick_len_] = card;
   trick_player_[trick_len_] = player;
@@ -228,7 +203,7 @@ void SoloGame::robot_plays(std::vector<Event>* events) {
   s.lead = lead_;
   s.ruling = ruling_;
   s.cousins = cousins_;
-  s.capitano = is_capitano();
+  s.capitano = ruling_can_change();
   s.nearness = nearness_.data();
   play_card(kRobot, robot_choose(s), events);
 }
@@ -241,7 +216,7 @@ RobotSituation SoloGame::robot_situation() const {
   s.lead = trick_len_ == 0 ? kNoFamily : lead_;
   s.ruling = ruling_;
   s.cousins = cousins_;
-  s.capitano = is_capitano();
+  s.capitano = ruling_can_change();
   return s;
 }
 
@@ -252,15 +227,9 @@ void SoloGame::finish_trick(std::vector<Event>* events) {
   for (int i = 0; i < trick_len_; ++i) cards.add(trick_[i]);
   captured_[winner] |= cards;
   ++tricks_won_[winner];
-  bool valid = true;
-  if (challenge_ == SoloChallenge::kBetrayal) {
-    // LC-8.5 / LC-11.5 A card of either reference family voids the trick; the
-    // Mangia-Cake (no printed family) never does.
-    const CardSet voiding = family_cards(printed_family(casa_)) |
-                            family_cards(printed_family(human_reference_));
-    valid = (cards & voiding).empty();
-    if (valid) ++valid_tricks_[winner];
-  }
+  // A Challenge may judge the trick (LC-8.5 Betrayal).
+  const bool judged = rules().solo_trick_valid != nullptr;
+  const bool valid = judged ? rules().solo_trick_valid(*this, cards, winner) : true;
   ++tricks_played_;
   last_trick_ = {trick_[0], trick_[1]};
   last_trick_player_ = {trick_player_[0], trick_player_[1]};
@@ -272,7 +241,7 @@ void SoloGame::finish_trick(std::vector<Event>* events) {
                              {"winner", player_name(winner)},
                              {"cards", std::move(played)},
                              {"number", tricks_played_}});
-    if (challenge_ == SoloChallenge::kBetrayal) body.set("valid", valid);
+    if (judged) body.set("valid", valid);
     emit(events, std::move(body));
   }
   trick_len_ = 0;
@@ -310,33 +279,22 @@ void SoloGame::finish_trick(std::vector<Event>* events) {
 }
 
 // LC-8.3, LC-8.5, LC-11.14 What the human scores this round (the Robot never scores).
-int SoloGame::round_points() const {
-  const bool human_has_mangia_cake = captured_[0].has(kMangiaCake);
+int SoloGame::decide(int human, int robot, bool more_wins) const {
   // LC-5.2 A tie goes to whoever captured the Mangia-Cake.
-  auto decide = [&](int human, int robot, bool more_wins) {
-    if (human == robot) return human_has_mangia_cake ? 1 : 0;
-    return (more_wins ? human > robot : human < robot) ? 1 : 0;
-  };
-  switch (challenge_) {
-    case SoloChallenge::kNone:
-    case SoloChallenge::kCousins:
-      return tricks_won_[0] >= kGoalTricks ? 1 : 0;
-    case SoloChallenge::kBetrayal:
-      return decide(valid_tricks_[0], valid_tricks_[1], true);
-    case SoloChallenge::kCapitano:
-      return decide(tricks_won_[0], tricks_won_[1], true);
-    case SoloChallenge::kCarita:
-      return decide(tricks_won_[0], tricks_won_[1], false);
-    case SoloChallenge::kMinions: {
-      const CardSet minions = kBrutos | kMangiaCakeSet;
-      return decide((captured_[0] & minions).size(), (captured_[1] & minions).size(), true);
-    }
-    case SoloChallenge::kRevenge: {
-      const CardSet zii = value_cards(4);
-      return decide((captured_[0] & zii).size(), (captured_[1] & zii).size(), false);
-    }
+  if (human == robot) return captured_[0].has(kMangiaCake) ? 1 : 0;
+  return (more_wins ? human > robot : human < robot) ? 1 : 0;
+}
+
+int SoloGame::round_points() const {
+  const Challenge& c = rules();
+  if (c.solo_score) return c.solo_score(*this);
+  // LC-8.5 a Challenge's count: more or fewer than the Robot scores 1.
+  if (c.tally) {
+    return decide(c.tally(captured_[0], tricks_won_[0]), c.tally(captured_[1], tricks_won_[1]),
+                  c.tally_most);
   }
-  return 0;
+  // LC-8.3 without a Challenge (and in Cousins), the goal is eleven tricks.
+  return tricks_won_[0] >= kGoalTricks ? 1 : 0;
 }
 
 void SoloGame::finish_round(std::vector<Event>* events) {
@@ -346,15 +304,12 @@ void SoloGame::finish_round(std::vector<Event>* events) {
   if (events) {
     Value body = Value::obj({{"type", "round_end"},
                              {"round", round_ + 1},
-                             {"challenge", solo_challenge_name(challenge_)},
+                             {"challenge", challenge_name(challenge_)},
                              {"points", points},
                              {"total", points_},
                              {"tricks", Value::obj({{"human", tricks_won_[0]},
                                                     {"robot", tricks_won_[1]}})}});
-    if (challenge_ == SoloChallenge::kBetrayal) {
-      body.set("valid_tricks",
-               Value::obj({{"human", valid_tricks_[0]}, {"robot", valid_tricks_[1]}}));
-    }
+    if (rules().solo_round_end) rules().solo_round_end(*this, body);
     emit(events, std::move(body));
   }
   if (round_ + 1 >= setup_.rounds) {
@@ -480,9 +435,7 @@ Value SoloGame::table_view(bool with_hand) const {
                         {"to_act", phase_ == kOver ? Value::array() : Value(Value::Array{0})},
                         {"round", round_ + 1},
                         {"rounds", setup_.rounds},
-                        {"challenge", challenge_ == SoloChallenge::kNone
-                                          ? Value()
-                                          : Value(solo_challenge_name(challenge_))},
+                        {"challenge", challenge_ == kNoChallenge ? Value() : Value(challenge_name(challenge_))},
                         {"ruling", family_or_null(ruling_)},
                         {"cousins", family_or_null(cousins_)}});
   Value columns = Value::array();
@@ -501,10 +454,7 @@ Value SoloGame::table_view(bool with_hand) const {
   } else {
     v.set("casa", Value::obj({{"card", Value()}, {"face_down", 1}}));
   }
-  if (challenge_ == SoloChallenge::kBetrayal) {
-    v.set("references",
-          Value::obj({{"casa", card_id(casa_)}, {"human", card_id(human_reference_)}}));
-  }
+  if (rules().solo_view_after_casa) rules().solo_view_after_casa(*this, v);
   if (with_hand) v.set("hand", card_list(hand_));
   v.set("hand_size", hand_.size());
   v.set("pile", pile_len_ - pile_next_);
@@ -524,20 +474,9 @@ Value SoloGame::table_view(bool with_hand) const {
   }
   v.set("tricks_played", tricks_played_);
   v.set("tricks", Value::obj({{"human", tricks_won_[0]}, {"robot", tricks_won_[1]}}));
-  if (challenge_ == SoloChallenge::kBetrayal) {
-    v.set("valid_tricks", Value::obj({{"human", valid_tricks_[0]}, {"robot", valid_tricks_[1]}}));
-  }
-  // Captured cards were all seen played, so these counts are public.
-  if (challenge_ == SoloChallenge::kMinions) {
-    const CardSet minions = kBrutos | kMangiaCakeSet;
-    v.set("minions", Value::obj({{"human", (captured_[0] & minions).size()},
-                                 {"robot", (captured_[1] & minions).size()}}));
-  }
-  if (challenge_ == SoloChallenge::kRevenge) {
-    const CardSet zii = value_cards(4);
-    v.set("zii", Value::obj({{"human", (captured_[0] & zii).size()},
-                             {"robot", (captured_[1] & zii).size()}}));
-  }
+  // Betrayal's valid tricks, Minions' and Revenge's counts (captured cards were
+  // all seen played, so these counts are public).
+  if (rules().solo_view_after_tricks) rules().solo_view_after_tricks(*this, v);
   const int mc_owner = captured_[0].has(kMangiaCake) ? 0 : captured_[1].has(kMangiaCake) ? 1 : -1;
   v.set("mangia_cake_captured_by", mc_owner < 0 ? Value() : Value(player_name(mc_owner)));
   Value history = Value::array();
@@ -556,7 +495,7 @@ Value SoloGame::view(Seat seat) const { return table_view(seat == 0); }
 
 Value SoloGame::full_state() const {
   Value order = Value::array();
-  for (auto c : order_) order.push(solo_challenge_name(c));
+  for (auto c : order_) order.push(challenge_name(c));
   Value columns = Value::array();
   for (int c = 0; c < kColumns; ++c) {
     Value cards = Value::array();
@@ -580,7 +519,7 @@ Value SoloGame::full_state() const {
       {"round", round_},
       {"points", points_},
       {"round_points", std::move(round_points)},
-      {"challenge", solo_challenge_name(challenge_)},
+      {"challenge", challenge_name(challenge_)},
       {"redeals", redeals_},
       {"columns", std::move(columns)},
       {"casa", card_value_or_null(casa_)},

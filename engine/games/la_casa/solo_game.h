@@ -17,28 +17,18 @@
 
 #include "engine/game.h"
 #include "engine/games/la_casa/cards.h"
+#include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/robot.h"
 
 namespace casa::la_casa {
 
-// LC-8.3 / LC-8.5 The Solo challenges. kNone: a round without a challenge.
-enum class SoloChallenge : std::int8_t {
-  kNone = 0,
-  kBetrayal,
-  kCapitano,
-  kCarita,
-  kCousins,
-  kMinions,
-  kRevenge,
-};
+// LC-8.3 / LC-8.5 The Solo challenges: the Challenges of challenges/ marked solo.
 inline constexpr int kSoloChallenges = 6;
-std::string_view solo_challenge_name(SoloChallenge c);
-std::optional<SoloChallenge> parse_solo_challenge(std::string_view name);
 
 struct SoloSetup {
   bool challenges = true;
   int rounds = 6;
-  std::optional<SoloChallenge> first_challenge;
+  std::optional<int> first_challenge;  // a ChallengeId with Challenge::solo
   std::optional<std::array<int, kDeckSize>> deck;
   std::uint64_t seed = 0;
 };
@@ -83,6 +73,15 @@ class SoloGame final : public Game {
   RobotSituation robot_situation() const;
 
  private:
+  // Each Challenge's hooks (challenges/) work on the state directly.
+  template <int>
+  friend struct ChallengeRules;
+
+  // The hooks of the round's Challenge (the plain round's without one).
+  const Challenge& rules() const { return challenge(challenge_); }
+  // LC-5.2 1 when the human has more (more_wins) or fewer; a tie goes to whoever
+  // captured the Mangia-Cake.
+  int decide(int human, int robot, bool more_wins) const;
   void start_round(std::vector<Event>* events);
   bool deal(const std::array<int, kDeckSize>& deck);
   void play_card(int player, int card, std::vector<Event>* events);
@@ -90,7 +89,8 @@ class SoloGame final : public Game {
   void finish_trick(std::vector<Event>* events);
   void finish_round(std::vector<Event>* events);
   int round_points() const;
-  bool is_capitano() const { return challenge_ == SoloChallenge::kCapitano; }
+  // LC-7.5 whether a played card may change the Ruling Family (Capitano).
+  bool ruling_can_change() const { return rules().ruling_after != nullptr; }
   CardSet robot_face_up() const;
   CardSet hidden_cards(bool include_hand) const;
   CardSet legal_cards() const;
@@ -98,7 +98,7 @@ class SoloGame final : public Game {
 
   // The game.
   SoloSetup setup_;
-  std::array<SoloChallenge, kSoloChallenges> order_{};
+  std::array<std::int8_t, kSoloChallenges> order_{};  // ChallengeIds
   std::uint64_t deal_seed_ = 0;  // every deal after the fixed one derives from it
   int round_ = 0;                // 0-based index of the current round
   int points_ = 0;
@@ -106,7 +106,7 @@ class SoloGame final : public Game {
   Phase phase_ = kPlay;
 
   // The round.
-  SoloChallenge challenge_ = SoloChallenge::kNone;
+  int challenge_ = kNoChallenge;
   int redeals_ = 0;  // LC-4.9 re-deals made this round
   std::array<std::array<std::int8_t, kMaxColumn>, kColumns> column_{};
   std::array<std::int8_t, kColumns> column_len_{};

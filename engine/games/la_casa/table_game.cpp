@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string>
 
+#include "engine/games/la_casa/trick.h"
 #include "engine/rng.h"
 
 namespace casa::la_casa {
@@ -21,11 +22,6 @@ void shuffled_deck(std::uint64_t seed, std::uint64_t n, std::int8_t* deck) {
   for (int i = 0; i < kDeckSize; ++i) deck[i] = static_cast<std::int8_t>(i);
   Rng rng(seed ^ ((n + 1) * kDealSalt));
   rng.shuffle(deck, kDeckSize);
-}
-
-bool at_least_two(CardSet cards) {
-  const std::uint64_t b = cards.bits();
-  return (b & (b - 1)) != 0;
 }
 
 bool plain(const Action& a) { return a.card == 0 && a.arg == 0 && a.set == 0 && a.set2 == 0; }
@@ -43,28 +39,6 @@ std::string family_title(int family) {
 Error illegal(std::string why) { return Error{"illegal_action", std::move(why)}; }
 
 }  // namespace
-
-std::uint32_t challenges_for(int players) {
-  // LC-7.0
-  if (players == 4) return ((1u << kChallengeCount) - 1) & ~(1u << kMangiaCakeChallenge);
-  if (players == 2) {
-    return (1u << kAnarchy) | (1u << kBandits) | (1u << kBetrayal) | (1u << kCapitano) |
-           (1u << kCarita) | (1u << kCousins) | (1u << kFigura) | (1u << kMangiaCakeChallenge) |
-           (1u << kMinions) | (1u << kRevenge);
-  }
-  return 0;
-}
-
-std::string_view challenge_name(int challenge) {
-  return challenge >= 0 && challenge < kChallengeCount ? kChallengeNames[challenge]
-                                                       : std::string_view("none");
-}
-
-int parse_challenge(std::string_view name) {
-  for (int c = 0; c < kChallengeCount; ++c)
-    if (kChallengeNames[c] == name) return c;
-  return kNoChallenge;
-}
 
 std::string_view phase_name(Phase phase) {
   switch (phase) {
@@ -133,47 +107,20 @@ int TableGame::next_challenge() {
   return challenge_deck_[challenge_pos_++];
 }
 
-// LC-4.3 Capitano, Minions, Revenge and Mangia-Cake deal two more cards each.
-bool TableGame::deals_two_more() const {
-  return challenge_ == kCapitano || challenge_ == kMinions || challenge_ == kRevenge ||
-         challenge_ == kMangiaCakeChallenge;
-}
-
 int TableGame::cards_per_player() const {
-  if (players_ == 4) return deals_two_more() ? 9 : 7;  // LC-4.1, LC-4.3
-  return 8 + 2 * (deals_two_more() ? 5 : 4);           // LC-4.2, LC-4.3
-}
-
-// LC-7.3 Betrayal, LC-7.5 Capitano and LC-7.10 Figura have no Selection.
-bool TableGame::uses_selection() const {
-  return challenge_ != kBetrayal && challenge_ != kCapitano && challenge_ != kFigura;
-}
-
-// LC-5.3 challenges that name their own scoring.
-bool TableGame::has_own_scoring() const {
-  switch (challenge_) {
-    case kBetrayal:
-    case kCapitano:
-    case kCarita:
-    case kFigura:
-    case kMangiaCakeChallenge:
-    case kMinions:
-    case kRevenge: return true;
-    default: return false;
-  }
+  const bool two_more = rules().deals_two_more;
+  if (players_ == 4) return two_more ? 9 : 7;  // LC-4.1, LC-4.3
+  return 8 + 2 * (two_more ? 5 : 4);           // LC-4.2, LC-4.3
 }
 
 CardSet TableGame::playable(Seat s) const { return hand_[s] | face_up_[s] | tableau_up(s); }
 
-// LC-2.4 following, LC-4.4 (tableau), LC-7.1 Anarchy, LC-7.7 (face-up cards),
-// LC-11.1 the familyless Mangia-Cake, LC-11.2 the Ruling Family in force now.
+// LC-2.4 following, LC-4.4 (tableau), LC-7.7 (face-up cards), LC-11.1 the
+// familyless Mangia-Cake, LC-11.2 the Ruling Family in force now; a Challenge may
+// lift the duty to follow (LC-7.1 Anarchy).
 CardSet TableGame::legal_plays(Seat s) const {
-  const CardSet cards = playable(s);
-  if (trick_n_ == 0 || challenge_ == kAnarchy || lead_ == kNoFamily) return cards;
-  CardSet follow = cards & counted_family_cards(lead_, ruling_);
-  if (follow.empty()) return cards;
-  if (ruling_ == kNoFamily && cards.has(kMangiaCake)) follow.add(kMangiaCake);
-  return follow;
+  const bool free = trick_n_ == 0 || rules().nobody_follows;
+  return trick::playable(playable(s), free ? kNoFamily : lead_, ruling_);
 }
 
 void TableGame::make_public(CardSet cards) {
@@ -204,9 +151,8 @@ void TableGame::start_round(std::vector<Event>* events) {
   int redeals = 0;
   for (;;) {
     deal(deck.data(), events);
-    // LC-4.9 / LC-7.12 / LC-7.13 the Mangia-Cake as Selection card: re-deal.
-    if (uses_selection() && casa_[0] == kMangiaCake &&
-        (challenge_ == kMinions || challenge_ == kMangiaCakeChallenge)) {
+    // LC-4.9 the Mangia-Cake as Selection card: re-deal where a Challenge says so.
+    if (rules().selection && casa_[0] == kMangiaCake && rules().redeal_on_mangia_cake) {
       ++redeals;
       shuffled_deck(seed_, deals_, deck.data());
       ++deals_;
@@ -231,7 +177,7 @@ void TableGame::start_round(std::vector<Event>* events) {
       emit_to(events, seat_bit(s), std::move(body));
     }
   }
-  if (uses_selection()) {
+  if (rules().selection) {
     // LC-4.5 Selection / LC-6.2 the nominated card.
     const int top = casa_[0];
     casa_top_up_ = true;
@@ -247,15 +193,10 @@ void TableGame::start_round(std::vector<Event>* events) {
       phase_ = Phase::kElection;
       actor_ = left_of(dealer_);
     }
-  } else if (challenge_ == kFigura) {
-    // LC-7.10 the dealer opens the bidding.
-    bid_ = 0;
-    bidder_ = -1;
-    passed_ = 0;
-    phase_ = Phase::kBidding;
-    actor_ = dealer_;
+  } else if (rules().open_round) {
+    rules().open_round(*this, events);
   } else {
-    ruling_ = kNoFamily;  // LC-7.3 Betrayal, LC-7.5 Capitano
+    ruling_ = kNoFamily;  // no Selection: no Ruling Family to start with
     after_ruling(events);
   }
 }
@@ -299,22 +240,13 @@ void TableGame::deal(const std::int8_t* deck, std::vector<Event>*) {
   casa_top_up_ = false;
   public_ = CardSet();
 
-  // LC-7.3 Betrayal: the 1s come out first, in deck order.
+  // A Challenge may set cards apart first (LC-7.3 Betrayal).
   std::array<std::int8_t, kDeckSize> rest{};
   int n = 0;
-  int ones = 0;
-  for (int i = 0; i < kDeckSize; ++i) {
-    const int card = deck[i];
-    if (challenge_ == kBetrayal && card != kMangiaCake && card_value(card) == 1) {
-      if (ones < players_) {
-        reference_[(dealer_ + 1 + ones) % players_] = static_cast<std::int8_t>(card);
-      } else {
-        out_.add(card);
-      }
-      ++ones;
-      continue;
-    }
-    rest[n++] = static_cast<std::int8_t>(card);
+  if (rules().deal) {
+    n = rules().deal(*this, deck, rest.data());
+  } else {
+    for (int i = 0; i < kDeckSize; ++i) rest[n++] = deck[i];
   }
 
   const Seat first = left_of(dealer_);
@@ -327,14 +259,14 @@ void TableGame::deal(const std::int8_t* deck, std::vector<Event>*) {
   } else {
     // Two players: p = 0 is the non-dealer, p = 1 the dealer.
     const Seat seat_of[2] = {first, dealer_};
-    stacks_ = deals_two_more() ? 5 : 4;
+    stacks_ = rules().deals_two_more ? 5 : 4;
     for (int i = 0; i < 16; ++i) hand_[seat_of[i & 1]].add(rest[i]);
     for (int j = 0; j < stacks_; ++j) {
       for (int p = 0; p < 2; ++p) {
         stack_down_[seat_of[p]][j] = rest[16 + 2 * j + p];
         stack_up_[seat_of[p]][j] = rest[16 + 2 * stacks_ + 2 * j + p];
         // LC-7.12 a Mangia-Cake dealt face up swaps with the card under it.
-        if (challenge_ == kMangiaCakeChallenge && stack_up_[seat_of[p]][j] == kMangiaCake)
+        if (rules().mangia_cake_face_down && stack_up_[seat_of[p]][j] == kMangiaCake)
           std::swap(stack_up_[seat_of[p]][j], stack_down_[seat_of[p]][j]);
         tableau_up_[seat_of[p]].add(stack_up_[seat_of[p]][j]);
       }
@@ -352,31 +284,17 @@ void TableGame::deal(const std::int8_t* deck, std::vector<Event>*) {
   for (int s = 0; s < players_; ++s) make_public(tableau_up(s));
 }
 
-// After the Ruling Family is known: The Club's set-aside, the Cousins, then play.
+// After the Ruling Family is known: a Challenge's phase before play (LC-7.8 The
+// Club's set-aside, LC-7.9 naming the Cousins), then play.
 void TableGame::after_ruling(std::vector<Event>* events) {
-  const SeatMask all = (SeatMask{1} << players_) - 1;
-  if (challenge_ == kTheClub && club_done_ != all) {
-    // LC-7.8 / LC-11.8 from the dealer's left, after any election discard.
-    phase_ = Phase::kClubSetAside;
-    actor_ = left_of(dealer_);
-    for (int i = 0; i < players_ && (club_done_ & seat_bit(actor_)); ++i) actor_ = left_of(actor_);
-    return;
-  }
-  if (challenge_ == kCousins && cousins_ == kNoFamily) {
-    // LC-7.9 the dealer's left (the elector's left after an Election) names the Cousins.
-    phase_ = Phase::kNameCousins;
-    actor_ = left_of(elector_ >= 0 ? elector_ : dealer_);
-    return;
-  }
+  if (rules().before_play && rules().before_play(*this)) return;
   start_play(events);
 }
 
 void TableGame::start_play(std::vector<Event>*) {
   // LC-4.6 the dealer's left leads unless an Election, a bid or a challenge says otherwise.
-  if (challenge_ == kBetrayal) {
-    leader_ = dealer_;  // LC-7.3
-  } else if (challenge_ == kFigura) {
-    leader_ = bidder_;  // LC-7.10
+  if (rules().leader) {
+    leader_ = rules().leader(*this);
   } else if (elector_ >= 0) {
     leader_ = elector_;  // LC-6.4
   } else {
@@ -414,43 +332,8 @@ void TableGame::remove_from_play_area(Seat s, int card, std::uint8_t* flags) {
 void TableGame::play_card(Seat s, int card, std::vector<Event>* events) {
   std::uint8_t flags = 0;
   remove_from_play_area(s, card, &flags);
-  if (challenge_ == kSlapDown) {
-    // LC-7.16 commits sit in seat order from the leader, hidden until all are in.
-    const int pos = (s - leader_ + players_) % players_;
-    trick_[pos] = TrickCard{static_cast<std::int8_t>(s), static_cast<std::int8_t>(card),
-                            static_cast<std::uint8_t>(flags | kHidden)};
-    ++trick_n_;
-    committed_ |= seat_bit(s);
-    if (s == leader_) {
-      lead_ = effective_family(card, ruling_);  // LC-11.10 a led Mangia-Cake: the Ruling Family
-      phase_ = Phase::kSlapFollow;
-      if (events) {
-        emit(events, Value::obj({{"type", "commit"}, {"count", 1},
-                                 {"announced_family", family_name(lead_)}}));
-        emit_to(events, seat_bit(s),
-                Value::obj({{"type", "my_commit"}, {"seat", s}, {"card", card_id(card)}}));
-      }
-      return;
-    }
-    if (events) {
-      emit(events, Value::obj({{"type", "commit"}, {"count", trick_n_}}));
-      emit_to(events, seat_bit(s),
-              Value::obj({{"type", "my_commit"}, {"seat", s}, {"card", card_id(card)}}));
-    }
-    if (trick_n_ < players_) return;
-    CardSet revealed;
-    for (int i = 0; i < trick_n_; ++i) {
-      trick_[i].flags &= static_cast<std::uint8_t>(~kHidden);
-      revealed.add(trick_[i].card);
-    }
-    make_public(revealed);
-    if (events) {
-      Value cards = Value::array();
-      for (int i = 0; i < trick_n_; ++i)
-        cards.push(Value::obj({{"seat", trick_[i].seat}, {"card", card_id(trick_[i].card)}}));
-      emit(events, Value::obj({{"type", "slap_reveal"}, {"cards", std::move(cards)}}));
-    }
-    complete_trick(events);
+  if (rules().play) {
+    rules().play(*this, s, card, flags, events);
     return;
   }
 
@@ -463,46 +346,14 @@ void TableGame::play_card(Seat s, int card, std::vector<Event>* events) {
     emit(events, Value::obj({{"type", "play"}, {"seat", s}, {"card", card_id(card)},
                              {"from", (flags & kFromTableau) ? "tableau" : "hand"}}));
   }
-  // LC-7.5 / LC-11.2 Capitano: a 5 makes its family the Ruling Family at once.
-  if (challenge_ == kCapitano && card != kMangiaCake && card_value(card) == 5) {
-    ruling_ = printed_family(card);
-    if (events)
-      emit(events, Value::obj({{"type", "ruling_family"}, {"seat", s},
-                               {"family", family_name(ruling_)}}));
-  }
-  // LC-7.4 / LC-11.3 Bruto: a Bruto may eliminate another card still in the trick.
-  if (challenge_ == kBruto && kBrutos.has(card)) {
-    for (int i = 0; i + 1 < trick_n_; ++i) {
-      if (!(trick_[i].flags & kEliminated)) {
-        phase_ = Phase::kEliminate;
-        actor_ = s;
-        return;
-      }
-    }
-  }
+  // A Challenge may act on the card (LC-7.5 Capitano) or begin a phase (LC-7.4 Bruto).
+  if (rules().on_play && rules().on_play(*this, s, card, events)) return;
   after_play(s, events);
 }
 
 void TableGame::after_play(Seat s, std::vector<Event>* events) {
-  // LC-7.8 / LC-11.8 The Club: set-aside cards return once the hand is empty.
-  if (challenge_ == kTheClub && hand_[s].empty() && !set_aside_[s].empty()) {
-    hand_[s] = set_aside_[s];
-    if (events) emit(events, Value::obj({{"type", "take_back"}, {"seat", s},
-                                         {"count", set_aside_[s].size()}}));
-    set_aside_[s] = CardSet();
-  }
-  // LC-7.7 / LC-11.7 Cards on the Table: one hand card goes face up.
-  if (challenge_ == kCardsOnTheTable && !hand_[s].empty()) {
-    phase_ = Phase::kReveal;
-    actor_ = s;
-    return;
-  }
-  // LC-7.14 / LC-11.9 Pass the Buck: with two or more cards left, pass one left.
-  if (challenge_ == kPassTheBuck && at_least_two(hand_[s])) {
-    phase_ = Phase::kPassCard;
-    actor_ = s;
-    return;
-  }
+  // LC-7.7 Cards on the Table, LC-7.8 The Club, LC-7.14 Pass the Buck.
+  if (rules().after_play && rules().after_play(*this, s, events)) return;
   next_player(events);
 }
 
@@ -558,86 +409,28 @@ int TableGame::resolve_trick(const TrickCard* trick, int n, int ruling) const {
   return first >= 0 ? trick[first].seat : trick[0].seat;  // LC-2.5 a lone Mangia-Cake
 }
 
-// LC-7.11 / LC-11.6 Kin: partners' cards of one family count as one card.
-int TableGame::resolve_kin(const TrickCard* trick, int n, int ruling) const {
-  struct Group {
-    int side, family, sum, first, count;
-    int idx[2];
-  };
-  Group groups[4];
-  int g = 0;
-  for (int i = 0; i < n; ++i) {
-    if (trick[i].card < 0 || (trick[i].flags & (kEliminated | kFaceDown))) continue;
-    const int f = effective_family(trick[i].card, ruling);
-    if (f == kNoFamily) continue;
-    const int side = side_of(trick[i].seat);
-    int k = 0;
-    while (k < g && !(groups[k].side == side && groups[k].family == f)) ++k;
-    if (k == g) groups[g++] = Group{side, f, 0, i, 0, {i, i}};
-    groups[k].sum += card_value(trick[i].card);
-    groups[k].idx[groups[k].count++] = i;
-  }
-  int best = -1;
-  int best_key = -1;
-  for (int k = 0; k < g; ++k) {
-    const int f = groups[k].family;
-    const int category = f == ruling ? 3 : f == cousins_ ? 2 : f == lead_ ? 1 : 0;
-    if (category == 0) continue;
-    const int key = category * 64 + groups[k].sum;
-    // Equal totals: the group whose first card was played earlier wins.
-    if (key > best_key || (key == best_key && groups[k].first < groups[best].first)) {
-      best_key = key;
-      best = k;
-    }
-  }
-  if (best < 0) return resolve_trick(trick, n, ruling);
-  const Group& w = groups[best];
-  if (w.count == 1) return trick[w.idx[0]].seat;
-  const int a = w.idx[0], b = w.idx[1];
-  // The higher of the two partners' cards takes the trick; equal: the earlier.
-  return card_value(trick[b].card) > card_value(trick[a].card) ? trick[b].seat : trick[a].seat;
-}
-
 bool TableGame::would_win(Seat seat, int card) const {
   std::array<TrickCard, 4> trick = trick_;
   int n = 0;
   for (int i = 0; i < trick_n_; ++i)
     if (!(trick_[i].flags & kHidden)) trick[n++] = trick_[i];
   trick[n++] = TrickCard{static_cast<std::int8_t>(seat), static_cast<std::int8_t>(card), 0};
-  int ruling = ruling_;
-  if (challenge_ == kCapitano && card != kMangiaCake && card_value(card) == 5)
-    ruling = printed_family(card);
+  const int ruling = rules().ruling_after ? rules().ruling_after(card, ruling_) : ruling_;
   TableGame probe(*this);
   if (probe.lead_ == kNoFamily) probe.lead_ = effective_family(card, ruling_);
-  const int winner = challenge_ == kKin ? probe.resolve_kin(trick.data(), n, ruling)
-                                        : probe.resolve_trick(trick.data(), n, ruling);
-  return winner == seat;
+  return probe.resolve(trick.data(), n, ruling) == seat;
+}
+
+// The winner of a trick by the round's Challenge (LC-7.11 Kin) or LC-2.5.
+int TableGame::resolve(const TrickCard* trick, int n, int ruling) const {
+  return rules().resolve ? rules().resolve(*this, trick, n, ruling)
+                         : resolve_trick(trick, n, ruling);
 }
 
 void TableGame::complete_trick(std::vector<Event>* events) {
-  trick_winner_ = challenge_ == kKin ? resolve_kin(trick_.data(), trick_n_, ruling_)
-                                     : resolve_trick(trick_.data(), trick_n_, ruling_);
-  if (challenge_ == kBandits) {
-    continue_bandits(trick_n_ - 1, events);
-    return;
-  }
-  finish_trick(events);
-}
-
-// LC-7.2 / LC-11.4 Bandits, in reverse order of play: each Bruto's player may steal.
-void TableGame::continue_bandits(int from, std::vector<Event>* events) {
-  for (int i = from; i >= 0; --i) {
-    const TrickCard& e = trick_[i];
-    if ((e.flags & kFaceDown) || !kBrutos.has(e.card)) continue;
-    for (int j = 0; j < trick_n_; ++j) {
-      if (j == i || (trick_[j].flags & kFaceDown) || kBrutos.has(trick_[j].card)) continue;
-      bandit_ = i;
-      phase_ = Phase::kSteal;
-      actor_ = e.seat;
-      return;
-    }
-  }
-  bandit_ = -1;
+  trick_winner_ = resolve(trick_.data(), trick_n_, ruling_);
+  // A Challenge may act between the winner's fixing and the capture (LC-7.2 Bandits).
+  if (rules().after_resolve && rules().after_resolve(*this, events)) return;
   finish_trick(events);
 }
 
@@ -688,7 +481,7 @@ void TableGame::finish_trick(std::vector<Event>* events) {
   trick_winner_ = -1;
   ++tricks_played_;
   // LC-2.7 the round ends with the last card; LC-7.12 or with the Mangia-Cake's capture.
-  if (tricks_played_ == total_tricks_ || (challenge_ == kMangiaCakeChallenge && has_mc)) {
+  if (tricks_played_ == total_tricks_ || (rules().ends_on_mangia_cake && has_mc)) {
     end_round(events);
     return;
   }
@@ -700,68 +493,36 @@ void TableGame::finish_trick(std::vector<Event>* events) {
 // ---------------------------------------------------------------------------
 // Scoring (LC-5, LC-6.7, LC-7)
 
+// The side with more (most = true) or fewer of a count scores; a tie goes to the
+// side that captured the Mangia-Cake (LC-5.1 / LC-5.2).
+int TableGame::decide(int a, int b, bool most) {
+  round_counts_ = {a, b};
+  if (a == b) return mc_side_;
+  return (most ? a > b : a < b) ? 0 : 1;
+}
+
 void TableGame::end_round(std::vector<Event>* events) {
-  // The side with more (most = true) or fewer of a count scores 1; a tie goes to
-  // the side that captured the Mangia-Cake (LC-5.1 / LC-5.2).
-  auto decide = [&](int a, int b, bool most) {
-    round_counts_ = {a, b};
-    if (a == b) return mc_side_;
-    return (most ? a > b : a < b) ? 0 : 1;
-  };
   std::array<int, 2> points{};
-  auto score_one = [&](int side) {
+  const Challenge& c = rules();
+  if (c.score) {
+    c.score(*this, points);  // LC-5.3 a Challenge's own scoring
+  } else if (c.tally) {
+    // LC-5.3 a Challenge's count: more or fewer than the other side scores 1.
+    const int side = decide(c.tally(captured_[0], tricks_won_[0]),
+                            c.tally(captured_[1], tricks_won_[1]), c.tally_most);
     if (side >= 0) points[side] = 1;
-  };
-  switch (challenge_) {
-    case kBetrayal: {
-      std::array<int, 2> valid{};
-      for (int s = 0; s < players_; ++s) {
-        const int ref_family = printed_family(reference_[s]);
-        // A reference is always a 1 (LC-7.3); a sampled world of determinize()
-        // may hold another card there, and one with no family matches nothing.
-        if (ref_family < 0) {
-          valid[side_of(s)] += won_count_[s];
-          continue;
-        }
-        for (int t = 0; t < won_count_[s]; ++t)
-          if (!(won_families_[s][t] & (1u << ref_family))) ++valid[side_of(s)];
-      }
-      score_one(decide(valid[0], valid[1], true));
-      break;
+  } else if (elector_ >= 0) {
+    // LC-6.7 the electing side needs the majority of the tricks.
+    const int side = side_of(elector_);
+    round_counts_ = tricks_won_;
+    if (2 * tricks_won_[side] > total_tricks_) {
+      points[side] = 1;
+    } else {
+      points[1 - side] = 2;
     }
-    case kCapitano: score_one(decide(tricks_won_[0], tricks_won_[1], true)); break;
-    case kCarita: score_one(decide(tricks_won_[0], tricks_won_[1], false)); break;
-    case kFigura:
-      round_counts_ = tricks_won_;
-      if (tricks_won_[side_of(bidder_)] >= bid_) points[side_of(bidder_)] = 1;
-      break;
-    case kMangiaCakeChallenge:
-      round_counts_ = tricks_won_;
-      // LC-11.12 a discarded Mangia-Cake is never captured: nobody scores.
-      if (mc_trick_captured_) points[mc_side_] = 1;
-      break;
-    case kMinions: {
-      const CardSet minions = kMangiaCakeSet | value_cards(1) | value_cards(2);
-      score_one(decide((captured_[0] & minions).size(), (captured_[1] & minions).size(), true));
-      break;
-    }
-    case kRevenge:
-      score_one(decide((captured_[0] & value_cards(4)).size(),
-                       (captured_[1] & value_cards(4)).size(), false));
-      break;
-    default:
-      if (elector_ >= 0) {
-        // LC-6.7 the electing side needs the majority of the tricks.
-        const int side = side_of(elector_);
-        round_counts_ = tricks_won_;
-        if (2 * tricks_won_[side] > total_tricks_) {
-          points[side] = 1;
-        } else {
-          points[1 - side] = 2;
-        }
-      } else {
-        score_one(decide(tricks_won_[0], tricks_won_[1], true));  // LC-5.1
-      }
+  } else {
+    const int side = decide(tricks_won_[0], tricks_won_[1], true);  // LC-5.1
+    if (side >= 0) points[side] = 1;
   }
   scores_[0] += points[0];
   scores_[1] += points[1];
@@ -1174,7 +935,7 @@ std::optional<Error> TableGame::apply(Seat seat, const Action& a, std::vector<Ev
     case Phase::kSteal:
       if (a.kind == kActNoSteal) {
         if (events) emit(events, Value::obj({{"type", "no_steal"}, {"seat", seat}}));
-        continue_bandits(bandit_ - 1, events);
+        rules().resume(*this, events);
         break;
       }
       for (int j = 0; j < trick_n_; ++j) {
@@ -1203,7 +964,7 @@ std::optional<Error> TableGame::apply(Seat seat, const Action& a, std::vector<Ev
                             {"from", (flags & kFromTableau) ? "tableau" : "hand"}}));
         events->back().spectators = true;
       }
-      continue_bandits(bandit_ - 1, events);
+      rules().resume(*this, events);
       break;
     }
     case Phase::kGameOver: break;

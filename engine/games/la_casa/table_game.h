@@ -35,39 +35,9 @@
 
 #include "engine/game.h"
 #include "engine/games/la_casa/cards.h"
+#include "engine/games/la_casa/challenges/challenge.h"
 
 namespace casa::la_casa {
-
-// LC-7 The Challenge cards, in the order of their ids.
-enum Challenge : int {
-  kNoChallenge = -1,
-  kAnarchy = 0,
-  kBandits,
-  kBetrayal,
-  kBruto,
-  kCapitano,
-  kCarita,
-  kCardsOnTheTable,
-  kTheClub,
-  kCousins,
-  kFigura,
-  kKin,
-  kMangiaCakeChallenge,
-  kMinions,
-  kPassTheBuck,
-  kRevenge,
-  kSlapDown,
-};
-inline constexpr int kChallengeCount = 16;
-inline constexpr std::array<std::string_view, kChallengeCount> kChallengeNames{
-    "anarchy", "bandits", "betrayal", "bruto",       "capitano", "carita",
-    "cards_on_the_table", "the_club", "cousins",     "figura",   "kin",
-    "mangia_cake", "minions", "pass_the_buck", "revenge", "slap_down"};
-
-// LC-7.0 The challenges a player count uses, as a bit mask over Challenge.
-std::uint32_t challenges_for(int players);
-std::string_view challenge_name(int challenge);
-int parse_challenge(std::string_view name);  // kNoChallenge when unknown
 
 // LC-5.4 The formats of the table game.
 enum class Format : int { kClassic, kChallenges, kSticky };
@@ -124,6 +94,14 @@ struct TableOptions {
   std::array<std::int8_t, kDeckSize> deck{};
 };
 
+// A card in a trick, with how it got there.
+struct TrickCard {
+  std::int8_t seat = -1;
+  std::int8_t card = -1;
+  std::uint8_t flags = 0;
+  friend bool operator==(const TrickCard&, const TrickCard&) = default;
+};
+
 class TableGame final : public Game {
  public:
   TableGame(const TableOptions& options, std::uint64_t seed);
@@ -164,12 +142,10 @@ class TableGame final : public Game {
   int tricks_won(int side) const { return tricks_won_[side]; }
 
  private:
-  struct TrickCard {
-    std::int8_t seat = -1;
-    std::int8_t card = -1;
-    std::uint8_t flags = 0;
-    friend bool operator==(const TrickCard&, const TrickCard&) = default;
-  };
+  // Each Challenge's hooks (challenges/) work on the state directly.
+  template <int>
+  friend struct ChallengeRules;
+
   static constexpr std::uint8_t kFaceDown = 1;   // LC-7.2 put face down by a bandit
   static constexpr std::uint8_t kEliminated = 2; // LC-7.4
   static constexpr std::uint8_t kHidden = 4;     // LC-7.16 committed, not yet revealed
@@ -178,9 +154,11 @@ class TableGame final : public Game {
   int side_of(Seat s) const { return s & 1; }
   Seat left_of(Seat s) const { return s + 1 == players_ ? 0 : s + 1; }
   int cards_per_player() const;
-  bool deals_two_more() const;
-  bool uses_selection() const;
-  bool has_own_scoring() const;
+  // The hooks of the round's Challenge (the plain round's without one).
+  const Challenge& rules() const { return la_casa::challenge(challenge_); }
+  // LC-5.1 / LC-5.2 The side with more (most) or fewer of a count, a tie to the
+  // side that captured the Mangia-Cake; records the counts.
+  int decide(int a, int b, bool most);
 
   // Round flow.
   void start_round(std::vector<Event>* events);
@@ -191,11 +169,10 @@ class TableGame final : public Game {
   void after_play(Seat s, std::vector<Event>* events);
   void next_player(std::vector<Event>* events);
   void complete_trick(std::vector<Event>* events);
-  void continue_bandits(int from, std::vector<Event>* events);
   void finish_trick(std::vector<Event>* events);
   void end_round(std::vector<Event>* events);
   int resolve_trick(const TrickCard* trick, int n, int ruling) const;
-  int resolve_kin(const TrickCard* trick, int n, int ruling) const;
+  int resolve(const TrickCard* trick, int n, int ruling) const;
 
   void make_public(CardSet cards);
   void make_public(int card) { make_public(CardSet::of(card)); }

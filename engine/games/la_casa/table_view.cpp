@@ -217,15 +217,7 @@ void TableGame::write_view(Seat seat, ViewWriter& v) const {
     if (player && seat == elector_ && discarded_ >= 0) v.member("discard", card_name(discarded_));
     v.end_object();
   }
-  if (challenge_ == kFigura) {
-    v.key("bidding");
-    v.begin_object(3);
-    v.member("bid", bid_);
-    v.member("bidder", bidder_);
-    v.key("passed");
-    seats(passed_);
-    v.end_object();
-  }
+  if (rules().view_after_casa) rules().view_after_casa(*this, seat, player, v);  // LC-7.10
   if (format_ == Format::kSticky) {
     v.key("challenges_chosen");
     v.begin_array(0);
@@ -235,12 +227,7 @@ void TableGame::write_view(Seat seat, ViewWriter& v) const {
   }
   v.key("trick");
   write_trick(v, trick_.data(), trick_n_, player ? seat : kSpectator);
-  if (challenge_ == kSlapDown) {
-    v.member("commits", phase_ == Phase::kSlapFollow ? trick_n_ : 0);
-    if (player && (committed_ & seat_bit(seat))) {
-      v.member("my_commit", card_name(trick_[(seat - leader_ + players_) % players_].card));
-    }
-  }
+  if (rules().view_after_trick) rules().view_after_trick(*this, seat, player, v);  // LC-7.16
   if (last_trick_n_ > 0) {
     v.key("last_trick");
     v.begin_object(2);

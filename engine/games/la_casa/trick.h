@@ -26,8 +26,9 @@ constexpr CardSet playable(CardSet holding, int lead, int ruling) {
 
 // LC-7.5 / LC-11.2 The Ruling Family in force once `card` has been played: under
 // Capitano a 5 makes its own family rule at once; otherwise nothing changes.
+constexpr bool capitano_sets_ruling(int card) { return card_value(card) == 5; }
 constexpr int ruling_after(int card, int ruling, bool capitano) {
-  return capitano && card_value(card) == 5 ? printed_family(card) : ruling;
+  return capitano && capitano_sets_ruling(card) ? printed_family(card) : ruling;
 }
 
 // LC-2.3 The lead family once `card` has been played to a trick whose lead family
