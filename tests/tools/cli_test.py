@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: AGPL-3.0-or-later
 """The command lines of the programs: --help, unknown flags, and real parses.
 
-usage: cli_test.py casa|casa-sim|casa-arena PATH/TO/PROGRAM
+usage: cli_test.py casa|casa-sim|casa-arena|casa-echo-server|casa-loadgen|casa-fsync-floor PATH/TO/PROGRAM
        cli_test.py casa-server PATH/TO/casa-server SOURCE_DIR
 
 For the program and every one of its commands: --help and -h exit 0 with the
@@ -54,6 +54,14 @@ COMMANDS = {
         (): ["--config", "--version", "backup"],  # and the settings of the example file
         ("backup",): ["OUT"],
     },
+    "casa-echo-server": {(): ["--port", "--address", "--fanout"]},
+    "casa-loadgen": {
+        (): ["--url", "--tables", "--players-per-table", "--tables-per-player", "--game", "--options",
+             "--rate", "--duration", "--warmup", "--max-moves", "--connections-only", "--server-pid",
+             "--echo", "--message-size", "--fanout", "--connect-parallel", "--setup-seconds", "--seed",
+             "--features", "--metrics", "--quiet"],
+    },
+    "casa-fsync-floor": {(): ["--dir", "--count", "--bytes"]},
     "casa-arena": {
         (): ["--version", "--game", "--players", "--options", "--a", "--b", "--deals", "--seed",
              "--jobs", "--json", "--quiet", "--no-timing"],
@@ -225,6 +233,24 @@ def server_parses(server):
                "a configuration file with an unknown setting")
 
 
+def bench_parses(name, program):
+    if name == "casa-fsync-floor":
+        expect(program, ["--count", "0"], 2, "--count and --bytes must be positive", "zero writes")
+        with tempfile.TemporaryDirectory() as tmp:
+            got = run(program, ["--dir", tmp, "--count", "3", "--bytes", "512"])
+            out = json.loads(got.stdout) if got.returncode == 0 else {}
+            check(out.get("dir") == tmp and out.get("count") == 3 and out.get("bytes") == 512,
+                  "casa-fsync-floor: --dir, --count, --bytes reach the run", got)
+    elif name == "casa-loadgen":
+        expect(program, ["--duration", "0"], 2, "--duration must be in (0, 600]", "--duration out of range")
+        expect(program, ["--tables", "3", "--tables-per-player", "2"], 2,
+               "--tables must be a multiple of --tables-per-player", "tables not a multiple")
+        expect(program, ["--url", "ws://192.0.2.1:1/ws"], 2, "refusing non-loopback host",
+               "a host off loopback")
+    elif name == "casa-echo-server":
+        expect(program, ["--port", "http"], 2, "--port", "a port that is no number")
+
+
 def main():
     if len(sys.argv) not in (3, 4) or sys.argv[1] not in COMMANDS:
         print(__doc__)
@@ -235,8 +261,12 @@ def main():
             settings = re.findall(r"(?m)^#? ?([a-z-]+) = ", f.read())
         COMMANDS[name][()] += ["--" + s for s in settings]
     help_and_unknown(name, program)
-    {"casa": casa_parses, "casa-sim": sim_parses, "casa-arena": arena_parses,
-     "casa-server": server_parses}[name](program)
+    parses = {"casa": casa_parses, "casa-sim": sim_parses, "casa-arena": arena_parses,
+              "casa-server": server_parses}
+    if name in parses:
+        parses[name](program)
+    else:
+        bench_parses(name, program)
     if failures:
         print("%d failed" % failures)
         return 1
