@@ -88,13 +88,15 @@ inline void parse(CLI::App& app, int argc, const char* const* argv, int usage_st
     const auto left = a->remaining();
     if (left.empty()) continue;
     const std::string& first = left.front();
-    const std::string where = a->get_parent() == nullptr
-                                  ? ""
-                                  : " for " + command_path(*a).substr(program_name(*a).size() + 1);
+    // The command without the program's name: "event create", or "" for the program.
+    const std::string command =
+        a->get_parent() == nullptr ? "" : command_path(*a).substr(program_name(*a).size() + 1);
+    const std::string where = command.empty() ? "" : " for " + command;
     if (first.size() > 1 && first[0] == '-')
       fail(*a, "unknown flag " + first + where, usage_status);
-    if (a->get_parent() == nullptr && a->get_subcommands({}).size() > 0 && &last == a)
-      fail(*a, "unknown command " + first, usage_status);
+    if (!a->get_subcommands({}).empty() && &last == a)  // "unknown event command frobnicate"
+      fail(*a, "unknown " + (command.empty() ? "" : command + " ") + "command " + first,
+           usage_status);
     fail(*a, "unexpected argument " + first + where, usage_status);
   }
 }

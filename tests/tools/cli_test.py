@@ -147,6 +147,7 @@ def casa_parses(casa):
     expect(casa, ["event", "create", "--players", "2", "--side", "me", "--side", "robot", "--fill",
                   "robot"], 2, "unknown flag --fill for event create", "--fill on event create")
     expect(casa, ["event"], 2, "event needs create, join or standings", "event alone")
+    expect(casa, ["event", "frobnicate"], 2, "unknown event command frobnicate", "an unknown event command")
     expect(casa, ["event", "join", "--bot", "first"], 2, "event join needs the event's id",
            "event join without an event")
     expect(casa, ["event", "standings", "e1", "--every", "0.1"], 2, "--every takes 0.2 to 3600 seconds",
