@@ -32,6 +32,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cmdline/cmdline.h"
+
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
@@ -213,34 +215,18 @@ class Listener {
   tcp::acceptor acceptor_;
 };
 
-[[noreturn]] void usage(int code) {
-  std::cerr << "usage: casa-echo-server [--port N] [--address 127.0.0.1] [--fanout]\n";
-  std::exit(code);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   unsigned short port = 8090;
   std::string address = "127.0.0.1";
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage(2);
-      return argv[++i];
-    };
-    if (arg == "--port") {
-      port = static_cast<unsigned short>(std::stoi(value()));
-    } else if (arg == "--address") {
-      address = value();
-    } else if (arg == "--fanout") {
-      fanout = true;
-    } else if (arg == "--help" || arg == "-h") {
-      usage(0);
-    } else {
-      usage(2);
-    }
-  }
+  casa::cmdline::App app{"The floor of a move's network traffic: a WebSocket echo (BENCHMARKS.md).",
+                         "casa-echo-server"};
+  app.add_option("--port", port, "listen port, 0 for any (8090)");
+  app.add_option("--address", address, "listen address (127.0.0.1)");
+  app.add_flag("--fanout", fanout,
+               "answer each frame with one 360-byte write to each of four connections");
+  casa::cmdline::parse(app, argc, argv, 2);
 
   try {
     asio::io_context io(1);

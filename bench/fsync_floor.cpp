@@ -21,23 +21,19 @@
 #include <string_view>
 #include <vector>
 
+#include "cmdline/cmdline.h"
+
 int main(int argc, char** argv) {
   std::string dir = ".";
   long count = 2000;
   long bytes = 8192;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string_view flag = argv[i];
-    if (flag == "--dir") {
-      dir = argv[i + 1];
-    } else if (flag == "--count") {
-      count = std::atol(argv[i + 1]);
-    } else if (flag == "--bytes") {
-      bytes = std::atol(argv[i + 1]);
-    } else {
-      std::fprintf(stderr, "usage: casa-fsync-floor [--dir DIR] [--count N] [--bytes B]\n");
-      return 2;
-    }
-  }
+  casa::cmdline::App app{
+      "How long this disk takes to make an appended write durable (one JSON line).",
+      "casa-fsync-floor"};
+  app.add_option("--dir", dir, "where to write the test file (.)");
+  app.add_option("--count", count, "writes to time (2000)");
+  app.add_option("--bytes", bytes, "bytes of each write (8192)");
+  casa::cmdline::parse(app, argc, argv, 2);
   if (count < 1 || bytes < 1) {
     std::fprintf(stderr, "casa-fsync-floor: --count and --bytes must be positive\n");
     return 2;

@@ -45,6 +45,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cmdline/cmdline.h"
+
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace websocket = beast::websocket;
@@ -90,85 +92,55 @@ struct Config {
 };
 
 [[noreturn]] void usage(const std::string& why) {
-  if (!why.empty()) std::cerr << "casa-loadgen: " << why << "\n";
-  std::cerr <<
-      R"(usage: casa-loadgen [options]
-  --url ws://127.0.0.1:PORT/PATH  server to drive (loopback only)
-  --tables M                   tables to play at once (default 10)
-  --players-per-table P        seats per table (default 4)
-  --tables-per-player K        each connection sits at K tables, so M tables take
-                               M*P/K connections (default 1; M must be a multiple
-                               of K): more live tables than file descriptors allow
-  --game NAME                  la-casa | casino | conference | trophy-case
-  --options JSON               table options (default {})
-  --rate R                     offered moves/s, open loop; 0 = saturation (default)
-  --duration S                 measured seconds (default 10, at most 600)
-  --warmup S                   seconds run before measuring (default 1)
-  --max-moves N                stop after N acknowledged moves (echo: round trips)
-  --connections-only N         open N idle connections, hold them for --duration
-  --server-pid PID             report the server's CPU share; with --connections-only
-                               also its VmRSS before/after
-  --echo                       drive casa-echo-server with action-sized messages
-  --message-size B             echo payload size (default: a typical action message)
-  --fanout N                   echo: connections in groups of N (casa-echo-server
-                               --fanout): each message goes to all N, and a round trip
-                               ends when all N have it; the members send in turn
-  --connect-parallel K         handshakes in flight while connecting (default 512);
-                               a failed connect is tried again, up to 5 times
-  --setup-seconds S            longest wait for every table to start (default 180)
-  --seed S                     seed of the random action choice (default 1)
-  --features LIST              protocol features to ask for in hello, comma-separated
-                               (e.g. view_patch; default none: a protocol v1 client)
-  --metrics                    read the server's GET /metrics (same host and port) as
-                               the measurement starts and stops, and report what its
-                               own histograms saw in between (move -> event, commit)
-  --quiet                      no readable table, only the JSON object
-)";
-  std::exit(why.empty() ? 0 : 2);
+  std::cerr << "casa-loadgen: " << why << "\n"
+            << "Run 'casa-loadgen --help' for its usage.\n";
+  std::exit(2);
 }
 
 Config parse_args(int argc, char** argv) {
   Config c;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) usage("missing value after " + flag);
-      return argv[++i];
-    };
-    try {
-      if (flag == "--url") c.url = next();
-      else if (flag == "--tables") c.tables = std::stoi(next());
-      else if (flag == "--players-per-table") c.players_per_table = std::stoi(next());
-      else if (flag == "--tables-per-player") c.tables_per_player = std::stoi(next());
-      else if (flag == "--setup-seconds") c.setup_seconds = std::stod(next());
-      else if (flag == "--game") c.game = next();
-      else if (flag == "--options") c.options = next();
-      else if (flag == "--rate") c.rate = std::stod(next());
-      else if (flag == "--duration") c.duration = std::stod(next());
-      else if (flag == "--warmup") c.warmup = std::stod(next());
-      else if (flag == "--max-moves") c.max_moves = std::stol(next());
-      else if (flag == "--connections-only") c.connections_only = std::stoi(next());
-      else if (flag == "--server-pid") c.server_pid = std::stoi(next());
-      else if (flag == "--echo") c.echo = true;
-      else if (flag == "--message-size") c.message_size = std::stoi(next());
-      else if (flag == "--fanout") c.fanout = std::stoi(next());
-      else if (flag == "--connect-parallel") c.connect_parallel = std::stoi(next());
-      else if (flag == "--seed") c.seed = std::stoull(next());
-      else if (flag == "--quiet") c.quiet = true;
-      else if (flag == "--metrics") c.metrics = true;
-      else if (flag == "--features") {
-        std::string list = next();
-        for (std::size_t at = 0; at <= list.size();) {
-          const auto comma = std::min(list.find(',', at), list.size());
-          if (comma > at) c.features.push_back(list.substr(at, comma - at));
-          at = comma + 1;
-        }
-      }
-      else if (flag == "--help" || flag == "-h") usage("");
-      else usage("unknown flag " + flag);
-    } catch (const std::logic_error&) {
-      usage("bad number after " + flag);
-    }
+  casa::cmdline::App app{"Drives a casa-server (or casa-echo-server) on loopback and measures it.",
+                         "casa-loadgen"};
+  app.add_option("--url", c.url, "ws://127.0.0.1:PORT/PATH: the server to drive (loopback only)");
+  app.add_option("--tables", c.tables, "tables to play at once (10)");
+  app.add_option("--players-per-table", c.players_per_table, "seats per table (4)");
+  app.add_option("--tables-per-player", c.tables_per_player,
+                 "each connection sits at K tables, so M tables take M*P/K connections (1; M must "
+                 "be a multiple of K): more live tables than file descriptors allow");
+  app.add_option("--game", c.game, "la-casa | casino | conference | trophy-case");
+  app.add_option("--options", c.options, "table options ({})");
+  app.add_option("--rate", c.rate, "offered moves/s, open loop; 0 = saturation (0)");
+  app.add_option("--duration", c.duration, "measured seconds (10, at most 600)");
+  app.add_option("--warmup", c.warmup, "seconds run before measuring (1)");
+  app.add_option("--max-moves", c.max_moves, "stop after N acknowledged moves (echo: round trips)");
+  app.add_option("--connections-only", c.connections_only,
+                 "open N idle connections, hold them for --duration");
+  app.add_option(
+      "--server-pid", c.server_pid,
+      "report the server's CPU share; with --connections-only also its VmRSS before/after");
+  app.add_flag("--echo", c.echo, "drive casa-echo-server with action-sized messages");
+  app.add_option("--message-size", c.message_size, "echo payload size (a typical action message)");
+  app.add_option("--fanout", c.fanout,
+                 "echo: connections in groups of N (casa-echo-server --fanout): each message goes "
+                 "to all N, and a round trip ends when all N have it; the members send in turn");
+  app.add_option("--connect-parallel", c.connect_parallel,
+                 "handshakes in flight while connecting (512); a failed connect is tried again, up "
+                 "to 5 times");
+  app.add_option("--setup-seconds", c.setup_seconds, "longest wait for every table to start (180)");
+  app.add_option("--seed", c.seed, "seed of the random action choice (1)");
+  std::string features;
+  app.add_option("--features", features,
+                 "protocol features to ask for in hello, comma-separated (e.g. view_patch; none: a "
+                 "protocol v1 client)");
+  app.add_flag("--metrics", c.metrics,
+               "read the server's GET /metrics (same host and port) as the measurement starts and "
+               "stops, and report what its own histograms saw in between (move -> event, commit)");
+  app.add_flag("--quiet", c.quiet, "no readable table, only the JSON object");
+  casa::cmdline::parse(app, argc, argv, 2);
+  for (std::size_t at = 0; at <= features.size();) {
+    const auto comma = std::min(features.find(',', at), features.size());
+    if (comma > at) c.features.push_back(features.substr(at, comma - at));
+    at = comma + 1;
   }
   if (c.tables < 1 || c.players_per_table < 1 || c.tables_per_player < 1)
     usage("--tables, --players-per-table and --tables-per-player must be >= 1");

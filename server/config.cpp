@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "server/config.h"
+#include "server/command_line.h"
 
+#include <toml++/toml.h>
+
+#include <CLI/CLI.hpp>
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <sstream>
 #include <stdexcept>
-
-#include <toml++/toml.h>
 
 namespace casa::server {
 
@@ -214,29 +216,88 @@ std::optional<std::string> apply_config_file(const std::string& path, Config& co
   return std::nullopt;
 }
 
-std::string config_usage() {
-  std::string out =
-      "usage: casa-server [--flag value]...\n"
-      "       casa-server backup OUT.db [--db PATH]   (online copy of the SQLite database)\n"
-      "       casa-server --version                   (prints casa-server VERSION (COMMIT))\n";
-  for (const auto& f : flags()) {
-    out += "  --" + std::string(f.name) + "  " + f.help + "  [" + env_name(f.name) + "]\n";
+namespace {
+
+constexpr const char* kUsageFooter =
+    "usage: casa-server [--flag value]...\n"
+    "       casa-server backup OUT.db [--db PATH]   (online copy of the SQLite database)\n"
+    "       casa-server --version                   (prints casa-server VERSION (COMMIT))\n"
+    "Settings come from the file (--config, or $CASA_CONFIG), then the environment\n"
+    "(CASA_ and the flag's name, as shown), then the flags: a later one wins.";
+
+// The command line: one option per setting, each keeping its text (`values`, in the
+// order of flags()) for the setters to read once the file and the environment are in.
+struct CommandLine {
+  CLI::App app{"The La Casa table server (docs/server.md).", "casa-server"};
+  std::vector<std::string> values;
+  std::vector<CLI::Option*> given;
+  CLI::App* backup = nullptr;
+  std::string backup_out;
+  bool version = false;
+
+  CommandLine() {
+    app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    app.footer(kUsageFooter);
+    app.allow_extras();
+    values.resize(flags().size());
+    for (std::size_t i = 0; i < flags().size(); ++i) {
+      const Flag& f = flags()[i];
+      const std::string name = "--" + std::string(f.name);
+      const std::string help = std::string(f.help) + "  [" + env_name(f.name) + "]";
+      given.push_back(is_switch(f.name) ? app.add_flag(name, values[i], help)
+                                        : app.add_option(name, values[i], help));
+    }
+    app.add_flag("--version", version, "print casa-server VERSION (COMMIT) and exit");
+    // The flags of the server come after OUT.db too: --db, --config.
+    backup = app.add_subcommand("backup", "an online copy of the SQLite database, checked")
+                 ->fallthrough();
+    backup->allow_extras();
+    backup->add_option("OUT", backup_out, "the copy to write (OUT.db)");
   }
-  return out;
+};
+
+}  // namespace
+
+std::string config_usage() {
+  CommandLine line;
+  return line.app.help();
 }
 
 std::optional<std::string> parse_config(int argc, char** argv, Config& config, bool& help) {
-  help = false;
+  ServerCommand command;
+  auto err = parse_command_line(argc, argv, config, command);
+  help = command.help;
+  return err;
+}
+
+std::optional<std::string> parse_command_line(int argc, char** argv, Config& config,
+                                              ServerCommand& command) {
+  CommandLine line;
+  try {
+    line.app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    command.help = true;
+    command.help_text = line.app.help();
+    return std::nullopt;
+  } catch (const CLI::ParseError& e) {
+    return std::string(e.what());
+  }
+  for (const CLI::App* a : {line.backup, &line.app}) {
+    const auto left = a->remaining();
+    if (left.empty()) continue;
+    if (left.front().rfind("-", 0) == 0) return "unknown flag " + left.front();
+    return "unexpected argument " + left.front();
+  }
+  command.version = line.version;
+  command.backup = line.backup->parsed();
+  command.backup_out = line.backup_out;
+  if (line.version) return std::nullopt;
   // The file first (the lowest of the three), named by --config or else CASA_CONFIG.
   std::string file;
   if (const char* v = std::getenv("CASA_CONFIG")) file = v;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--config" && i + 1 < argc) {
-      file = argv[i + 1];
-    } else if (arg.rfind("--config=", 0) == 0) {
-      file = arg.substr(9);
-    }
+  for (std::size_t i = 0; i < flags().size(); ++i) {
+    if (std::string(flags()[i].name) == "config" && line.given[i]->count() > 0)
+      file = line.values[i];
   }
   if (!file.empty()) {
     if (auto err = apply_config_file(file, config)) return err;
@@ -252,35 +313,14 @@ std::optional<std::string> parse_config(int argc, char** argv, Config& config, b
       return "bad value in the environment: " + var + "=" + v;
     }
   }
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      help = true;
-      return std::nullopt;
-    }
-    if (arg.rfind("--", 0) != 0) return "unexpected argument " + arg;
-    std::string name = arg.substr(2);
-    std::optional<std::string> value;
-    if (const auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-    }
-    const Flag* flag = find_flag(name);
-    if (!flag) return "unknown flag --" + name;
-    if (!value) {
-      if (is_switch(name)) {
-        value = "true";
-      } else if (i + 1 < argc) {
-        value = argv[++i];
-      } else {
-        return "--" + name + " needs a value";
-      }
-    }
-    if (name == "config") continue;  // read above
+  // Then the flags, over both.
+  for (std::size_t i = 0; i < flags().size(); ++i) {
+    const Flag& f = flags()[i];
+    if (line.given[i]->count() == 0 || std::string(f.name) == "config") continue;
     try {
-      flag->set(config, *value);
+      f.set(config, line.values[i]);
     } catch (const std::exception&) {
-      return "bad value for --" + name + ": " + *value;
+      return "bad value for --" + std::string(f.name) + ": " + line.values[i];
     }
   }
   if (config.admin_token.empty() && !config.admin_token_file.empty()) {

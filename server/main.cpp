@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "server/backup.h"
+#include "server/command_line.h"
 #include "server/io_backend.h"
 #include "server/log.h"
 #include "server/server.h"
@@ -20,19 +21,11 @@ namespace {
 // casa-server backup OUT.db [--db PATH]: an online copy of the database (the
 // server may be running), with --db taken from the flags, environment or
 // configuration file as the server would.
-int backup(int argc, char** argv) {
-  if (argc < 3 || std::string(argv[2]).rfind("--", 0) == 0) {
-    std::fprintf(stderr, "usage: casa-server backup OUT.db [--db PATH] [--config FILE]\n");
-    return 2;
-  }
-  const std::string out = argv[2];
-  // The rest are server flags (only --db matters here): parsed as the server would.
-  std::vector<char*> rest{argv[0]};
-  for (int i = 3; i < argc; ++i) rest.push_back(argv[i]);
-  casa::server::Config config;
-  bool help = false;
-  if (auto err = casa::server::parse_config(static_cast<int>(rest.size()), rest.data(), config, help)) {
-    std::fprintf(stderr, "casa-server backup: %s\n", err->c_str());
+int backup(const casa::server::Config& config, const std::string& out) {
+  if (out.empty()) {
+    std::fprintf(stderr,
+                 "casa-server backup: needs the copy to write\n"
+                 "usage: casa-server backup OUT.db [--db PATH] [--config FILE]\n");
     return 2;
   }
   if (auto err = casa::server::backup_database(config.db, out)) {
@@ -46,23 +39,22 @@ int backup(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc >= 2 && std::string(argv[1]) == "backup") return backup(argc, argv);
-  for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]) == "--version") {
-      std::printf("%s\n", casa::version_line("casa-server").c_str());
-      return 0;
-    }
-  }
   casa::server::Config config;
-  bool help = false;
-  if (auto err = casa::server::parse_config(argc, argv, config, help)) {
-    std::fprintf(stderr, "casa-server: %s\n%s", err->c_str(), casa::server::config_usage().c_str());
+  casa::server::ServerCommand command;
+  if (auto err = casa::server::parse_command_line(argc, argv, config, command)) {
+    std::fprintf(stderr, "casa-server%s: %s\nRun 'casa-server%s --help' for its usage.\n",
+                 command.backup ? " backup" : "", err->c_str(), command.backup ? " backup" : "");
     return 2;
   }
-  if (help) {
-    std::fputs(casa::server::config_usage().c_str(), stdout);
+  if (command.help) {
+    std::fputs(command.help_text.c_str(), stdout);
     return 0;
   }
+  if (command.version) {
+    std::printf("%s\n", casa::version_line("casa-server").c_str());
+    return 0;
+  }
+  if (command.backup) return backup(config, command.backup_out);
   spdlog::set_level(spdlog::level::from_str(config.log_level));
   casa::server::set_log_format(config.log_format);
   if (config.rebuild_ratings) {

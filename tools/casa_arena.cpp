@@ -34,6 +34,7 @@
 #include <thread>
 #include <vector>
 
+#include "cmdline/cmdline.h"
 #include "engine/bots.h"
 #include "engine/game.h"
 #include "engine/rng.h"
@@ -67,55 +68,30 @@ struct Args {
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "casa-arena: " << why << "\n"
-            << "usage: casa-arena --game G --players N [--options JSON] --a BOT --b BOT\n"
-               "                  [--deals N] [--seed S] [--jobs J] [--json FILE] [--quiet]\n"
-               "                  [--no-timing]\n"
-               "       casa-arena --version\n"
-               "BOT: random | robot | strong[:key=value,...] | exec:COMMAND\n";
+            << "Run 'casa-arena --help' for its usage.\n";
   std::exit(2);
 }
 
 Args parse_args(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) usage("missing value after " + flag);
-      return argv[++i];
-    };
-    try {
-      if (flag == "--game")
-        a.game = next();
-      else if (flag == "--players")
-        a.players = std::stoi(next());
-      else if (flag == "--options")
-        a.options = next();
-      else if (flag == "--a")
-        a.a = next();
-      else if (flag == "--b")
-        a.b = next();
-      else if (flag == "--deals")
-        a.deals = std::stol(next());
-      else if (flag == "--seed")
-        a.seed = std::stoull(next());
-      else if (flag == "--jobs")
-        a.jobs = std::stoi(next());
-      else if (flag == "--json")
-        a.json_path = next();
-      else if (flag == "--quiet")
-        a.quiet = true;
-      else if (flag == "--no-timing")
-        a.timing = false;
-      else if (flag == "--version") {
-        std::cout << casa::version_line("casa-arena") << "\n";
-        std::exit(0);
-      }
-      else
-        usage("unknown flag " + flag);
-    } catch (const std::logic_error&) {
-      usage("bad number after " + flag);
-    }
-  }
+  casa::cmdline::App app{"Duplicate matches between two bots, measured (docs/arena.md).",
+                         "casa-arena"};
+  app.set_version_flag("--version", casa::version_line("casa-arena"));
+  app.footer("BOT: random | robot | strong[:key=value,...] | exec:COMMAND");
+  app.add_option("--game", a.game, "the game (la-casa)");
+  app.add_option("--players", a.players, "players at the table (4)");
+  app.add_option("--options", a.options, "the table's options, a JSON object ({})");
+  app.add_option("--a", a.a, "bot A (strong)");
+  app.add_option("--b", a.b, "bot B (robot)");
+  app.add_option("--deals", a.deals, "how many deals, each played once per side (50)");
+  app.add_option("--seed", a.seed, "the first deal's seed (1)");
+  app.add_option("--jobs", a.jobs, "games played at once on this many threads (1)");
+  app.add_option("--json", a.json_path, "also write the summary to this file");
+  app.add_flag("--quiet", a.quiet, "no progress line on stderr");
+  app.add_flag_function(
+      "--no-timing", [&a](std::int64_t) { a.timing = false; },
+      "leave out the time figures, the only ones that vary between runs");
+  casa::cmdline::parse(app, argc, argv, 2);
   if (a.deals < 1) usage("--deals must be at least 1");
   if (a.jobs < 1 || a.jobs > 256) usage("--jobs must be from 1 to 256");
   return a;

@@ -8,18 +8,19 @@
 // See docs/engine-cli.md.
 #include <bit>
 #include <chrono>
-#include <ctime>
 #include <cstdint>
 #include <cstdio>
+#include <ctime>
 #include <iostream>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "cmdline/cmdline.h"
 #include "engine/game.h"
-#include "versioninfo/version.h"
 #include "engine/rng.h"
 #include "protocol/value_json.h"
+#include "versioninfo/version.h"
 
 namespace {
 
@@ -46,46 +47,40 @@ struct Args {
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "casa-sim: " << why << "\n"
-            << "usage: casa-sim play  --game G --players N [--options JSON] [--seed S] "
-               "[--deck JSON] [--dealer D] [--challenge NAME] [--rounds R] [--no-views] "
-               "[--auto]\n"
-            << "       casa-sim bench --game G --players N [--options JSON] --games N "
-               "[--seed S]\n"
-            << "       casa-sim --version\n";
+            << "Run 'casa-sim --help' for its usage.\n";
   std::exit(2);
 }
 
+// The table options every command takes.
+void add_game_options(CLI::App& app, Args& a) {
+  app.add_option("--game", a.game, "the game (la-casa)");
+  app.add_option("--players", a.players, "players at the table (4)");
+  app.add_option("--options", a.options, "the table's options, a JSON object ({})");
+  app.add_option("--seed", a.seed, "the deal's seed (1)");
+}
+
 Args parse_args(int argc, char** argv) {
-  if (argc < 2) usage("missing command");
   Args a;
-  a.command = argv[1];
-  if (a.command == "--version") {
-    std::cout << casa::version_line("casa-sim") << "\n";
-    std::exit(0);
-  }
-  for (int i = 2; i < argc; ++i) {
-    const std::string flag = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) usage("missing value after " + flag);
-      return argv[++i];
-    };
-    try {
-      if (flag == "--game") a.game = next();
-      else if (flag == "--players") a.players = std::stoi(next());
-      else if (flag == "--options") a.options = next();
-      else if (flag == "--deck") a.deck = next();
-      else if (flag == "--dealer") a.dealer = std::stoi(next());
-      else if (flag == "--challenge") a.challenge = next();
-      else if (flag == "--rounds") a.rounds = std::stoi(next());
-      else if (flag == "--seed") a.seed = std::stoull(next());
-      else if (flag == "--games") a.games = std::stol(next());
-      else if (flag == "--no-views") a.views = false;
-      else if (flag == "--auto") a.automatic = true;
-      else usage("unknown flag " + flag);
-    } catch (const std::logic_error&) {
-      usage("bad number after " + flag);
-    }
-  }
+  casa::cmdline::App app{
+      "The rules engine on the command line, without a server (docs/engine-cli.md).", "casa-sim"};
+  app.set_version_flag("--version", casa::version_line("casa-sim"));
+  CLI::App* play = app.add_subcommand(
+      "play", "one game: reads {\"seat\":N,\"action\":{...}} lines on stdin, prints JSON lines");
+  add_game_options(*play, a);
+  play->add_option("--deck", a.deck, "a stacked deck, a JSON list of card ids (testing)");
+  play->add_option("--dealer", a.dealer, "the first dealer's seat (testing)");
+  play->add_option("--challenge", a.challenge, "the Challenge of the first round (testing)");
+  play->add_option("--rounds", a.rounds, "rounds to play (testing)");
+  play->add_flag_function(
+      "--no-views", [&a](std::int64_t) { a.views = false; }, "leave out each seat's view");
+  play->add_flag("--auto", a.automatic, "the lowest seat to act plays its first legal action");
+  CLI::App* bench =
+      app.add_subcommand("bench", "random games; prints one JSON object of figures and a checksum");
+  add_game_options(*bench, a);
+  bench->add_option("--games", a.games, "games to play (1000)");
+  casa::cmdline::parse(app, argc, argv, 2);
+  if (!play->parsed() && !bench->parsed()) casa::cmdline::fail(app, "missing command", 2);
+  a.command = play->parsed() ? "play" : "bench";
   return a;
 }
 
@@ -280,6 +275,5 @@ int bench(const Args& a) {
 int main(int argc, char** argv) {
   const Args a = parse_args(argc, argv);
   if (a.command == "play") return play(a);
-  if (a.command == "bench") return bench(a);
-  usage("unknown command " + a.command);
+  return bench(a);
 }

@@ -44,6 +44,7 @@
 
 #include "clients/cli/client.h"
 #include "clients/cli/event.h"
+#include "cmdline/cmdline.h"
 #include "protocol/crypto.h"
 #include "verify/verify.h"
 #include "versioninfo/version.h"
@@ -83,58 +84,66 @@ struct Args {
   std::string token_file;
   bool use_token = true;
   bool insecure = false;
+  std::string options_text;        // --options, checked once parsed
+  std::vector<std::string> sides;  // --side of casa event create, each checked once parsed
 };
 
+// The usage lines of the whole program, after the commands CLI11 lists (casa --help).
+constexpr const char* kUsage =
+    "usage: casa play   --game G --players N [--options JSON] [--fill robot|random|strong|none]\n"
+    "                   [--bot random|first] [--private] [--seed S] [--verbose]\n"
+    "       casa create --game G --players N [--options JSON] [--private] [--fill BOT]\n"
+    "       casa join CODE [--seat N] [--bot random|first]\n"
+    "       casa resume [TABLE | --all | --list] [--bot random|first]\n"
+    "       casa rematch [TABLE] [--bot random|first]\n"
+    "       casa watch CODE\n"
+    "       casa list [--game G]\n"
+    "       casa verify TABLE [--url URL] [--commitment HASH] [--invite CODE]\n"
+    "       casa event create|join|standings ...   (casa event --help)\n"
+    "       casa --version\n"
+    "play/create: [--grace SECONDS] [--takeover robot|strong|none] [--move-timeout SECONDS]\n"
+    "common: [--url ws://HOST:PORT/ws] [--name NAME] [--token-file PATH] [--no-token]\n"
+    "        [--insecure]   (wss:// without checking the certificate)\n"
+    "Each command answers --help. Exit status: 0 done, 1 refused by the server, 2 bad\n"
+    "command line, 3 no connection. See docs/cli.md.";
+
+// casa event --help, after the commands CLI11 lists.
+constexpr const char* kEventUsage =
+    "usage: casa event create --game G --players N --side SPEC --side SPEC ... [--boards B]\n"
+    "                         [--options JSON]\n"
+    "       casa event join EVENT [--bot random|first] [--verbose]\n"
+    "       casa event standings EVENT [--follow] [--every SECONDS] [--json]\n"
+    "\n"
+    "A duplicate event: every side plays the same deals (boards) once from each\n"
+    "side's seats, at one table per side, and is scored against the field.\n"
+    "  create     open the event; --side once per side of the game, in seat order:\n"
+    "             [NAME=]MEMBER,MEMBER... one member per seat of the side, each one\n"
+    "             me, a player id (p… as casa prints it: \"Connected as NAME (p…)\")\n"
+    "             or a server bot (robot, random, strong); MEMBERS/MEMBERS names the\n"
+    "             side's members at each table in turn. Prints the event's id.\n"
+    "  join       play your seats of the event: each table where you sit, board after\n"
+    "             board, as casa play does (you choose, or --bot plays for you);\n"
+    "             ends with the standings once your tables are played. Players are\n"
+    "             named by the creator: join takes up the seats you were given.\n"
+    "  standings  the standings against the field; --follow prints them again each\n"
+    "             time they change, until the event is over (or Ctrl-C); --json\n"
+    "             prints the server's answer (GET /api/events/EVENT) instead.\n"
+    "common: [--url ws://HOST:PORT/ws] [--name NAME] [--token-file PATH] [--insecure]\n"
+    "Exit status: 0 done, 1 refused by the server (unknown event, not one of its\n"
+    "players, a bad side, too many tables), 2 bad command line, 3 no connection.\n"
+    "See docs/cli.md and docs/events.md.";
+
+// A mistake on the command line found once it is parsed (exit 2).
 [[noreturn]] void usage(const std::string& why) {
-  std::cerr
-      << "casa: " << why << "\n"
-      << "usage: casa play   --game G --players N [--options JSON] [--fill "
-         "robot|random|strong|none]\n"
-      << "                   [--bot random|first] [--private] [--seed S] [--verbose]\n"
-      << "       casa create --game G --players N [--options JSON] [--private] [--fill BOT]\n"
-      << "       casa join CODE [--seat N] [--bot random|first]\n"
-      << "       casa resume [TABLE | --all | --list] [--bot random|first]\n"
-      << "       casa rematch [TABLE] [--bot random|first]\n"
-      << "       casa watch CODE\n"
-      << "       casa list [--game G]\n"
-      << "       casa verify TABLE [--url URL] [--commitment HASH] [--invite CODE]\n"
-      << "       casa event create|join|standings ...   (casa event --help)\n"
-      << "       casa --version\n"
-      << "play/create: [--grace SECONDS] [--takeover robot|strong|none] [--move-timeout SECONDS]\n"
-      << "common: [--url ws://HOST:PORT/ws] [--name NAME] [--token-file PATH] [--no-token]\n"
-      << "        [--insecure]   (wss:// without checking the certificate)\n"
-      << "See docs/cli.md.\n";
+  std::cerr << "casa: " << why << "\n"
+            << "Run 'casa --help' for its usage.\n";
   std::exit(casa::cli::kExitUsage);
 }
 
-// casa event --help (exit 0), or a mistake in a casa event command line (exit 2).
-[[noreturn]] void event_usage(const std::string& why = "") {
-  std::ostream& o = why.empty() ? std::cout : std::cerr;
-  if (!why.empty()) o << "casa: " << why << "\n";
-  o << "usage: casa event create --game G --players N --side SPEC --side SPEC ... [--boards B]\n"
-    << "                         [--options JSON]\n"
-    << "       casa event join EVENT [--bot random|first] [--verbose]\n"
-    << "       casa event standings EVENT [--follow] [--every SECONDS] [--json]\n"
-    << "\n"
-    << "A duplicate event: every side plays the same deals (boards) once from each\n"
-    << "side's seats, at one table per side, and is scored against the field.\n"
-    << "  create     open the event; --side once per side of the game, in seat order:\n"
-    << "             [NAME=]MEMBER,MEMBER... one member per seat of the side, each one\n"
-    << "             me, a player id (p… as casa prints it: \"Connected as NAME (p…)\")\n"
-    << "             or a server bot (robot, random, strong); MEMBERS/MEMBERS names the\n"
-    << "             side's members at each table in turn. Prints the event's id.\n"
-    << "  join       play your seats of the event: each table where you sit, board after\n"
-    << "             board, as casa play does (you choose, or --bot plays for you);\n"
-    << "             ends with the standings once your tables are played. Players are\n"
-    << "             named by the creator: join takes up the seats you were given.\n"
-    << "  standings  the standings against the field; --follow prints them again each\n"
-    << "             time they change, until the event is over (or Ctrl-C); --json\n"
-    << "             prints the server's answer (GET /api/events/EVENT) instead.\n"
-    << "common: [--url ws://HOST:PORT/ws] [--name NAME] [--token-file PATH] [--insecure]\n"
-    << "Exit status: 0 done, 1 refused by the server (unknown event, not one of its\n"
-    << "players, a bad side, too many tables), 2 bad command line, 3 no connection.\n"
-    << "See docs/cli.md and docs/events.md.\n";
-  std::exit(why.empty() ? casa::cli::kExitOk : casa::cli::kExitUsage);
+[[noreturn]] void event_usage(const std::string& why) {
+  std::cerr << "casa: " << why << "\n"
+            << "Run 'casa event --help' for its usage.\n";
+  std::exit(casa::cli::kExitUsage);
 }
 
 bool valid_id(const std::string& id) {
@@ -172,146 +181,232 @@ Url parse_url(const std::string& text) {
   return url;
 }
 
-Args parse_args(int argc, char** argv) {
-  if (argc < 2) usage("missing command");
-  Args a;
+// casa verify TABLE: what to fetch and check.
+struct VerifyArgs {
+  std::string table;
+  std::string url;
+  std::optional<std::string> published;
+  std::string invite;  // a private table's code
+  bool insecure = false;
+};
+
+// casa event standings EVENT.
+struct StandingsArgs {
+  std::string event;
+  std::string url;
+  bool follow = false;
+  bool as_json = false;
+  bool insecure = false;
+  double every = 2;
+};
+
+// The whole command line: which of the three ways casa runs, and its arguments.
+struct CommandLine {
+  enum class Run { kClient, kVerify, kStandings } run = Run::kClient;
+  Args args;
+  VerifyArgs verify;
+  StandingsArgs standings;
+};
+
+CommandLine parse_command_line(int argc, char** argv) {
+  CommandLine line;
+  Args& a = line.args;
   ClientOptions& c = a.client;
-  const std::string command = argv[1];
-  if (command == "play") {
-    c.command = Command::kPlay;
-    c.fill = "robot";
-  } else if (command == "create") {
-    c.command = Command::kPlay;
-  } else if (command == "join") {
-    c.command = Command::kJoin;
-  } else if (command == "watch") {
-    c.command = Command::kWatch;
-  } else if (command == "list") {
-    c.command = Command::kList;
-  } else if (command == "resume") {
-    c.command = Command::kResume;
-  } else if (command == "rematch") {
-    c.command = Command::kRematch;
-  } else if (command == "event") {
-    const std::string sub = argc > 2 ? argv[2] : "";
-    if (sub == "-h" || sub == "--help" || sub == "help") event_usage();
-    if (sub == "create")
-      c.command = Command::kEventCreate;
-    else if (sub == "join")
-      c.command = Command::kEventJoin;
-    else
-      event_usage(sub.empty() ? "event needs create, join or standings"
-                              : "unknown event command " + sub);
-  } else if (command == "--version" || command == "version") {
-    std::cout << casa::version_line("casa") << "\n";
-    std::exit(0);
-  } else if (command == "-h" || command == "--help" || command == "help") {
-    usage("the reference client of the casa table server");
-  } else {
-    usage("unknown command " + command);
-  }
   const char* env_url = std::getenv("CASA_URL");
   a.url = env_url ? env_url : "ws://localhost:8080/ws";
   const char* env_token = std::getenv("CASA_TOKEN_FILE");
   const char* home = std::getenv("HOME");
   a.token_file = env_token ? env_token : std::string(home ? home : ".") + "/.config/casa/token";
   c.seed = std::random_device{}();
+  line.verify.url = a.url;
+  line.standings.url = a.url;
 
-  int i = c.command == Command::kEventCreate || c.command == Command::kEventJoin ? 3 : 2;
-  if (c.command == Command::kEventJoin) {
-    if (i >= argc || std::string(argv[i]).rfind("--", 0) == 0)
-      event_usage("event join needs the event's id");
-    c.event = argv[i++];
-    if (!valid_id(c.event)) event_usage("bad event id " + c.event);
-  }
-  if ((c.command == Command::kJoin || c.command == Command::kWatch)) {
-    if (i >= argc || std::string(argv[i]).rfind("--", 0) == 0)
-      usage(command + " needs an invite code");
-    c.invite = argv[i++];
-  }
-  if ((c.command == Command::kResume || c.command == Command::kRematch) && i < argc &&
-      std::string(argv[i]).rfind("--", 0) != 0)
-    (c.command == Command::kResume ? c.resume_table : c.rematch_table) = argv[i++];
+  casa::cmdline::App app{"The reference client of the casa table server.", "casa"};
+  app.set_version_flag("--version", casa::version_line("casa"));
+  app.footer(kUsage);
+  // Where to connect and as whom: every command that opens a WebSocket.
+  auto common = [&a](CLI::App* cmd, bool token) {
+    cmd->add_option("--url", a.url, "the server, ws://HOST:PORT/ws or wss://... ($CASA_URL)");
+    cmd->add_option("--name", a.client.name, "your name at the tables");
+    cmd->add_option("--token-file", a.token_file,
+                    "the resume token: who you are ($CASA_TOKEN_FILE, ~/.config/casa/token)");
+    if (token)
+      cmd->add_flag_function(
+          "--no-token", [&a](std::int64_t) { a.use_token = false; },
+          "neither read nor save a token: a new player");
+    cmd->add_flag("--insecure", a.insecure, "wss:// without checking the certificate");
+  };
+  std::string bot;
+  auto bots = [&](CLI::App* cmd) {
+    cmd->add_option("--bot", bot, "play by itself: random or first");
+    cmd->add_option("--seed", c.seed, "the bot's randomness");
+    cmd->add_flag("-v,--verbose", c.verbose, "print every message");
+  };
+  std::string fill;
   int grace = -1;
   std::string takeover;
-  for (; i < argc; ++i) {
-    const std::string flag = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) usage("missing value after " + flag);
-      return argv[++i];
-    };
-    if (c.command == Command::kEventCreate || c.command == Command::kEventJoin) {
-      static const std::set<std::string> common = {"--url", "--name", "--token-file", "--no-token",
-                                                   "--insecure"};
-      static const std::set<std::string> create = {"--game", "--players", "--options", "--side",
-                                                   "--boards"};
-      static const std::set<std::string> join = {"--bot", "--seed", "--verbose", "-v"};
-      const auto& own = c.command == Command::kEventCreate ? create : join;
-      if (!common.count(flag) && !own.count(flag))
-        event_usage("unknown flag " + flag + " for event " +
-                    (c.command == Command::kEventCreate ? "create" : "join"));
+  auto table = [&](CLI::App* cmd, bool with_private) {
+    cmd->add_option("--game", c.game, "the game (la-casa)");
+    cmd->add_option("--players", c.players, "seats at the table (4)");
+    cmd->add_option("--options", a.options_text, "the table's options, a JSON object");
+    if (!with_private) return;
+    cmd->add_option("--fill", fill,
+                    "server bots for the empty seats: robot, random, strong or none");
+    cmd->add_flag("--private", c.private_table, "joined only with its invite code");
+    cmd->add_option("--grace", grace, "seconds a seat is kept for its player who left (60)");
+    cmd->add_option("--takeover", takeover,
+                    "who plays a seat whose grace is over: robot, strong or none");
+    cmd->add_option("--move-timeout", c.move_timeout_seconds,
+                    "seconds each seat has for a move before its takeover plays (none)");
+  };
+
+  CLI::App* play =
+      app.add_subcommand("play", "open a table and play it (server bots fill it: robot)");
+  table(play, true);
+  bots(play);
+  common(play, true);
+  CLI::App* create = app.add_subcommand("create", "open a table for others to join by its code");
+  table(create, true);
+  bots(create);
+  common(create, true);
+  CLI::App* join = app.add_subcommand("join", "take a seat at a table by its invite code");
+  join->add_option("CODE", c.invite, "the table's invite code");
+  join->add_option("--seat", c.seat, "the seat to take (any)");
+  bots(join);
+  common(join, true);
+  CLI::App* resume = app.add_subcommand("resume", "come back to unfinished tables");
+  resume->add_option("TABLE", c.resume_table, "the table (else a pick)");
+  resume->add_flag("--all", c.follow_all, "every unfinished table, one after the other");
+  resume->add_flag("--list", c.list_only, "list them and exit");
+  bots(resume);
+  common(resume, true);
+  CLI::App* rematch =
+      app.add_subcommand("rematch", "a new game with the players of a finished one");
+  rematch->add_option("TABLE", c.rematch_table, "the finished table (the last one played)");
+  bots(rematch);
+  common(rematch, true);
+  CLI::App* watch = app.add_subcommand("watch", "follow a table as a spectator");
+  watch->add_option("CODE", c.invite, "the table's invite code");
+  common(watch, true);
+  CLI::App* list = app.add_subcommand("list", "the tables waiting for players");
+  list->add_option("--game", c.list_game, "only this game's");
+  common(list, true);
+
+  VerifyArgs& v = line.verify;
+  CLI::App* verify =
+      app.add_subcommand("verify", "check a finished game's replay against its commitment");
+  verify->add_option("TABLE", v.table, "the finished table");
+  verify->add_option("--url", v.url, "the server: its ws://, wss://, http:// or https:// address");
+  std::string commitment;
+  verify->add_option("--commitment", commitment, "the commitment published before the deal");
+  verify->add_option("--invite", v.invite, "a private table's invite code");
+  verify->add_flag("--insecure", v.insecure, "https:// without checking the certificate");
+
+  CLI::App* event = app.add_subcommand("event", "duplicate events: create, join, standings");
+  event->footer(kEventUsage);
+  CLI::App* event_create = event->add_subcommand("create", "open a duplicate event; prints its id");
+  table(event_create, false);
+  event_create
+      ->add_option("--side", a.sides, "[NAME=]MEMBER,MEMBER...: once per side, in seat order")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  event_create->add_option("--boards", c.event_boards, "the deals every side plays (the server's)");
+  common(event_create, true);
+  CLI::App* event_join = event->add_subcommand("join", "play your seats of an event");
+  event_join->add_option("EVENT", c.event, "the event's id");
+  bots(event_join);
+  common(event_join, true);
+  StandingsArgs& st = line.standings;
+  CLI::App* standings =
+      event->add_subcommand("standings", "an event's standings against the field");
+  standings->add_option("EVENT", st.event, "the event's id");
+  standings->add_flag("-f,--follow", st.follow, "print them again each time they change");
+  standings->add_option("--every", st.every, "seconds between two looks with --follow (2)");
+  standings->add_flag("--json", st.as_json, "the server's answer (GET /api/events/EVENT)");
+  standings->add_option("--url", st.url, "the server ($CASA_URL)");
+  standings->add_flag("--insecure", st.insecure, "wss:// without checking the certificate");
+
+  // The words of older versions: casa version, casa help.
+  CLI::App* version = app.add_subcommand("version")->group("");
+  CLI::App* help = app.add_subcommand("help")->group("");
+
+  casa::cmdline::parse(app, argc, argv, casa::cli::kExitUsage);
+  if (version->parsed()) {
+    std::cout << casa::version_line("casa") << "\n";
+    std::exit(0);
+  }
+  if (help->parsed()) {
+    std::cout << app.help() << "\n";
+    std::exit(0);
+  }
+  if (verify->parsed()) {
+    line.run = CommandLine::Run::kVerify;
+    if (verify->count("--commitment") > 0) v.published = commitment;
+    if (v.table.empty()) usage("verify needs the table of a finished game");
+    for (const char ch : v.invite)
+      if (!std::isalnum(static_cast<unsigned char>(ch))) usage("bad invite code " + v.invite);
+    for (const char ch : v.table)
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_')
+        usage("bad table id " + v.table);
+    return line;
+  }
+  if (event->parsed()) {
+    if (standings->parsed()) {
+      line.run = CommandLine::Run::kStandings;
+      if (st.event.empty()) event_usage("event standings needs the event's id");
+      if (!valid_id(st.event)) event_usage("bad event id " + st.event);
+      if (!(st.every >= 0.2 && st.every <= 3600)) event_usage("--every takes 0.2 to 3600 seconds");
+      return line;
     }
-    try {
-      if (flag == "--url")
-        a.url = next();
-      else if (flag == "--name")
-        c.name = next();
-      else if (flag == "--token-file")
-        a.token_file = next();
-      else if (flag == "--no-token")
-        a.use_token = false;
-      else if (flag == "--insecure")
-        a.insecure = true;
-      else if (flag == "--game" && c.command == Command::kList)
-        c.list_game = next();
-      else if (flag == "--game")
-        c.game = next();
-      else if (flag == "--players")
-        c.players = std::stoi(next());
-      else if (flag == "--options") {
-        c.options = Json::parse(next(), nullptr, false);
-        if (c.options.is_discarded() || !c.options.is_object())
-          usage("--options must be a JSON object");
-      } else if (flag == "--fill") {
-        c.fill = next();
-        if (c.fill == "none") c.fill.clear();
-      } else if (flag == "--bot") {
-        c.bot = next();
-        if (c.bot != "random" && c.bot != "first") usage("--bot must be random or first");
-      } else if (flag == "--private")
-        c.private_table = true;
-      else if (flag == "--seat")
-        c.seat = std::stoi(next());
-      else if (flag == "--seed")
-        c.seed = std::stoull(next());
-      else if (flag == "--verbose" || flag == "-v")
-        c.verbose = true;
-      else if (flag == "--all" && c.command == Command::kResume)
-        c.follow_all = true;
-      else if (flag == "--list" && c.command == Command::kResume)
-        c.list_only = true;
-      else if (flag == "--side" && c.command == Command::kEventCreate) {
+    if (event_create->parsed()) {
+      c.command = Command::kEventCreate;
+      for (const auto& text : a.sides) {
         std::string why;
-        const auto side = casa::cli::parse_side(next(), why);
+        const auto side = casa::cli::parse_side(text, why);
         if (!side) event_usage("bad --side: " + why);
         c.event_sides.push_back(*side);
-      } else if (flag == "--boards" && c.command == Command::kEventCreate) {
-        c.event_boards = std::stoi(next());
-        if (c.event_boards < 1) event_usage("--boards must be at least 1");
-      } else if (flag == "--grace")
-        grace = std::stoi(next());
-      else if (flag == "--takeover") {
-        takeover = next();
-        if (takeover != "robot" && takeover != "strong" && takeover != "none")
-          usage("--takeover must be robot, strong or none");
-      } else if (flag == "--move-timeout")
-        c.move_timeout_seconds = std::stoi(next());
-      else
-        usage("unknown flag " + flag);
-    } catch (const std::logic_error&) {
-      usage("bad number after " + flag);
+      }
+      if (c.event_boards < 1 && event_create->count("--boards") > 0)
+        event_usage("--boards must be at least 1");
+    } else if (event_join->parsed()) {
+      c.command = Command::kEventJoin;
+      if (c.event.empty()) event_usage("event join needs the event's id");
+      if (!valid_id(c.event)) event_usage("bad event id " + c.event);
+    } else {
+      event_usage("event needs create, join or standings");
     }
+  } else if (play->parsed()) {
+    c.command = Command::kPlay;
+    c.fill = "robot";
+  } else if (create->parsed()) {
+    c.command = Command::kPlay;
+  } else if (join->parsed()) {
+    c.command = Command::kJoin;
+  } else if (watch->parsed()) {
+    c.command = Command::kWatch;
+  } else if (list->parsed()) {
+    c.command = Command::kList;
+  } else if (resume->parsed()) {
+    c.command = Command::kResume;
+  } else if (rematch->parsed()) {
+    c.command = Command::kRematch;
+  } else {
+    usage("missing command");
   }
+  if ((c.command == Command::kJoin || c.command == Command::kWatch) && c.invite.empty())
+    usage(std::string(join->parsed() ? "join" : "watch") + " needs an invite code");
+  if (!a.options_text.empty()) {
+    c.options = Json::parse(a.options_text, nullptr, false);
+    if (c.options.is_discarded() || !c.options.is_object())
+      usage("--options must be a JSON object");
+  }
+  if (play->count("--fill") + create->count("--fill") > 0) c.fill = fill == "none" ? "" : fill;
+  if (!bot.empty()) {
+    if (bot != "random" && bot != "first") usage("--bot must be random or first");
+    c.bot = bot;
+  }
+  if (!takeover.empty() && takeover != "robot" && takeover != "strong" && takeover != "none")
+    usage("--takeover must be robot, strong or none");
   if (c.players < 1) usage("--players must be at least 1");
   if (c.command == Command::kEventCreate && c.event_sides.size() < 2)
     event_usage("event create needs a --side for each side of the game (two or more)");
@@ -321,7 +416,7 @@ Args parse_args(int argc, char** argv) {
     c.disconnect_policy = {{"grace_seconds", grace >= 0 ? grace : 60},
                            {"takeover", takeover.empty() ? "robot" : takeover}};
   if (!c.resume_table.empty() && c.follow_all) usage("resume takes a table or --all, not both");
-  return a;
+  return line;
 }
 
 std::string load_token(const std::string& path) {
@@ -577,36 +672,12 @@ std::pair<int, std::string> http_get(const Url& url, const std::string& target, 
 // replay and checks it with verify_replay (verify/verify.h). The URL may be
 // the server's ws:// or wss:// address (as for the other commands) or its
 // http:// or https:// one; only host and port are used.
-int run_verify(int argc, char** argv) {
-  if (argc < 3 || std::string(argv[2]).rfind("--", 0) == 0) usage("verify needs the table of a finished game");
-  const std::string table = argv[2];
-  const char* env_url = std::getenv("CASA_URL");
-  std::string url_text = env_url ? env_url : "ws://localhost:8080/ws";
-  std::optional<std::string> published;
-  std::string invite;  // a private table's code
-  bool insecure = false;
-  for (int i = 3; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if ((flag == "--url" || flag == "--commitment" || flag == "--invite") && i + 1 >= argc)
-      usage("missing value after " + flag);
-    if (flag == "--url") {
-      url_text = argv[++i];
-    } else if (flag == "--commitment") {
-      published = argv[++i];
-    } else if (flag == "--invite") {
-      invite = argv[++i];
-      for (const char c : invite) {
-        if (!std::isalnum(static_cast<unsigned char>(c))) usage("bad invite code " + invite);
-      }
-    } else if (flag == "--insecure") {
-      insecure = true;
-    } else {
-      usage("unknown flag " + flag);
-    }
-  }
-  for (const char c : table) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') usage("bad table id " + table);
-  }
+int run_verify(const VerifyArgs& args) {
+  const std::string& table = args.table;
+  const std::optional<std::string>& published = args.published;
+  const std::string& invite = args.invite;
+  const bool insecure = args.insecure;
+  std::string url_text = args.url;
   if (url_text.rfind("http://", 0) == 0) url_text = "ws://" + url_text.substr(7);
   if (url_text.rfind("https://", 0) == 0) url_text = "wss://" + url_text.substr(8);
   const Url url = parse_url(url_text);
@@ -700,38 +771,11 @@ EventAnswer fetch_event(const Url& url, const std::string& event, bool insecure,
 }
 
 // casa event standings EVENT [--follow] [--every SECONDS] [--json] [--url URL] [--insecure]
-int run_event_standings(int argc, char** argv) {
-  if (argc < 4 || std::string(argv[3]).rfind("--", 0) == 0)
-    event_usage("event standings needs the event's id");
-  const std::string event = argv[3];
-  if (!valid_id(event)) event_usage("bad event id " + event);
-  const char* env_url = std::getenv("CASA_URL");
-  std::string url_text = env_url ? env_url : "ws://localhost:8080/ws";
-  bool follow = false, as_json = false, insecure = false;
-  double every = 2;
-  for (int i = 4; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if ((flag == "--url" || flag == "--every") && i + 1 >= argc)
-      event_usage("missing value after " + flag);
-    if (flag == "--url") {
-      url_text = argv[++i];
-    } else if (flag == "--every") {
-      try {
-        every = std::stod(argv[++i]);
-      } catch (const std::logic_error&) {
-        every = 0;
-      }
-      if (!(every >= 0.2 && every <= 3600)) event_usage("--every takes 0.2 to 3600 seconds");
-    } else if (flag == "--follow" || flag == "-f") {
-      follow = true;
-    } else if (flag == "--json") {
-      as_json = true;
-    } else if (flag == "--insecure") {
-      insecure = true;
-    } else {
-      event_usage("unknown flag " + flag + " for event standings");
-    }
-  }
+int run_event_standings(const StandingsArgs& args) {
+  const std::string& event = args.event;
+  const std::string& url_text = args.url;
+  const bool follow = args.follow, as_json = args.as_json, insecure = args.insecure;
+  const double every = args.every;
   const Url url = http_url(url_text);
   std::string shown;
   int failures = 0;
@@ -769,10 +813,10 @@ int run_event_standings(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc >= 2 && std::string(argv[1]) == "verify") return run_verify(argc, argv);
-  if (argc >= 3 && std::string(argv[1]) == "event" && std::string(argv[2]) == "standings")
-    return run_event_standings(argc, argv);
-  Args args = parse_args(argc, argv);
+  CommandLine line = parse_command_line(argc, argv);
+  if (line.run == CommandLine::Run::kVerify) return run_verify(line.verify);
+  if (line.run == CommandLine::Run::kStandings) return run_event_standings(line.standings);
+  Args& args = line.args;
   const Url url = parse_url(args.url);
   if (args.use_token) args.client.token = load_token(args.token_file);
   if (args.client.command == Command::kRematch && args.client.rematch_table.empty()) {
