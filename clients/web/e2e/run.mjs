@@ -446,7 +446,9 @@ await test("two friends play a private La Casa 4p table from an invite link, wit
   await screenshots(ann, "la-casa-4p-over");
   // Every frame the spectator received against the final state: no card of a hand
   // before it was played, and no card the game never showed.
-  const replay = await (await fetch(`http://127.0.0.1:${port}/api/games/${table}`)).json();
+  // A private table's replay is given with its invite code (docs/security.md).
+  const code = new URL(invite).pathname.split("/").pop();
+  const replay = await (await fetch(`http://127.0.0.1:${port}/api/games/${table}?invite=${code}`)).json();
   // The replay holds the full state after every move: a frame at seq k may name no
   // card that lies in a hand, or face down in the Casa (all but its top), after move k,
   // unless the game has shown it to everyone.
