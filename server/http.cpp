@@ -623,6 +623,20 @@ std::optional<HttpResponse> admin_response(const HttpContext& ctx, const HttpReq
 namespace {
 HttpResponse answer_http_unguarded(const HttpContext& ctx, const HttpRequest& req);
 
+// A read the database refuses (PostgreSQL gone, say) answers 503, never more.
+HttpResponse storage_failure(const HttpRequest& req, const std::exception& e) {
+  spdlog::warn("http: {} failed: {}", std::string(req.target()), e.what());
+  return json_response(req, http::status::service_unavailable, json{{"error", "storage_unavailable"}}.dump());
+}
+
+HttpResponse answer_http_guarded(const HttpContext& ctx, const HttpRequest& req) {
+  try {
+    return answer_http_unguarded(ctx, req);
+  } catch (const std::exception& e) {
+    return storage_failure(req, e);
+  }
+}
+
 // The API reads answered from the store: a replay, an event, the leaderboard,
 // a player's profile (GET or HEAD; the catalogue /api/games is in memory).
 bool reads_store(const HttpRequest& req) {
@@ -635,7 +649,6 @@ bool reads_store(const HttpRequest& req) {
 }
 }  // namespace
 
-// A read the database refuses (PostgreSQL gone, say) answers 503, never more.
 std::optional<HttpResponse> answer_http(const HttpContext& ctx, const HttpRequest& req,
                                         std::function<void(HttpResponse)> later) {
   try {
@@ -648,25 +661,15 @@ std::optional<HttpResponse> answer_http(const HttpContext& ctx, const HttpReques
     // pool's bound, 503 busy at once (docs/security.md).
     if (ctx.lobby->cluster() && reads_store(req)) {
       auto copy = std::make_shared<HttpRequest>(req);
-      const bool queued = ctx.lobby->cluster()->offload([&ctx, copy, later] {
-        HttpResponse res;
-        try {
-          res = answer_http_unguarded(ctx, *copy);
-        } catch (const std::exception& e) {
-          spdlog::warn("http: {} failed: {}", std::string(copy->target()), e.what());
-          res = json_response(*copy, http::status::service_unavailable,
-                              json{{"error", "storage_unavailable"}}.dump());
-        }
-        later(std::move(res));
-      });
+      const bool queued = ctx.lobby->cluster()->offload(
+          [&ctx, copy, later] { later(answer_http_guarded(ctx, *copy)); });
       if (queued) return std::nullopt;
       return json_response(req, http::status::service_unavailable,
                            json{{"error", "busy"}, {"message", "Too many database calls are waiting; try again."}}.dump());
     }
     return answer_http_unguarded(ctx, req);
   } catch (const std::exception& e) {
-    spdlog::warn("http: {} failed: {}", std::string(req.target()), e.what());
-    return json_response(req, http::status::service_unavailable, json{{"error", "storage_unavailable"}}.dump());
+    return storage_failure(req, e);
   }
 }
 
