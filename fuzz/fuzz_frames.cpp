@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The session's WebSocket frame reader (server/frame_reader.h) against Beast's
+// The session's WebSocket frame reader (server/net/frame_reader.h) against Beast's
 // stream, the reader it replaced: whatever bytes a client sends, cut into reads
 // wherever the input says, the reader hands over the same messages, writes the
 // same answers (pong, close frame) and ends with the same error as Beast's

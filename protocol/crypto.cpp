@@ -35,4 +35,18 @@ std::string sha256_hex(std::string_view text) {
   return to_hex(digest, length);
 }
 
+std::uint64_t random_seed() {
+  unsigned char b[8];
+  random_bytes(b, 8);
+  std::uint64_t seed = 0;
+  for (unsigned char c : b) seed = (seed << 8) | c;
+  return seed;
+}
+
+std::string random_token() {
+  unsigned char b[32];
+  random_bytes(b, 32);
+  return to_hex(b, 32);
+}
+
 }  // namespace casa

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,11 @@ namespace casa {
 // Fills `out` with `n` bytes from the system's cryptographic generator. Throws
 // std::runtime_error when it has none to give.
 void random_bytes(unsigned char* out, std::size_t n);
+
+// 64 hex characters from the system's cryptographic generator.
+std::string random_token();
+// 64 bits from the same generator (a table's seed).
+std::uint64_t random_seed();
 
 // Two lowercase hex digits a byte.
 std::string to_hex(const unsigned char* bytes, std::size_t n);

@@ -242,7 +242,7 @@ ctx=$area/upgrade-context
 rm -rf "$ctx"; mkdir -p "$ctx"
 git ls-files -z --cached --others --exclude-standard | tar -c --null -T - --ignore-failed-read 2>/dev/null | tar -x -C "$ctx"
 note="casa-image-rebuild-$(date -u +%Y%m%dT%H%M%S)"
-printf '\nnamespace { [[gnu::used]] const char image_rebuild_note[] = "%s"; }\n' "$note" >>"$ctx/server/main.cpp"
+printf '\nnamespace { [[gnu::used]] const char image_rebuild_note[] = "%s"; }\n' "$note" >>"$ctx/server/app/main.cpp"
 CCACHE_DIR=$area/ccache ccache -z >/dev/null 2>&1 || true
 tb=$(date +%s)
 if build "$ctx" casa-server:upgrade "$area/build-upgrade.log"; then

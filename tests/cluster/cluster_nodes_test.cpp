@@ -22,9 +22,9 @@
 #include <unistd.h>
 #include <vector>
 
-#include "server/cluster.h"
-#include "server/cluster_lease.h"
-#include "server/cluster_pg.h"
+#include "server/cluster/cluster.h"
+#include "server/store/lease.h"
+#include "server/store/pg.h"
 #include "tests/server/child_server.h"
 #include "tests/server/support.h"
 
@@ -855,7 +855,7 @@ TEST_CASE("a node whose database falls silent stops serving its tables within it
   CHECK(sample(cut, "casa_cluster_tables_owned") == 0);
   CHECK(sample(cut, "casa_cluster_cut_off") == 1);
   // b drops its tables half a second before its lease runs out by its own
-  // count (server/cluster.cpp, kSelfFenceMargin); the poll adds milliseconds.
+  // count (server/cluster/cluster.cpp, kSelfFenceMargin); the poll adds milliseconds.
   INFO("b was seen cut off " << (expiry - seen) << " s before its lease expired");
   CHECK(seen < expiry);
   // a claims the table once the lease expired, and bob plays on there.

@@ -20,10 +20,10 @@
 #include <thread>
 #include <vector>
 
-#include "server/cluster_bus.h"
-#include "server/cluster_lease.h"
-#include "server/cluster_pg.h"
-#include "server/store.h"
+#include "server/cluster/bus.h"
+#include "server/store/lease.h"
+#include "server/store/pg.h"
+#include "server/store/store.h"
 
 using namespace casa::server;
 using namespace std::chrono_literals;

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <exception>
 
-#include "server/server.h"
+#include "server/net/server.h"
 #include "tests/powercut/powercut_vfs.h"
 
 int main(int argc, char** argv) {

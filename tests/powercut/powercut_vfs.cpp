@@ -268,7 +268,7 @@ bool register_vfs(bool make_default) {
   static bool ok = false;
   std::call_once(once, [] {
     // Over unix-excl where the default is unix, as the store itself would
-    // open its file (server/store.cpp, store_base_vfs).
+    // open its file (server/store/store.cpp, store_base_vfs).
     real_vfs = sqlite3_vfs_find(nullptr);
     if (real_vfs && std::string(real_vfs->zName) == "unix") {
       if (sqlite3_vfs* excl = sqlite3_vfs_find("unix-excl")) real_vfs = excl;

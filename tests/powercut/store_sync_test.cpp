@@ -21,8 +21,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
 
-#include "server/config.h"
-#include "server/store.h"
+#include "server/ops/config.h"
+#include "server/store/store.h"
 #include "tests/powercut/powercut_vfs.h"
 
 namespace fs = std::filesystem;

@@ -18,8 +18,8 @@
 #include <sstream>
 #include <thread>
 
-#include "server/lobby.h"
-#include "server/names.h"
+#include "server/lobby/lobby.h"
+#include "server/ops/names.h"
 #include "tests/server/support.h"
 
 using namespace casa::testing;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The bot worker pool (server/bot_pool.h) and searching bots at tables: a search
+// The bot worker pool (server/table/bot_pool.h) and searching bots at tables: a search
 // never runs on a table's strand or a network thread, so another table's moves
 // go on while a strong bot thinks; a saturated pool makes the bot play robot.
-#include "server/bot_pool.h"
+#include "server/table/bot_pool.h"
 
 #include <doctest/doctest.h>
 

@@ -18,7 +18,7 @@
 #include "engine/games/trophy_case/cards.h"
 #include "protocol/schema_documents.h"
 #include "protocol/protocol.h"
-#include "server/http.h"
+#include "server/http/http.h"
 
 using nlohmann::json;
 

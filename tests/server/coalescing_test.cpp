@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "server/coalescing_stream.h"
+#include "server/net/coalescing_stream.h"
 
 namespace {
 

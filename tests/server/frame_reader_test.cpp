@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The session's frame reader (server/frame_reader.h) against Beast's WebSocket
+// The session's frame reader (server/net/frame_reader.h) against Beast's WebSocket
 // stream, the reader it replaced: for each kind of client frame, good and bad,
 // the same bytes give the same messages, the same answers written back (pong,
 // close frame with its code) and the same error, whether they arrive in one
@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "server/frame_reader.h"
+#include "server/net/frame_reader.h"
 #include "tests/server/frame_reference.h"
 
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The session's WebSocket frame reader (server/frame_reader.h) and Beast's
+// The session's WebSocket frame reader (server/net/frame_reader.h) and Beast's
 // server stream, the reader it replaced, fed the same client bytes: what each
 // hands over (messages), writes back (pong, close frame) and how it stops.
 // Shared by the reader's tests (tests/server/frame_reader_test.cpp) and its
@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "server/frame_reader.h"
+#include "server/net/frame_reader.h"
 
 namespace casa::test {
 

@@ -42,7 +42,7 @@
 
 #include "engine/game.h"
 #include "protocol/protocol.h"
-#include "server/server.h"
+#include "server/net/server.h"
 #include "tests/server/support.h"
 
 using namespace casa::testing;

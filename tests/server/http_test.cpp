@@ -10,7 +10,7 @@
 #include <fstream>
 #include <map>
 
-#include "server/http.h"
+#include "server/http/http.h"
 #include "tests/server/support.h"
 
 using namespace casa::testing;

@@ -21,11 +21,11 @@
 #include <thread>
 
 #include "protocol/protocol.h"
-#include "server/backup.h"
-#include "server/config.h"
-#include "server/log.h"
-#include "server/metrics.h"
-#include "server/names.h"
+#include "server/store/backup.h"
+#include "server/ops/config.h"
+#include "server/ops/log.h"
+#include "server/ops/metrics.h"
+#include "server/ops/names.h"
 #include "tests/server/support.h"
 
 using namespace casa::testing;

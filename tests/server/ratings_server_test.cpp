@@ -5,7 +5,7 @@
 #include <cmath>
 #include <regex>
 
-#include "server/store.h"
+#include "server/store/store.h"
 #include "tests/server/support.h"
 
 using namespace casa;

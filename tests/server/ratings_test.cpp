@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // Glicko-2 against the worked example of Glickman's paper, and the way games
 // of partners and of three or more sides become matches (docs/ratings.md).
-#include "server/ratings.h"
+#include "server/store/ratings.h"
 
 #include <doctest/doctest.h>
 

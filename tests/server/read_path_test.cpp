@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The session reads the client's frames itself (server/frame_reader.h): a live
+// The session reads the client's frames itself (server/net/frame_reader.h): a live
 // server takes a message however TCP cuts it, answers a ping in the middle of
 // one, and never leaves a connection waiting whenever the next message comes
 // (right after the answer, before it, or a little later).

@@ -8,7 +8,7 @@
 #include <iterator>
 #include <thread>
 
-#include "server/lobby.h"
+#include "server/lobby/lobby.h"
 #include "tests/server/support.h"
 
 using namespace casa::testing;

@@ -3,7 +3,7 @@
 // player's action crosses to its table's loop and the frames come back.
 #include <set>
 
-#include "server/table.h"
+#include "server/table/table.h"
 #include "tests/server/support.h"
 
 using namespace casa::testing;

@@ -19,8 +19,8 @@
 
 #include "protocol/protocol.h"
 #include "protocol/schema.h"
-#include "server/server.h"
-#include "server/store.h"
+#include "server/net/server.h"
+#include "server/store/store.h"
 #include "tests/server/fake_game.h"
 #include "tests/server/ws_client.h"
 

@@ -6,7 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "server/server.h"
+#include "server/net/server.h"
 #include "tests/server/fake_game.h"
 
 int main(int argc, char** argv) {

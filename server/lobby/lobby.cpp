@@ -1,0 +1,1189 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "server/lobby/lobby.h"
+#include "server/store/event_rows.h"
+#include "server/store/player_rows.h"
+
+#include <boost/asio/post.hpp>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+#include "engine/bots.h"
+#include "protocol/deal_commitment.h"
+#include "protocol/protocol.h"
+#include "server/store/ratings.h"
+#include "server/tournaments/events.h"
+#include "server/ops/log.h"
+#include "server/ops/metrics.h"
+#include "server/ops/names.h"
+#include "server/table/table.h"
+
+namespace casa::server {
+
+namespace asio = boost::asio;
+using nlohmann::json;
+using protocol::Refusal;
+
+namespace {
+
+// Invite codes: 10 of 32 characters, 2^50 codes (the arithmetic against the
+// guess throttle is in docs/security.md).
+constexpr std::size_t kInviteLength = 10;
+
+// Letters and digits that cannot be mistaken for each other when read aloud.
+std::string random_code(const char* alphabet, std::size_t alphabet_size, std::size_t length) {
+  unsigned char bytes[32];
+  random_bytes(bytes, length);
+  std::string out;
+  for (std::size_t i = 0; i < length; ++i) out += alphabet[bytes[i] % alphabet_size];
+  return out;
+}
+
+// A message that needs the database while too many calls already wait for it
+// (cluster mode): nothing was done; the client may send it again.
+Refusal busy_refusal() {
+  return {"busy", "The server is busy; send it again in a moment."};
+}
+}  // namespace
+
+bool Lobby::AddressBuckets::take(const std::string& address) {
+  std::lock_guard lock(mutex_);
+  Bucket& b = refill(address);
+  if (b.tokens < 1) return false;
+  b.tokens -= 1;
+  return true;
+}
+
+bool Lobby::AddressBuckets::has(const std::string& address) {
+  std::lock_guard lock(mutex_);
+  return refill(address).tokens >= 1;
+}
+
+Lobby::AddressBuckets::Bucket& Lobby::AddressBuckets::refill(const std::string& address) {
+  const auto now = std::chrono::steady_clock::now();
+  // Full buckets hold nothing worth keeping: dropped when the map grows, so
+  // addresses that came once cost no memory for long.
+  if (buckets_.size() > 4096) {
+    for (auto it = buckets_.begin(); it != buckets_.end();) {
+      const double seconds = std::chrono::duration<double>(now - it->second.at).count();
+      it = it->second.tokens + seconds * per_second_ >= size_ ? buckets_.erase(it) : std::next(it);
+    }
+  }
+  auto [it, fresh] = buckets_.try_emplace(address, Bucket{size_, now});
+  if (!fresh) {
+    const double seconds = std::chrono::duration<double>(now - it->second.at).count();
+    it->second.tokens = std::min(size_, it->second.tokens + seconds * per_second_);
+    it->second.at = now;
+  }
+  return it->second;
+}
+
+void LobbyMutex::lock() {
+  if (mutex_.try_lock()) return;
+  metrics().lobby_lock_waits.fetch_add(1, std::memory_order_relaxed);
+  mutex_.lock();
+}
+
+Lobby::Lobby(std::vector<asio::io_context*> shards, Store& store, const Config& config, GameFactory factory,
+             std::vector<std::string> games)
+    : io_(*shards.at(0)),
+      shards_(std::move(shards)),
+      store_(store),
+      config_(config),
+      factory_(std::move(factory)),
+      games_(std::move(games)),
+      new_players_(std::max(1, config.players_per_address_per_hour), config.players_per_address_per_hour / 3600.0),
+      invite_guesses_(std::max(1, config.invite_guesses_per_minute), config.invite_guesses_per_minute / 60.0),
+      events_(std::make_unique<Events>(*this)) {
+  if (config_.bot_threads > 0)
+    bot_pool_ = std::make_unique<BotPool>(config_.bot_threads, static_cast<std::size_t>(config_.bot_queue));
+}
+
+Lobby::~Lobby() = default;
+
+Store::Done Lobby::on_io(std::function<void(bool)> f) {
+  return [this, f = std::move(f)](bool ok) { asio::post(io_, [f, ok] { f(ok); }); };
+}
+
+CreateResult Lobby::make_game(const TableSetup& setup) const {
+  return factory_(setup.game, setup.players, protocol::json_to_value(setup.options), setup.seed);
+}
+
+bool Lobby::deal_withheld(const std::string& table) { return events_->withheld(table); }
+
+// ---- recovery ------------------------------------------------------------------
+
+void Lobby::recover() {
+  std::size_t players = 0;
+  for (auto& p : store_.load_players()) {
+    std::lock_guard lock(mutex_);
+    by_token_[p.token_hash] = p.id;
+    players_[p.id] = Player{p.id, p.name, p.token_hash, {}, {}, std::chrono::steady_clock::now(), 0};
+    ++players;
+  }
+  std::size_t tables = 0, finished = 0;
+  if (cluster_) {
+    // Tables come with the leases this node claims (Cluster::takeover).
+    load_bans();
+    spdlog::info("recovered {} players; tables are claimed from the cluster", players);
+    // Running duplicate events, as a single node reloads them (their tables come
+    // with the leases; a board that finished while no node knew moves on). Once
+    // the io_context runs: the cluster has started and takes new tables' leases.
+    asio::post(io_, [this] { events_->recover(); });
+    return;
+  }
+  const std::int64_t now = Store::now();
+  for (const auto& stored : store_.load_live_tables(now - config_.finished_table_ttl_seconds)) {
+    if (!adopt_table(stored)) continue;
+    ++(stored.status == "over" ? finished : tables);
+  }
+  load_bans();
+  spdlog::info("recovered {} players, {} unfinished tables and {} recently finished", players,
+               tables, finished);
+  events_->recover();
+}
+
+bool Lobby::adopt_table(const StoredTable& stored) {
+  const std::int64_t now = Store::now();
+  if (cluster_) {
+    // Players registered on other nodes since this one started.
+    for (const auto& seat : stored.seats) {
+      if (!seat.player_id.empty() && !known_player(seat.player_id)) load_player("id", seat.player_id);
+    }
+    if (!known_player(stored.creator)) load_player("id", stored.creator);
+    // An event created on another node since this one started, or a board of
+    // it opened since: known before the table runs here.
+    events_->adopting(stored.id);
+  }
+  TableSetup setup;
+  setup.id = stored.id;
+  setup.game = stored.game;
+  setup.players = stored.players;
+  setup.options = json::parse(stored.options, nullptr, false);
+  if (setup.options.is_discarded()) setup.options = json::object();
+  setup.seed = stored.seed;
+  setup.is_private = stored.is_private;
+  setup.invite = stored.invite;
+  setup.creator = stored.creator;
+  setup.move_timeout_seconds = stored.move_timeout_seconds;
+  setup.grace_seconds = stored.grace_seconds;
+  setup.takeover = stored.takeover;
+  setup.rated = stored.rated;
+  setup.deal_salt = stored.deal_salt;
+  setup.deal_commitment = stored.deal_commitment;
+  auto created = make_game(setup);
+  if (!created.game) {
+    const LogAbout about(stored.id);
+    spdlog::error("table {} cannot be rebuilt: {}", stored.id, created.error ? created.error->message : "?");
+    return false;
+  }
+  auto table = register_table(setup, std::move(created.game), true);
+  if (auto why = table->restore(stored)) {
+    const LogAbout about(stored.id);
+    spdlog::error("table {} does not replay: {}", stored.id, *why);
+    forget_table(stored.id);
+    return false;
+  }
+  if (stored.status == "over") {
+    // Ended less than the TTL ago: kept for the rest of it. Every seated
+    // player is owed its game_over (see Table::restore).
+    std::vector<std::string> owed;
+    {
+      std::lock_guard lock(mutex_);
+      for (const auto& seat : stored.seats) {
+        auto it = players_.find(seat.player_id);
+        if (it == players_.end()) continue;
+        it->second.tables.insert(stored.id);
+        owed.push_back(seat.player_id);
+      }
+    }
+    const auto left =
+        std::max<std::int64_t>(0, stored.finished_at + config_.finished_table_ttl_seconds - now);
+    forget_later(stored.id, std::chrono::seconds(left), std::move(owed));
+    return true;
+  }
+  std::lock_guard lock(mutex_);
+  for (const auto& seat : stored.seats) {
+    if (auto it = players_.find(seat.player_id); it != players_.end()) it->second.tables.insert(stored.id);
+  }
+  if (auto it = players_.find(setup.creator); it != players_.end()) {
+    ++it->second.open_created;
+    it->second.tables.insert(stored.id);
+  }
+  return true;
+}
+
+// ---- dispatch --------------------------------------------------------------------
+
+void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text, std::function<void()> resume) {
+  // The hot message first, without a JSON tree: an action for a table of this
+  // node from a welcomed player. Anything else takes the general path below,
+  // which reads, checks and answers it as for every message.
+  if (!draining_ && !client->player_id.empty()) {
+    thread_local protocol::Action action;
+    if (protocol::parse_action(text, action)) {
+      if (auto table = find_table(action.table)) {
+        table->act(client, action.seq, std::move(action.action), std::move(action.id));
+        action.id.reset();
+        resume();
+        return;
+      }
+    }
+  }
+  protocol::Incoming in;
+  if (auto refusal = protocol::parse_client(text, in)) {
+    client->send(protocol::error(*refusal, in.id));
+    resume();
+    return;
+  }
+  const json& body = in.body;
+  const auto& id = in.id;
+  if (draining_) {
+    // The connection is about to be told to reconnect; the node it reaches
+    // next answers this message.
+    client->send(protocol::error({"draining", "The server is shutting down; reconnect and send it again."}, id));
+    resume();
+    return;
+  }
+  if (client->player_id.empty()) {
+    if (in.type != "hello") {
+      client->send(protocol::error({"hello_required", "Say hello first."}, id));
+      resume();
+      return;
+    }
+    hello(client, body, id, std::move(resume));
+    return;
+  }
+  if (in.type == "hello") {
+    client->send(protocol::error({"already_welcomed", "This connection already said hello."}, id));
+  } else if (in.type == "ping") {
+    client->send(protocol::reply("pong", json::object(), id));
+  } else if (in.type == "create_table") {
+    create_table(client, body, id, std::move(resume));
+    return;
+  } else if (in.type == "list_tables") {
+    list_tables(client, body, id, std::move(resume));
+    return;
+  } else if (in.type == "create_event") {
+    events_->create(client, body, id);
+  } else if (in.type == "accept_invitation" || in.type == "decline_invitation") {
+    events_->answer(client, body, id, in.type == "accept_invitation");
+  } else {
+    std::optional<Refusal> refusal;
+    bool missed = false;
+    auto table = find_table(client, body, refusal, missed);
+    if (refusal) {
+      client->send(protocol::error(*refusal, id));
+    } else if (!table && cluster_) {
+      // Perhaps run by another node: its owner answers. The connection reads
+      // on once it is known (the database may be asked, off this thread).
+      cluster_->forward(client, body, text,
+                        [this, client, id, missed, resume = std::move(resume)](ClusterPort::Forwarded f) {
+                          if (f == ClusterPort::Forwarded::busy) {
+                            client->send(protocol::error(busy_refusal(), id));
+                          } else if (f == ClusterPort::Forwarded::none) {
+                            if (missed) invite_guesses_.take(client->address());
+                            client->send(protocol::error({"no_such_table", "There is no such table."}, id));
+                          }
+                          resume();
+                        });
+      return;
+    } else if (!table) {
+      if (missed) invite_guesses_.take(client->address());
+      client->send(protocol::error({"no_such_table", "There is no such table."}, id));
+    } else if (in.type == "join") {
+      std::optional<int> seat;
+      if (body.contains("seat")) seat = body["seat"].get<int>();
+      table->join(client, seat, id);
+    } else if ((in.type == "spectate" || in.type == "resync") && !events_->may_watch(table->id(), client->player_id)) {
+      // Watching another table of a running duplicate event would show its deals.
+      client->send(protocol::error({"event_table", "Only its players see a table of a running event."}, id));
+    } else if (in.type == "spectate") {
+      table->spectate(client, id, body.value("history", false));
+    } else if (in.type == "leave") {
+      table->leave(client, id);
+    } else if (in.type == "add_bot") {
+      table->add_bot(client, body["seat"].get<int>(), body["bot"].get<std::string>(), id);
+    } else if (in.type == "action") {
+      table->act(client, body["seq"].get<std::int64_t>(), protocol::json_to_value(body["action"]), id);
+    } else if (in.type == "chat") {
+      table->chat(client, body["text"].get<std::string>(), body.value("team", false), id);
+    } else if (in.type == "rematch") {
+      table->rematch(client, id);
+    } else if (in.type == "resync") {
+      table->resync(client, id, body.value("history", false));
+    }
+  }
+  resume();
+}
+
+void Lobby::drain(std::function<void()> idle) {
+  draining_ = true;
+  std::vector<std::shared_ptr<Table>> tables;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, table] : tables_) tables.push_back(table);
+  }
+  // The last table to go idle posts `idle`: each table's frames were queued on
+  // its connections before it reported, so `idle` comes after all of them.
+  auto left = std::make_shared<std::atomic<std::size_t>>(tables.size() + 1);
+  auto one_done = [this, left, idle = std::make_shared<std::function<void()>>(std::move(idle))] {
+    if (left->fetch_sub(1) != 1) return;
+    asio::post(io_, [this, idle] {
+      // Cluster mode: every table stopped at an acknowledged action, so its
+      // lease goes now and another node claims it on its next round, before
+      // the clients told to reconnect come back there.
+      if (cluster_) {
+        try {
+          cluster_->release_all();
+        } catch (const std::exception& e) {
+          spdlog::warn("draining: leases not released ({}); they expire by themselves", e.what());
+        }
+      }
+      (*idle)();
+    });
+  };
+  for (auto& table : tables) table->freeze(one_done);
+  one_done();
+}
+
+std::shared_ptr<Table> Lobby::find_table(const std::shared_ptr<Client>& client, const json& body,
+                                         std::optional<Refusal>& refusal, bool& missed) {
+  if (auto inv = body.find("invite"); inv != body.end()) {
+    // Codes are shown in capitals; people type them as they like.
+    std::string code = inv->get<std::string>();
+    for (char& c : code) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    // With the address's bucket of wrong guesses empty, no code is looked up
+    // (a right one neither: else the bucket would not slow a search down).
+    if (!invite_guesses_.has(client->address())) {
+      refusal = Refusal{"rate_limited", "Too many wrong invite codes from your address; wait a minute."};
+      return nullptr;
+    }
+    std::string id;
+    {
+      std::lock_guard lock(mutex_);
+      if (auto it = by_invite_.find(code); it != by_invite_.end()) id = it->second;
+    }
+    // A table id given with the code must be the code's table. Refused here
+    // when that table runs here (in a cluster its owner is the node that
+    // knows its code; forwarding from there would come back to it).
+    if (auto t = body.find("table"); t != body.end() && t->get<std::string>() != id) {
+      if (!find_table(t->get<std::string>())) {
+        missed = true;  // unknown here: not ours to judge (Cluster::forward)
+        return nullptr;
+      }
+      invite_guesses_.take(client->address());
+      refusal = Refusal{"bad_invite", "That is not this table's invite code."};
+      return nullptr;
+    }
+    if (id.empty()) {
+      missed = true;
+      return nullptr;
+    }
+    auto table = find_table(id);
+    // The code lets its giver in by the id alone from then on (on this node,
+    // while the table is in memory).
+    if (table) table->admit(client->player_id);
+    return table;
+  }
+  auto table = find_table(body);
+  // A private table by its id alone: only for its creator, its players and
+  // those who gave its code. Refused here, by the node that runs the table,
+  // so in a cluster the refusal goes back over the bus like any answer.
+  // An event's tables are private only so as not to be listed: who may watch
+  // them the event decides (event_table while it runs, anyone once it is over).
+  if (table && !table->admits(client->player_id) && !events_->has_table(table->id())) {
+    refusal = Refusal{"private_table", "This table is private: send its invite code."};
+    return nullptr;
+  }
+  return table;
+}
+
+std::shared_ptr<Table> Lobby::find_table(const json& body) {
+  std::string id;
+  if (auto t = body.find("table"); t != body.end()) {
+    id = t->get<std::string>();
+  } else if (auto inv = body.find("invite"); inv != body.end()) {
+    std::lock_guard lock(mutex_);
+    auto it = by_invite_.find(inv->get<std::string>());
+    if (it == by_invite_.end()) return nullptr;
+    id = it->second;
+  }
+  return find_table(id);
+}
+
+std::shared_ptr<Table> Lobby::find_table(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  auto it = tables_.find(id);
+  return it == tables_.end() ? nullptr : it->second;
+}
+
+void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id,
+                  std::function<void()> resume, bool looked_up) {
+  if (body["version"].get<int>() != protocol::kVersion) {
+    client->send(protocol::error({"bad_version", "This server speaks protocol version 1."}, id));
+    resume();
+    return;
+  }
+  // Features (docs/protocol.md): the connection gets those it asked for that
+  // this server knows; unknown names are ignored, and welcome lists the
+  // granted ones only when hello asked for any, so v1 clients see no change.
+  std::optional<json> granted;
+  client->view_patch = false;
+  if (const auto asked = body.find("features"); asked != body.end()) {
+    granted = json::array();
+    for (const auto& f : *asked) {
+      if (f == "view_patch" && !client->view_patch) {
+        client->view_patch = true;
+        granted->push_back(f);
+      }
+    }
+  }
+  auto welcome = [this, id, granted](const Player& p, const std::string& token, bool resumed) {
+    json body = {{"player_id", p.id}, {"token", token}, {"name", p.name},
+                 {"version", protocol::kVersion}, {"resumed", resumed}, {"games", games_},
+                 {"bots", bot_names()}};
+    if (granted) body["features"] = *granted;
+    return protocol::reply("welcome", std::move(body), id);
+  };
+  if (auto token = body.find("token"); token != body.end()) {
+    const std::string hash = sha256_hex(token->get<std::string>());
+    if (cluster_ && !looked_up) {
+      // The store is read on the cluster's pool; this hello goes on from the
+      // io_context once it was (the connection reads nothing meanwhile).
+      const bool queued = cluster_->offload([this, client, body, id, resume, hash] {
+        try {
+          bool known = false;
+          {
+            std::lock_guard lock(mutex_);
+            known = by_token_.count(hash) > 0;
+          }
+          // Registered on another node: tokens are valid on every node.
+          if (!known) load_player("token_hash", hash);
+          // Banned or let in again on another node: the store says which.
+          std::string pid;
+          {
+            std::lock_guard lock(mutex_);
+            if (auto it = by_token_.find(hash); it != by_token_.end()) pid = it->second;
+          }
+          if (!pid.empty()) refresh_ban(pid);
+        } catch (const std::exception& e) {
+          spdlog::warn("hello: the store could not be read ({}); this node's players only", e.what());
+        }
+        asio::post(io_, [this, client, body, id, resume] { hello(client, body, id, resume, true); });
+      });
+      if (!queued) {
+        client->send(protocol::error(busy_refusal(), id));
+        resume();
+      }
+      return;
+    }
+    std::shared_ptr<Client> previous;
+    std::vector<std::shared_ptr<Table>> seated;
+    std::string frame;
+    bool refused_ban = false;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = by_token_.find(hash);
+      if (it == by_token_.end()) {
+        frame = protocol::error({"bad_token", "This token is unknown."}, id);
+      } else if (banned_.count(it->second)) {
+        frame = protocol::error({"banned", "This player is banned from this server."}, id);
+        refused_ban = true;
+      } else {
+        Player& p = players_[it->second];
+        previous = p.connection.lock();
+        p.connection = client;
+        client->player_id = p.id;
+        frame = welcome(p, token->get<std::string>(), true);
+        for (const auto& t : p.tables) {
+          if (auto tt = tables_.find(t); tt != tables_.end()) seated.push_back(tt->second);
+        }
+      }
+    }
+    if (previous && previous != client) {
+      previous->send(protocol::error({"replaced", "A newer connection took over this player."}, std::nullopt));
+      previous->close();
+    }
+    client->send(frame);
+    if (refused_ban) client->close();
+    if (!client->player_id.empty()) {
+      const LogAbout about({}, client->player_id);
+      spdlog::info("player {} resumed from {}", client->player_id, client->address());
+      for (auto& t : seated) t->player_connection(client->player_id, true);
+      if (cluster_) cluster_->resumed(client);
+      // Invitations still waiting for their answer, again.
+      events_->welcomed(client);
+    }
+    resume();
+    return;
+  }
+  Player p;
+  if (body.contains("name")) {
+    auto name = clean_display_text(body["name"].get<std::string>());
+    if (name.refusal) {
+      client->send(protocol::error(*name.refusal, id));
+      resume();
+      return;
+    }
+    p.name = std::move(name.text);
+  }
+  if (!new_players_.take(client->address())) {
+    client->send(protocol::error(
+        {"rate_limited", "Too many new players from your address; come back with your token, or later."}, id));
+    resume();
+    return;
+  }
+  // Appended rather than "p" + ...: GCC 12 -O3 reports a false -Wrestrict there.
+  p.id = std::string("p").append(random_token(), 0, 10);
+  const std::string token = random_token();
+  p.token_hash = sha256_hex(token);
+  if (p.name.empty()) p.name = "player-" + p.id.substr(1, 4);
+  store_.save_player({p.id, p.name, p.token_hash},
+                     on_io([this, client, p, token, welcome, id, resume = std::move(resume)](bool ok) mutable {
+                       if (!ok) {
+                         client->send(protocol::error({"storage_unavailable", "Cannot register now."}, id));
+                         resume();
+                         return;
+                       }
+                       {
+                         std::lock_guard lock(mutex_);
+                         p.connection = client;
+                         by_token_[p.token_hash] = p.id;
+                         players_[p.id] = p;
+                       }
+                       client->player_id = p.id;
+                       const LogAbout about({}, p.id);
+                       spdlog::info("player {} ({}) joined from {}", p.id, log_quote(p.name), client->address());
+                       client->send(welcome(p, token, false));
+                       resume();
+                     }));
+}
+
+void Lobby::disconnected(const std::shared_ptr<Client>& client) {
+  if (client->player_id.empty()) return;
+  if (cluster_) cluster_->disconnected(client);
+  std::vector<std::shared_ptr<Table>> seated;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = players_.find(client->player_id);
+    if (it == players_.end() || it->second.connection.lock() != client) return;
+    it->second.connection.reset();
+    it->second.gone_since = std::chrono::steady_clock::now();
+    for (const auto& t : it->second.tables) {
+      if (auto tt = tables_.find(t); tt != tables_.end()) seated.push_back(tt->second);
+    }
+  }
+  for (auto& t : seated) t->player_connection(client->player_id, false);
+}
+
+// ---- tables ------------------------------------------------------------------------
+
+std::string Lobby::unique_table_id() {
+  for (;;) {
+    std::string id = std::string("t").append(random_code("abcdefghijkmnpqrstuvwxyz23456789", 32, 9));
+    if (!tables_.count(id)) return id;
+  }
+}
+
+std::string Lobby::unique_invite() {
+  for (;;) {
+      std::string code = random_code("ABCDEFGHJKLMNPQRSTUVWXYZ23456789", 32, kInviteLength);
+    if (!by_invite_.count(code)) return code;
+  }
+}
+
+std::shared_ptr<Table> Lobby::register_table(TableSetup setup, std::unique_ptr<Game> game, bool claimed) {
+  std::shared_ptr<Table> table;
+  {
+    std::lock_guard lock(mutex_);
+    if (setup.id.empty()) setup.id = unique_table_id();
+    if (setup.invite.empty()) setup.invite = unique_invite();
+    // Its strand and timers live on one network thread; sessions on the
+    // others post to it like any other strand.
+    auto& shard = *shards_[next_shard_.fetch_add(1, std::memory_order_relaxed) % shards_.size()];
+    table = std::make_shared<Table>(*this, shard, setup, std::move(game));
+    tables_[setup.id] = table;
+    by_invite_[setup.invite] = setup.id;
+    // Registered while drain() froze the others (a create_table read just before).
+    if (draining_) table->freeze([] {});
+  }
+  // Cluster mode: a new table is this node's from its first write on. Without
+  // its lease the fence refuses its writes (and its creator hears so).
+  if (cluster_ && !claimed) cluster_->acquire(table->id());
+  return table;
+}
+
+void Lobby::forget_table(const std::string& id) { forget(id, true); }
+
+void Lobby::forget(const std::string& id, bool release_lease) {
+  {
+    std::lock_guard lock(mutex_);
+    auto it = tables_.find(id);
+    if (it == tables_.end()) return;
+    by_invite_.erase(it->second->setup().invite);
+    tables_.erase(it);
+  }
+  if (release_lease && cluster_) cluster_->forgotten(id);
+}
+
+void Lobby::drop_table(const std::string& id) {
+  auto dropped = table(id);
+  // An unfinished table counts against its creator's limit on the node that
+  // runs it: from now on that is another node (which counts it on adopting it).
+  const std::string state = dropped ? dropped->summary().value("status", "") : "";
+  const bool unfinished = state == "waiting" || state == "playing";
+  forget(id, false);
+  std::lock_guard lock(mutex_);
+  for (auto& [pid, p] : players_) p.tables.erase(id);
+  if (unfinished) {
+    if (auto it = players_.find(dropped->setup().creator); it != players_.end() && it->second.open_created > 0) {
+      --it->second.open_created;
+    }
+  }
+}
+
+std::shared_ptr<Table> Lobby::table(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  auto it = tables_.find(id);
+  return it == tables_.end() ? nullptr : it->second;
+}
+
+bool Lobby::load_player(const std::string& column, const std::string& value) {
+  std::optional<StoredPlayer> found;
+  const auto key = column == "id" ? player_rows::Key::id : player_rows::Key::token_hash;
+  store_.read([&](Db& db) { found = player_rows::find(db, key, value); });
+  if (!found) return false;
+  std::lock_guard lock(mutex_);
+  if (players_.count(found->id)) return true;
+  by_token_[found->token_hash] = found->id;
+  players_[found->id] = Player{found->id, found->name, found->token_hash, {}, {}, std::chrono::steady_clock::now(), 0};
+  return true;
+}
+
+bool Lobby::attach_remote(const std::shared_ptr<Client>& client) {
+  const std::string& pid = client->player_id;
+  if (!known_player(pid) && !load_player("id", pid)) return false;
+  std::vector<std::shared_ptr<Table>> seated;
+  {
+    std::lock_guard lock(mutex_);
+    Player& p = players_[pid];
+    const auto current = p.connection.lock();
+    if (current == client) return true;
+    // A live connection here, or a newer one elsewhere that already spoke, stays.
+    if (current && !current->remote()) return true;
+    p.connection = client;
+    if (current) return true;  // was connected through another node: still connected
+    for (const auto& t : p.tables) {
+      if (auto tt = tables_.find(t); tt != tables_.end()) seated.push_back(tt->second);
+    }
+  }
+  for (auto& t : seated) t->player_connection(pid, true);
+  return true;
+}
+
+void Lobby::create_table(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id,
+                         std::function<void()> resume) {
+  auto refuse = [&](std::string code, std::string message) {
+    client->send(protocol::error({std::move(code), std::move(message)}, id));
+    resume();
+  };
+  TableSetup setup;
+  setup.game = body["game"].get<std::string>();
+  setup.players = body["players"].get<int>();
+  setup.options = body.value("options", json::object());
+  setup.is_private = body.value("private", false);
+  if (auto rated = body.find("rated"); rated != body.end()) setup.rated = rated->get<bool>();
+  setup.creator = client->player_id;
+  setup.move_timeout_seconds = body.value("move_timeout_seconds", 0);
+  if (auto policy = body.find("disconnect_policy"); policy != body.end()) {
+    setup.grace_seconds = policy->value("grace_seconds", setup.grace_seconds);
+    // The schema allows only "robot", "strong" and "none".
+    setup.takeover = policy->value("takeover", std::string("robot"));
+  }
+  if (auto refusal = check_options(setup)) return refuse(refusal->code, refusal->message);
+  if (body.contains("seed")) {
+    if (!config_.testing) return refuse("bad_option", "A fixed seed is for test servers only.");
+    setup.seed = body["seed"].get<std::uint64_t>();
+  } else {
+    setup.seed = random_seed();
+  }
+  const int seat = body.value("seat", 0);
+  if (seat >= setup.players) return refuse("bad_seat", "There is no such seat at this table.");
+  if (auto refusal = table_limit(client->player_id)) return refuse(refusal->code, refusal->message);
+  auto created = make_game(setup);
+  if (!created.game) {
+    const std::string code = created.error ? created.error->code : "bad_option";
+    const std::string message = created.error ? created.error->message : "The engine refused the table.";
+    return refuse(code == "unknown_game" ? "no_such_game" : (code == "bad_players" ? code : "bad_option"), message);
+  }
+  std::vector<StoredSeat> seats(static_cast<std::size_t>(setup.players));
+  if (seat >= 0) seats[static_cast<std::size_t>(seat)].player_id = client->player_id;
+  if (!cluster_) {
+    auto table = register_table(std::move(setup), std::move(created.game));
+    {
+      std::lock_guard lock(mutex_);
+      ++players_[client->player_id].open_created;
+    }
+    open_created_table(client, table, std::move(seats), seat, id);
+    resume();
+    return;
+  }
+  // Cluster mode: the new table's lease is taken on the cluster's pool (the
+  // database is not waited for here); the table is counted against the
+  // creator's limit meanwhile, and the connection reads on once it is open.
+  if (auto refusal = reserve_tables(client->player_id, 1)) return refuse(refusal->code, refusal->message);
+  setup.id = reserve_table_id();
+  auto game = std::make_shared<std::unique_ptr<Game>>(std::move(created.game));
+  auto opened = [this, client, setup, game, seats, seat, id, resume](bool ok) mutable {
+    if (!ok) {
+      release_tables(client->player_id, 1);
+      client->send(protocol::error({"storage_unavailable", "The table could not be stored."}, id));
+      resume();
+      return;
+    }
+    auto table = register_table(std::move(setup), std::move(*game), true);
+    open_created_table(client, table, std::move(seats), seat, id);
+    resume();
+  };
+  if (!cluster_->acquire_async(setup.id, std::move(opened))) {
+    release_tables(client->player_id, 1);
+    return refuse(busy_refusal().code, busy_refusal().message);
+  }
+}
+
+void Lobby::open_created_table(const std::shared_ptr<Client>& client, const std::shared_ptr<Table>& table,
+                               std::vector<StoredSeat> seats, int seat, const std::optional<json>& id) {
+  // table_created goes out from `after`, before the creator's table_state.
+  table->open(std::move(seats), seat >= 0 ? client : nullptr,
+              [this, client, table, seat, id](bool ok) {
+                if (!ok) {
+                  std::lock_guard lock(mutex_);
+                  --players_[client->player_id].open_created;
+                  client->send(protocol::error({"storage_unavailable", "The table could not be stored."}, id));
+                  return;
+                }
+                {
+                  const LogAbout about(table->id(), client->player_id);
+                  spdlog::info("table {} created by {}: {} for {}", table->id(), client->player_id,
+                               table->setup().game, table->setup().players);
+                }
+                client->send(protocol::reply(
+                    "table_created", {{"table", table->id()}, {"invite", table->setup().invite}, {"seat", seat}}, id));
+              });
+}
+
+std::optional<Refusal> Lobby::check_options(const TableSetup& setup) const {
+  // Server settings are fields of create_table, never engine options.
+  for (const char* field : {"move_timeout_seconds", "disconnect_policy", "seed", "rated"}) {
+    if (setup.options.contains(field)) {
+      return Refusal{"bad_option", std::string(field) + " is a field of create_table, not an option."};
+    }
+  }
+  if (std::find(games_.begin(), games_.end(), setup.game) == games_.end()) {
+    return Refusal{"no_such_game", "This server does not run '" + setup.game + "'."};
+  }
+  // Options that fix the deal or cut a game short are for test servers only
+  // (docs/games/ marks them "testing"). Conference's `hands` is a real option.
+  if (!config_.testing) {
+    std::vector<std::string> testing_only = {"deck", "dealer", "rounds", "challenge"};
+    if (setup.game == "trophy-case") testing_only.push_back("hands");
+    for (const auto& option : testing_only) {
+      if (setup.options.contains(option)) {
+        return Refusal{"bad_option", "The option '" + option + "' is for test servers only."};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Refusal> Lobby::table_limit(const std::string& player_id, int more) {
+  std::lock_guard lock(mutex_);
+  if (players_[player_id].open_created + more > config_.max_tables_per_player) {
+    return Refusal{"too_many_tables", "You have too many unfinished tables (at most " +
+                                          std::to_string(config_.max_tables_per_player) + ", events and rematches included)."};
+  }
+  return std::nullopt;
+}
+
+std::optional<Refusal> Lobby::reserve_tables(const std::string& player_id, int count) {
+  if (auto refusal = table_limit(player_id, count)) return refusal;
+  std::lock_guard lock(mutex_);
+  players_[player_id].open_created += count;
+  return std::nullopt;
+}
+
+void Lobby::release_tables(const std::string& player_id, int count) {
+  std::lock_guard lock(mutex_);
+  auto it = players_.find(player_id);
+  if (it != players_.end()) it->second.open_created = std::max(0, it->second.open_created - count);
+}
+
+bool Lobby::known_player(const std::string& player_id) {
+  std::lock_guard lock(mutex_);
+  return players_.count(player_id) > 0;
+}
+
+std::string Lobby::reserve_table_id() {
+  std::lock_guard lock(mutex_);
+  return unique_table_id();
+}
+
+void Lobby::open_event_table(const TableSetup& setup, std::vector<StoredSeat> seats, bool counted) {
+  auto created = make_game(setup);
+  if (!created.game) {
+    const LogAbout about(setup.id);
+    spdlog::error("event table {} cannot be created: {}", setup.id, created.error ? created.error->message : "?");
+    if (counted) release_tables(setup.creator, 1);
+    return;
+  }
+  auto table = register_table(setup, std::move(created.game));
+  if (!counted) {
+    std::lock_guard lock(mutex_);
+    ++players_[setup.creator].open_created;
+  }
+  table->open(std::move(seats), nullptr, [this, table, creator = setup.creator](bool ok) {
+    if (!ok) {
+      std::lock_guard lock(mutex_);
+      --players_[creator].open_created;
+      const LogAbout about(table->id());
+      spdlog::error("event table {} could not be stored", table->id());
+    }
+  });
+}
+
+std::optional<Refusal> Lobby::create_rematch(const TableSetup& old, const std::string& by,
+                                             std::vector<StoredSeat> seats,
+                                             std::function<void(std::shared_ptr<Table>)> done) {
+  TableSetup setup = old;
+  setup.id.clear();
+  setup.invite.clear();
+  setup.creator = by;
+  setup.seed = random_seed();
+  if (auto refusal = reserve_tables(by, 1)) return refusal;
+  auto created = make_game(setup);
+  if (!created.game) {
+    release_tables(by, 1);
+    done(nullptr);
+    return std::nullopt;
+  }
+  auto table = register_table(std::move(setup), std::move(created.game));
+  table->open(std::move(seats), nullptr, [this, table, by, done](bool ok) {
+    if (!ok) {
+      std::lock_guard lock(mutex_);
+      --players_[by].open_created;
+    }
+    done(ok ? table : nullptr);
+  });
+  return std::nullopt;
+}
+
+void Lobby::list_tables(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id,
+                        std::function<void()> resume) {
+  const std::string game = body.value("game", "");
+  std::vector<std::shared_ptr<Table>> all;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [tid, t] : tables_) all.push_back(t);
+  }
+  json list = json::array();
+  for (auto& t : all) {
+    if (!t->listed() || (!game.empty() && t->setup().game != game)) continue;
+    list.push_back(t->summary());
+    if (list.size() >= 200) break;
+  }
+  if (cluster_ && list.size() < 200) {
+    // One lobby: the open tables of the other nodes too, read from the store
+    // off this thread; the connection reads on once they are sent.
+    const std::size_t more = 200 - list.size();
+    auto answer = [client, id, resume, list](json remote) mutable {
+      for (auto& summary : remote) list.push_back(std::move(summary));
+      client->send(protocol::reply("tables", {{"tables", std::move(list)}}, id));
+      resume();
+    };
+    if (!cluster_->remote_listing(game, more, std::move(answer))) {
+      client->send(protocol::error(busy_refusal(), id));
+      resume();
+    }
+    return;
+  }
+  client->send(protocol::reply("tables", {{"tables", std::move(list)}}, id));
+  resume();
+}
+
+void Lobby::table_finished(const std::shared_ptr<Table>& table, std::vector<std::string> owed) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = players_.find(table->setup().creator); it != players_.end() && it->second.open_created > 0) {
+      --it->second.open_created;
+    }
+  }
+  events_->table_finished(table->id(), table->summary().value("status", "") == "over");
+  forget_later(table->id(), std::chrono::seconds(config_.finished_table_ttl_seconds),
+               std::move(owed));
+}
+
+void Lobby::forget_later(const std::string& table, std::chrono::seconds after,
+                         std::vector<std::string> owed) {
+  // Kept a while for rematch, late spectators and players owed the game_over,
+  // then dropped from memory.
+  auto timer = std::make_shared<asio::steady_timer>(io_, after);
+  timer->async_wait(
+      [this, timer, table, owed = std::move(owed)](const boost::system::error_code& ec) {
+        if (ec) return;
+        forget_table(table);
+        for (const auto& player : owed) seat_changed(player, table, false);
+      });
+}
+
+// ---- for tables ----------------------------------------------------------------------
+
+void Lobby::send_to_player(const std::string& player_id, const Frame& frame) {
+  std::shared_ptr<Client> c;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = players_.find(player_id);
+    if (it != players_.end()) c = it->second.connection.lock();
+  }
+  if (c) c->send(frame);
+}
+
+std::optional<std::chrono::steady_clock::time_point> Lobby::away_since(const std::string& player_id) {
+  std::lock_guard lock(mutex_);
+  auto it = players_.find(player_id);
+  if (it == players_.end()) return std::chrono::steady_clock::time_point{};
+  if (!it->second.connection.expired()) return std::nullopt;
+  return it->second.gone_since;
+}
+
+std::shared_ptr<Client> Lobby::connection_of(const std::string& player_id) {
+  std::lock_guard lock(mutex_);
+  auto it = players_.find(player_id);
+  return it == players_.end() ? nullptr : it->second.connection.lock();
+}
+
+bool Lobby::is_connected(const std::string& player_id) {
+  std::lock_guard lock(mutex_);
+  auto it = players_.find(player_id);
+  return it != players_.end() && !it->second.connection.expired();
+}
+
+std::string Lobby::name_of(const std::string& player_id) {
+  std::lock_guard lock(mutex_);
+  auto it = players_.find(player_id);
+  return it == players_.end() ? player_id : it->second.name;
+}
+
+void Lobby::seat_changed(const std::string& player_id, const std::string& table, bool seated) {
+  std::lock_guard lock(mutex_);
+  auto it = players_.find(player_id);
+  if (it == players_.end()) return;
+  if (seated) {
+    it->second.tables.insert(table);
+  } else {
+    it->second.tables.erase(table);
+  }
+}
+
+std::size_t Lobby::table_count() {
+  std::lock_guard lock(mutex_);
+  return tables_.size();
+}
+
+// ---- HTTP ----------------------------------------------------------------------------
+
+json Lobby::replay(const std::string& table, int& status, const std::string& invite, const std::string& token) {
+  auto stored = store_.load_table(table);
+  if (!stored) {
+    status = 404;
+    return {{"error", "no_such_table"}};
+  }
+  if (stored->is_private && !may_replay(*stored, invite, token)) {
+    status = 403;
+    return {{"error", "private_table"},
+            {"message", "This game was played at a private table: give its invite code (?invite=), or your "
+                        "token (Authorization: Bearer) if you sat there."}};
+  }
+  if (stored->status != "over") {
+    status = 403;
+    return {{"error", "not_over"}};
+  }
+  // A finished board of a running event would show other tables its deal.
+  if (events_->withheld(table)) {
+    status = 403;
+    return {{"error", "event_running"}};
+  }
+  TableSetup setup;
+  setup.game = stored->game;
+  setup.players = stored->players;
+  setup.options = json::parse(stored->options, nullptr, false);
+  setup.seed = stored->seed;
+  auto created = make_game(setup);
+  json log = json::array();
+  // Every entry carries the full state after its action (every hand visible), so a
+  // replay viewer steps through the game without knowing its rules.
+  json initial_state = created.game ? protocol::value_to_json(created.game->full_state()) : json();
+  for (const auto& a : stored->actions) {
+    json action = json::parse(a.action, nullptr, false);
+    json entry = {{"seq", a.seq}, {"seat", a.seat}, {"action", std::move(action)}};
+    if (created.game) {
+      Action decoded;
+      if (!created.game->decode_action(protocol::json_to_value(entry["action"]), decoded)) {
+        created.game->apply(a.seat, decoded, nullptr);
+      }
+      entry["state"] = protocol::value_to_json(created.game->full_state());
+    }
+    if (!a.auto_by.empty()) entry["auto"] = a.auto_by;
+    log.push_back(std::move(entry));
+  }
+  json seats = json::array();
+  for (std::size_t s = 0; s < stored->seats.size(); ++s) {
+    json info = {{"seat", s}};
+    if (!stored->seats[s].player_id.empty()) {
+      info["player_id"] = stored->seats[s].player_id;
+      info["name"] = name_of(stored->seats[s].player_id);
+    }
+    if (!stored->seats[s].bot.empty()) info["bot"] = stored->seats[s].bot;
+    seats.push_back(std::move(info));
+  }
+  json rounds = json::array();
+  for (std::size_t i = 0; i < stored->rounds.size(); ++i) {
+    rounds.push_back({{"round", i + 1},
+                      {"scores", json::parse(stored->rounds[i].scores, nullptr, false)},
+                      {"summary", json::parse(stored->rounds[i].summary, nullptr, false)}});
+  }
+  status = 200;
+  json replay = {{"table", stored->id},
+          {"game", stored->game},
+          {"players", stored->players},
+          {"options", setup.options},
+          {"seed", std::to_string(stored->seed)},  // as text: above 2^53 a JSON number loses digits
+          {"seats", std::move(seats)},
+          {"scores", json::parse(stored->scores, nullptr, false)},
+          {"winners", json::parse(stored->winners, nullptr, false)},
+          {"rounds", std::move(rounds)},
+          {"initial_state", std::move(initial_state)},
+          {"log", std::move(log)},
+          {"final_state", created.game ? protocol::value_to_json(created.game->full_state()) : json()}};
+  // The commitment as published, and what it committed to (docs/fair-play.md).
+  if (!stored->deal_commitment.empty()) {
+    replay["deal_commitment"] = {{"algorithm", kDealCommitmentAlgorithm}, {"hash", stored->deal_commitment}};
+    replay["deal"] = {{"seed", std::to_string(stored->seed)}, {"salt", stored->deal_salt}};
+  }
+  return replay;
+}
+
+bool Lobby::may_replay(const StoredTable& stored, const std::string& invite, const std::string& token) {
+  if (!invite.empty()) {
+    std::string code = invite;
+    for (char& c : code) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (!stored.invite.empty() && code == stored.invite) return true;
+  }
+  if (!token.empty()) {
+    const std::string hash = sha256_hex(token);
+    std::string pid;
+    {
+      std::lock_guard lock(mutex_);
+      if (auto it = by_token_.find(hash); it != by_token_.end()) pid = it->second;
+    }
+    if (pid.empty() && cluster_ && load_player("token_hash", hash)) {
+      std::lock_guard lock(mutex_);
+      if (auto it = by_token_.find(hash); it != by_token_.end()) pid = it->second;
+    }
+    if (!pid.empty()) {
+      if (pid == stored.creator) return true;
+      for (const auto& seat : stored.seats) {
+        if (seat.player_id == pid) return true;
+      }
+    }
+  }
+  // An event's tables are private so that they are not listed; once the
+  // event is over its standings are public, and so are its games
+  // (docs/events.md). While it runs, the replay is withheld below anyway.
+  bool event_table = false;
+  store_.read([&](Db& db) { event_table = event_rows::is_event_table(db, stored.id); });
+  return event_table;
+}
+
+namespace {
+json rating_json(const StoredRating& r) {
+  return {{"player_id", r.player},
+          {"name", r.name},
+          {"bot", r.player.rfind("bot:", 0) == 0},
+          {"rating", r.rating},
+          {"deviation", r.deviation},
+          {"volatility", r.volatility},
+          {"games", r.games},
+          {"provisional", r.deviation > ratings::kProvisionalDeviation}};
+}
+
+json solo_json(const SoloRecord& s) {
+  json row = {{"game", s.game}, {"games", s.games}, {"wins", s.wins}, {"best_score", s.best_score},
+              {"win_rate", s.games > 0 ? static_cast<double>(s.wins) / s.games : 0.0}};
+  if (!s.player.empty()) {
+    row["player_id"] = s.player;
+    row["name"] = s.name;
+  }
+  return row;
+}
+}  // namespace
+
+json Lobby::leaderboard(const std::string& game) {
+  json rows = json::array();
+  for (const auto& s : store_.leaderboard(game, 100)) {
+    rows.push_back({{"player_id", s.player_id}, {"name", s.name}, {"games", s.games}, {"wins", s.wins}});
+  }
+  json out = {{"game", game.empty() ? json() : json(game)}, {"players", std::move(rows)}};
+  if (game.empty()) return out;
+  json rated = json::array();
+  for (const auto& r : store_.rating_board(game, 100)) rated.push_back(rating_json(r));
+  out["ratings"] = std::move(rated);
+  json solo = json::array();
+  for (const auto& s : store_.solo_board(game, 100)) solo.push_back(solo_json(s));
+  out["solo"] = std::move(solo);
+  return out;
+}
+
+json Lobby::player_profile(const std::string& id, int& status) {
+  const auto profile = store_.player_profile(id, 20);
+  if (!profile) {
+    status = 404;
+    return {{"error", "not_found"}};
+  }
+  status = 200;
+  json ratings = json::array();
+  for (const auto& r : profile->ratings) {
+    json row = rating_json(r);
+    row["game"] = r.game;
+    ratings.push_back(std::move(row));
+  }
+  json solo = json::array();
+  for (const auto& s : profile->solo) solo.push_back(solo_json(s));
+  json recent = json::array();
+  for (const auto& g : profile->recent) {
+    json row = {{"table", g.table_id},
+                {"game", g.game},
+                {"players", g.players},
+                {"seat", g.seat},
+                {"score", g.score},
+                {"winner", g.winner},
+                {"rated", g.rated},
+                {"finished_at", g.finished_at},
+                {"replay", "/api/tables/" + g.table_id + "/replay"}};
+    if (g.rated) {
+      row["rating_before"] = g.rating_before;
+      row["rating_after"] = g.rating_after;
+    }
+    recent.push_back(std::move(row));
+  }
+  return {{"player_id", profile->id},
+          {"name", profile->name},
+          {"bot", id.rfind("bot:", 0) == 0},
+          {"ratings", std::move(ratings)},
+          {"solo", std::move(solo)},
+          {"recent", std::move(recent)}};
+}
+
+}  // namespace casa::server

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// The lobby: players (by id and by token hash), the open tables (by id and by
+// invite code), and the dispatch of every client message. Its maps are guarded
+// by one mutex held only for lookups and inserts, never across I/O or a table's
+// work. Everything game-related is posted to the table concerned.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <optional>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/game.h"
+#include "protocol/crypto.h"
+#include "protocol/protocol.h"
+#include "server/table/bot_pool.h"
+#include "server/net/client.h"
+#include "server/ops/config.h"
+#include "server/store/store.h"
+#include "server/lobby/cluster_port.h"
+#include "server/table/host.h"
+#include "server/tournaments/host.h"
+
+namespace casa::server {
+
+class Cluster;
+class Events;
+class Table;
+struct TableSetup;
+
+// The lobby's lock. It counts the times a thread found it held by another
+// (casa_lobby_lock_waits_total in /metrics): how much the network threads
+// contend for the lobby.
+class LobbyMutex {
+ public:
+  void lock();
+  bool try_lock() { return mutex_.try_lock(); }
+  void unlock() { mutex_.unlock(); }
+
+ private:
+  std::mutex mutex_;
+};
+
+using GameFactory =
+    std::function<CreateResult(std::string_view game, int players, const Value& options, std::uint64_t seed)>;
+
+class Lobby : public TournamentHost {
+ public:
+  // `shards`: the network threads' io_contexts (at least one). The lobby's own
+  // work (its timers, store completions) runs on the first; each new table
+  // lives on one of them, dealt round robin.
+  Lobby(std::vector<boost::asio::io_context*> shards, Store& store, const Config& config, GameFactory factory,
+        std::vector<std::string> games);
+  ~Lobby();
+
+  // Loads players and rebuilds from its log every unfinished table, and every
+  // game that ended (over, not closed) less than --finished-table-ttl-seconds
+  // ago (for the rest of that time, as if the server had not restarted).
+  void recover();
+
+  // One text frame from `client`. `resume` is called (from any thread) when the
+  // connection may read its next frame.
+  void handle(const std::shared_ptr<Client>& client, std::string_view text, std::function<void()> resume);
+  void disconnected(const std::shared_ptr<Client>& client);
+
+  // The node drains: from now on every message is answered with the error
+  // `draining`, and every table is frozen (Table::freeze). `idle` runs on the
+  // io_context once no table has a commit in flight any more and what those
+  // commits acknowledged has been handed to the connections. (With several
+  // nodes, this is where the tables' leases are handed over.)
+  void drain(std::function<void()> idle);
+  bool draining() const { return draining_.load(); }
+
+  // ---- for tables (TableHost, server/table/host.h) ----
+  void send_to_player(const std::string& player_id, const Frame& frame) override;
+  // The player's connection now, or null.
+  std::shared_ptr<Client> connection_of(const std::string& player_id) override;
+  bool is_connected(const std::string& player_id);
+  // When the player's last connection went (the server's start for players not
+  // seen since); nullopt while connected.
+  std::optional<std::chrono::steady_clock::time_point> away_since(const std::string& player_id) override;
+  std::string name_of(const std::string& player_id) override;
+  void seat_changed(const std::string& player_id, const std::string& table, bool seated) override;
+  // The table ended (over or closed): it is forgotten after
+  // --finished-table-ttl-seconds. `owed`: players still owed its game_over,
+  // whose list of tables keeps it until then.
+  void table_finished(const std::shared_ptr<Table>& table, std::vector<std::string> owed) override;
+  void forget_table(const std::string& table) override;
+  // A rematch: a new table like `old`, with `seats` pre-filled. Calls `done`
+  // with the new table (null on failure) once stored. Refused at once (and
+  // `done` not called) when `by` has too many unfinished tables.
+  std::optional<protocol::Refusal> create_rematch(const TableSetup& old, const std::string& by,
+                                                  std::vector<StoredSeat> seats,
+                                                  std::function<void(std::shared_ptr<Table>)> done) override;
+  CreateResult make_game(const TableSetup& setup) const override;
+  bool deal_withheld(const std::string& table) override;
+  // Why a table of setup.game with setup.options may not be created here
+  // (unknown game, an option for test servers only, a server setting given as
+  // an option), or nullopt.
+  std::optional<protocol::Refusal> check_options(const TableSetup& setup) const override;
+  // Refused (too_many_tables) when `player` would have more than
+  // --max-tables-per-player unfinished tables with `more` new ones: every path
+  // that opens a table for a player asks here first.
+  std::optional<protocol::Refusal> table_limit(const std::string& player_id, int more = 1);
+  // The same check, and on success `count` tables counted against the player
+  // at once (a duplicate event's first tables, before they are stored).
+  std::optional<protocol::Refusal> reserve_tables(const std::string& player_id, int count) override;
+  void release_tables(const std::string& player_id, int count) override;
+
+  // ---- for duplicate events ----
+  Events& events() { return *events_; }
+  bool known_player(const std::string& player_id) override;
+  // A fresh table id (not yet registered).
+  std::string reserve_table_id() override;
+  // Registers and opens a table whose seats are all given (it starts at once).
+  // `counted`: reserve_tables already counted it against its creator.
+  void open_event_table(const TableSetup& setup, std::vector<StoredSeat> seats, bool counted = false) override;
+  Store& store() override { return store_; }
+  const Config& config() const override { return config_; }
+  boost::asio::io_context& io() override { return io_; }
+  // Where searching bots think (null when --bot-threads is 0).
+  BotPool* bot_pool() override { return bot_pool_.get(); }
+  // Runs `f(ok)` on the io_context after a store write.
+  Store::Done on_io(std::function<void(bool)> f) override;
+
+  // ---- cluster mode (docs/cluster.md; server/cluster/cluster.h) ----
+  // Before recover(): tables are then claimed by the cluster, not all loaded.
+  // `port` is `cluster` (which implements it): the lobby itself uses only the port.
+  void set_cluster(Cluster* cluster, ClusterPort* port) { cluster_node_ = cluster; cluster_ = port; }
+  Cluster* cluster() { return cluster_node_; }
+  bool clustered() const override { return cluster_ != nullptr; }
+  // Registers and replays a stored table (the restart code path). False when
+  // it does not replay.
+  bool adopt_table(const StoredTable& stored);
+  std::shared_ptr<Table> table(const std::string& id);
+  // Forgets a table another node now runs (its lease stays theirs).
+  void drop_table(const std::string& id);
+  // A connection held by another node for one of its players: it becomes the
+  // player's connection here unless one is live. False for an unknown player.
+  bool attach_remote(const std::shared_ptr<Client>& client);
+
+  // ---- for HTTP ----
+  // A finished game's replay; status 200, 403 (not over, or a private table
+  // asked for without its invite code or a seated player's token) or 404.
+  nlohmann::json replay(const std::string& table, int& status, const std::string& invite = {},
+                        const std::string& token = {});
+  nlohmann::json leaderboard(const std::string& game);
+  // A player's public profile (docs/ratings.md); status 200 or 404.
+  nlohmann::json player_profile(const std::string& id, int& status);
+  std::size_t table_count();
+
+  // ---- the admin API (server/http/admin.cpp, docs/operations.md#admin-api) ----
+  // Each returns the JSON body and sets the HTTP status, or gives both to an
+  // AdminAnswer (at once, or later when another node of a cluster answers).
+  // In cluster mode every one of them acts on the whole cluster.
+  using AdminAnswer = std::function<void(int status, nlohmann::json body)>;
+  void admin_tables(AdminAnswer done);
+  void admin_close_table(const std::string& table, const std::string& reason, AdminAnswer done);
+  void admin_disconnect(const std::string& player_id, AdminAnswer done);
+  nlohmann::json admin_ban(const std::string& player_id, const std::string& reason, int& status);
+  nlohmann::json admin_unban(const std::string& player_id, int& status);
+  nlohmann::json admin_bans();
+  bool is_banned(const std::string& player_id);
+  // An admin request another node passed on ({"op": "close", "table",
+  // "reason"}, {"op": "disconnect", "player"}, {"op": "ban" | "unban",
+  // "player"}): carried out on this node alone.
+  nlohmann::json admin_here(const nlohmann::json& request, int& status);
+  // What GET /metrics reads from the lobby at scrape time.
+  struct Gauges {
+    std::vector<std::pair<std::string, std::int64_t>> tables_by_state;
+    std::int64_t players_connected = 0;
+  };
+  Gauges gauges();
+
+ private:
+  void load_bans();
+  // Whether the replay of a private table may be given: its invite code, the
+  // token of its creator or of a player seated there, or an event's table.
+  bool may_replay(const StoredTable& stored, const std::string& invite, const std::string& token);
+  // Cluster mode: the player's ban as the store has it now (set or lifted on
+  // any node).
+  void refresh_ban(const std::string& player_id);
+  nlohmann::json admin_local_tables();  // the tables in this node's memory
+  nlohmann::json admin_close_here(const std::string& table, const std::string& reason, int& status);
+  nlohmann::json admin_disconnect_here(const std::string& player_id, int& status);
+  // Tells the player's connection on this node (not one held for another
+  // node) that they are banned, and closes it. True if there was one.
+  bool kick_banned(const std::string& player_id);
+  // A token bucket per client address (new players, wrong invite codes).
+  class AddressBuckets {
+   public:
+    AddressBuckets(double size, double per_second) : size_(size), per_second_(per_second) {}
+    // Takes one token of `address`; false when it has none left.
+    bool take(const std::string& address);
+    // True when `address` has a token left (takes none).
+    bool has(const std::string& address);
+
+   private:
+    struct Bucket {
+      double tokens;
+      std::chrono::steady_clock::time_point at;
+    };
+    Bucket& refill(const std::string& address);
+    double size_, per_second_;
+    std::mutex mutex_;
+    std::map<std::string, Bucket> buckets_;
+  };
+  struct Player {
+    std::string id;
+    std::string name;
+    std::string token_hash;
+    std::weak_ptr<Client> connection;
+    // Unfinished tables where they sit or that they created, and finished
+    // ones whose game_over they are owed.
+    std::set<std::string> tables;
+    std::chrono::steady_clock::time_point gone_since{};  // while not connected
+    int open_created = 0;          // unfinished tables they created
+  };
+
+  // `looked_up`: cluster mode, the token's player and ban were read from the
+  // store already (on the cluster's pool, never on an event loop).
+  void hello(const std::shared_ptr<Client>& client, const nlohmann::json& body,
+             const std::optional<nlohmann::json>& id, std::function<void()> resume, bool looked_up = false);
+  // `resume` once answered (in cluster mode, after the database was asked off
+  // the event loop).
+  void create_table(const std::shared_ptr<Client>& client, const nlohmann::json& body,
+                    const std::optional<nlohmann::json>& id, std::function<void()> resume);
+  void open_created_table(const std::shared_ptr<Client>& client, const std::shared_ptr<Table>& table,
+                          std::vector<StoredSeat> seats, int seat, const std::optional<nlohmann::json>& id);
+  void list_tables(const std::shared_ptr<Client>& client, const nlohmann::json& body,
+                   const std::optional<nlohmann::json>& id, std::function<void()> resume);
+  // The table a message names by "table" or "invite". A private table named by
+  // its id is found only for its creator, its players and those who gave its
+  // invite before; wrong invite codes spend the address's bucket, and with it
+  // empty no invite is looked up. `refusal` says why when null comes back for
+  // a reason other than an unknown table.
+  // `missed`: set when an invite code was not found here (the caller counts it
+  // as a wrong guess unless another node of a cluster knows it).
+  std::shared_ptr<Table> find_table(const std::shared_ptr<Client>& client, const nlohmann::json& body,
+                                    std::optional<protocol::Refusal>& refusal, bool& missed);
+  std::shared_ptr<Table> find_table(const nlohmann::json& body);
+  std::shared_ptr<Table> find_table(const std::string& id);
+  void forget_later(const std::string& table, std::chrono::seconds after,
+                    std::vector<std::string> owed);
+  // `claimed`: its lease is already this node's (a takeover).
+  std::shared_ptr<Table> register_table(TableSetup setup, std::unique_ptr<Game> game, bool claimed = false);
+  std::string unique_table_id();
+  std::string unique_invite();
+
+  boost::asio::io_context& io_;  // shards_.front()
+  std::vector<boost::asio::io_context*> shards_;
+  std::atomic<std::size_t> next_shard_{0};
+  Store& store_;
+  Config config_;
+  GameFactory factory_;
+  std::vector<std::string> games_;
+
+  std::atomic<bool> draining_{false};
+  LobbyMutex mutex_;
+  std::map<std::string, Player> players_;              // by id
+  std::map<std::string, std::string> by_token_;        // token hash -> id
+  std::map<std::string, std::shared_ptr<Table>> tables_;  // by id
+  std::map<std::string, std::string> by_invite_;       // invite -> id
+  std::set<std::string> banned_;                       // player ids (table bans)
+  AddressBuckets new_players_;
+  AddressBuckets invite_guesses_;
+  std::unique_ptr<Events> events_;
+  Cluster* cluster_node_ = nullptr;  // for the admin API (server/http/admin.cpp)
+  ClusterPort* cluster_ = nullptr;
+  // Cluster mode: a player registered on another node, from the store (by id
+  // or by token hash); false when unknown there too.
+  bool load_player(const std::string& column, const std::string& value);
+  void forget(const std::string& id, bool release_lease);
+  // Last: destroyed first, so no search is running when the rest goes.
+  std::unique_ptr<BotPool> bot_pool_;
+};
+
+// Resume tokens are stored as their SHA-256.
+using casa::sha256_hex;
+
+}  // namespace casa::server

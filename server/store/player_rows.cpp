@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "server/store/player_rows.h"
+
+namespace casa::server::player_rows {
+
+std::optional<StoredPlayer> find(Db& db, Key key, const std::string& value) {
+  auto& q = db.prepare(key == Key::id ? "SELECT id, name, token_hash FROM players WHERE id = ?"
+                                      : "SELECT id, name, token_hash FROM players WHERE token_hash = ?");
+  q.bind_text(1, value);
+  std::optional<StoredPlayer> found;
+  if (q.step()) found = StoredPlayer{q.text_at(0), q.text_at(1), q.text_at(2)};
+  q.run();
+  return found;
+}
+
+}  // namespace casa::server::player_rows
