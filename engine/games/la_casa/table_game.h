@@ -82,7 +82,9 @@ enum ActionKind : std::uint16_t {
 // The shapes of an action's fields (unused fields are zero), and the refusal of
 // an illegal one: for the table game's checks and its Challenges'.
 namespace table_action {
-inline bool plain(const Action& a) { return a.card == 0 && a.arg == 0 && a.set == 0 && a.set2 == 0; }
+inline bool plain(const Action& a) {
+  return a.card == 0 && a.arg == 0 && a.set == 0 && a.set2 == 0;
+}
 inline bool plain_card(const Action& a) {
   return a.card < kDeckSize && a.arg == 0 && a.set == 0 && a.set2 == 0;
 }

@@ -38,7 +38,8 @@ struct ChallengeRules<kTheClub> {
       return g.wrong_decision();
     const CardSet s(a.set);
     if (s.size() > 2) return illegal("You may set aside at most two cards.");
-    if (!(s - g.hand_[seat]).empty()) return illegal("You can only set aside cards from your hand.");
+    if (!(s - g.hand_[seat]).empty())
+      return illegal("You can only set aside cards from your hand.");
     return std::nullopt;
   }
 
