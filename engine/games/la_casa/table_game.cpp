@@ -37,24 +37,17 @@ using table_action::plain;
 using table_action::plain_arg;
 using table_action::plain_card;
 
-std::string_view phase_name(Phase phase) {
-  switch (phase) {
+// The phase's name in views and messages; a Challenge names the phases it adds.
+std::string_view TableGame::phase_name() const {
+  if (const ExtraPhase* p = extra_phase()) return p->name;
+  switch (phase_) {
     case Phase::kChooseChallenge: return "choose_challenge";
     case Phase::kElection: return "election";
     case Phase::kElectionDiscard: return "election_discard";
-    case Phase::kClubSetAside: return "set_aside";
-    case Phase::kNameCousins: return "name_cousins";
-    case Phase::kBidding: return "bidding";
-    case Phase::kNameRuling: return "name_ruling_family";
     case Phase::kPlay: return "play";
-    case Phase::kEliminate: return "eliminate";
-    case Phase::kReveal: return "reveal";
-    case Phase::kPassCard: return "pass_card";
-    case Phase::kSlapFollow: return "slap_down";
-    case Phase::kSteal: return "steal";
-    case Phase::kGive: return "give";
     case Phase::kRoundOver: return "round_over";
     case Phase::kGameOver: return "game_over";
+    default: break;
   }
   return "?";
 }
@@ -677,7 +670,7 @@ std::optional<Error> TableGame::check_play(Seat seat, const Action& a) const {
 }
 
 Error TableGame::wrong_decision() const {
-  return illegal("That is not a decision of this moment (" + std::string(phase_name(phase_)) +
+  return illegal("That is not a decision of this moment (" + std::string(phase_name()) +
                  ").");
 }
 

@@ -58,7 +58,6 @@ enum class Phase : int {
   kRoundOver,        // waiting for the next dealer to deal
   kGameOver,
 };
-std::string_view phase_name(Phase phase);
 
 enum ActionKind : std::uint16_t {
   kActPlay = 1,
@@ -171,6 +170,8 @@ class TableGame final : public Game {
   // The round's Challenge's declaration of the phase the game is in, if it is
   // one of its extra phases.
   const ExtraPhase* extra_phase() const;
+  // The phase's name in views and messages ("phase").
+  std::string_view phase_name() const;
   // LC-5.1 / LC-5.2 The side with more (most) or fewer of a count, a tie to the
   // side that captured the Mangia-Cake; records the counts.
   int decide(int a, int b, bool most);

@@ -119,7 +119,7 @@ void TableGame::write_view(Seat seat, ViewWriter& v) const {
                                                       : "sticky");
   v.member("target", target_);
   v.member("election", election_);
-  v.member("phase", phase_name(phase_));
+  v.member("phase", phase_name());
   // A Challenge's phase may show other seats acting than to_act() (LC-7.16).
   const ExtraPhase* extra = extra_phase();
   const SeatMask acting =
@@ -266,7 +266,7 @@ Value TableGame::full_state() const {
   v.set("round", round_);
   v.set("dealer", dealer_);
   v.set("scores", Value::Array{scores_[0], scores_[1]});
-  v.set("phase", phase_name(phase_));
+  v.set("phase", phase_name());
   v.set("actor", actor_);
   v.set("challenge", challenge_);
   Value hands = Value::array(), aside = Value::array(), up = Value::array(), seen = Value::array();

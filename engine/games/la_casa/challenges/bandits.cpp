@@ -121,10 +121,12 @@ struct ChallengeRules<kBandits> {
 namespace {
 constexpr ExtraPhase kBanditsPhases[] = {
     {.phase = Phase::kSteal,
+     .name = "steal",
      .legal = &ChallengeRules<kBandits>::steal_legal,
      .check = &ChallengeRules<kBandits>::steal_check,
      .apply = &ChallengeRules<kBandits>::steal},
     {.phase = Phase::kGive,
+     .name = "give",
      .legal = &ChallengeRules<kBandits>::give_legal,
      .check = &ChallengeRules<kBandits>::give_check,
      .apply = &ChallengeRules<kBandits>::give},

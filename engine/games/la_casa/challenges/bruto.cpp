@@ -63,6 +63,7 @@ struct ChallengeRules<kBruto> {
 namespace {
 constexpr ExtraPhase kBrutoPhases[] = {
     {.phase = Phase::kEliminate,
+     .name = "eliminate",
      .legal = &ChallengeRules<kBruto>::legal,
      .check = &ChallengeRules<kBruto>::check,
      .apply = &ChallengeRules<kBruto>::apply},

@@ -44,6 +44,7 @@ struct ChallengeRules<kCardsOnTheTable> {
 namespace {
 constexpr ExtraPhase kCardsOnTheTablePhases[] = {
     {.phase = Phase::kReveal,
+     .name = "reveal",
      .legal = &ChallengeRules<kCardsOnTheTable>::legal,
      .check = &ChallengeRules<kCardsOnTheTable>::check,
      .apply = &ChallengeRules<kCardsOnTheTable>::apply},

@@ -90,6 +90,8 @@ class ActionSink {
 // it. The table game asks the round's Challenge for the phase it is in.
 struct ExtraPhase {
   Phase phase;
+  // Its name in views and messages ("phase").
+  std::string_view name;
   // The seats to act. Empty: the one seat whose turn it is.
   SeatMask (*to_act)(const TableGame& g) = nullptr;
   // Why `seat`, which is not to act, may not act. Empty: it is not their turn.

@@ -45,6 +45,7 @@ struct ChallengeRules<kCousins> {
 namespace {
 constexpr ExtraPhase kCousinsPhases[] = {
     {.phase = Phase::kNameCousins,
+     .name = "name_cousins",
      .legal = &ChallengeRules<kCousins>::legal,
      .check = &ChallengeRules<kCousins>::check,
      .apply = &ChallengeRules<kCousins>::apply},

@@ -120,10 +120,12 @@ struct ChallengeRules<kFigura> {
 namespace {
 constexpr ExtraPhase kFiguraPhases[] = {
     {.phase = Phase::kBidding,
+     .name = "bidding",
      .legal = &ChallengeRules<kFigura>::bid_legal,
      .check = &ChallengeRules<kFigura>::bid_check,
      .apply = &ChallengeRules<kFigura>::bid},
     {.phase = Phase::kNameRuling,
+     .name = "name_ruling_family",
      .legal = &ChallengeRules<kFigura>::name_legal,
      .check = &ChallengeRules<kFigura>::name_check,
      .apply = &ChallengeRules<kFigura>::name},

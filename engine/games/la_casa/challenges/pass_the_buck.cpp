@@ -52,6 +52,7 @@ struct ChallengeRules<kPassTheBuck> {
 namespace {
 constexpr ExtraPhase kPassTheBuckPhases[] = {
     {.phase = Phase::kPassCard,
+     .name = "pass_card",
      .legal = &ChallengeRules<kPassTheBuck>::legal,
      .check = &ChallengeRules<kPassTheBuck>::check,
      .apply = &ChallengeRules<kPassTheBuck>::apply},

@@ -125,6 +125,7 @@ struct ChallengeRules<kSlapDown> {
 namespace {
 constexpr ExtraPhase kSlapDownPhases[] = {
     {.phase = Phase::kSlapFollow,
+     .name = "slap_down",
      .to_act = &ChallengeRules<kSlapDown>::to_act,
      .not_acting = &ChallengeRules<kSlapDown>::not_acting,
      .legal = &ChallengeRules<kSlapDown>::legal,

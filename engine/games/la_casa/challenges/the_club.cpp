@@ -77,6 +77,7 @@ struct ChallengeRules<kTheClub> {
 namespace {
 constexpr ExtraPhase kTheClubPhases[] = {
     {.phase = Phase::kClubSetAside,
+     .name = "set_aside",
      .legal = &ChallengeRules<kTheClub>::legal,
      .check = &ChallengeRules<kTheClub>::check,
      .apply = &ChallengeRules<kTheClub>::apply},
