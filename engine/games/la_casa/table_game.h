@@ -38,8 +38,8 @@ namespace casa::la_casa {
 enum class Format : int { kClassic, kChallenges, kSticky };
 
 // The phases of a round. Those a Challenge begins (from kClubSetAside to kGive
-// but kPlay) are declared, with their actions, in that Challenge's file
-// (ExtraPhase in challenges/challenge.h).
+// but kPlay) are declared, with their names and actions, in that Challenge's
+// file (ExtraPhase in challenges/challenge.h).
 enum class Phase : int {
   kChooseChallenge,  // sticky: the dealer picks the next challenge (LC-5.4)
   kElection,         // LC-6.3 / LC-6.5
