@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "engine/action_fields.h"
-#include "engine/games/la_casa/trick.h"
 #include "engine/rng.h"
 
 namespace casa::la_casa {
@@ -67,13 +66,7 @@ void DominationGame::start_round(std::vector<Event>* events) {
   }
   stock_next_ = 0;
   known_ = CardSet();
-  trick_len_ = 0;
-  lead_ = kNoFamily;
-  tricks_played_ = 0;
-  tricks_ = {};
-  captured_ = {};
-  last_trick_ = {-1, -1};
-  last_winner_ = -1;
+  trick_.clear();
   elector_ = -1;
   election_round_ = 1;
 
@@ -84,7 +77,7 @@ void DominationGame::start_round(std::vector<Event>* events) {
     // LC-9.2 / LC-11.13 A Mangia-Cake: no Ruling Family, no Election; the
     // non-dealer leads.
     ruling_ = kNoFamily;
-    leader_ = non_dealer();
+    trick_.leader = non_dealer();
     phase_ = kPlay;
   } else {
     ruling_ = kNoFamily;
@@ -144,7 +137,7 @@ std::optional<Error> DominationGame::elect(Seat seat, const Action& action,
   // LC-9.2 / LC-11.13 The elector takes no card and discards nothing, and leads.
   elector_ = seat;
   ruling_ = family;
-  leader_ = seat;
+  trick_.leader = seat;
   phase_ = kPlay;
   if (events) {
     emit(events, kBoth, true,
@@ -159,8 +152,8 @@ std::optional<Error> DominationGame::elect(Seat seat, const Action& action,
 Seat DominationGame::actor() const {
   switch (phase_) {
     case kElect: return to_elect_;
-    case kPlay: return (leader_ + trick_len_) % 2;
-    case kChoosePile: return last_winner_;
+    case kPlay: return (trick_.leader + trick_.len) % 2;
+    case kChoosePile: return trick_.last_winner;
     case kRoundOver: return non_dealer();  // the next round's dealer deals
     case kOver: return -1;
   }
@@ -173,51 +166,39 @@ SeatMask DominationGame::to_act() const {
 }
 
 CardSet DominationGame::legal_cards(Seat seat) const {
-  return trick::playable(hands_[seat], trick_len_ == 0 ? kNoFamily : lead_, ruling_);
+  return trick_.playable(hands_[seat], ruling_);
 }
 
 RobotSituation DominationGame::robot_situation(Seat seat) const {
   RobotSituation s;
   s.playable = hands_[seat];
-  s.trick = trick_.data();
-  s.trick_len = trick_len_;
-  s.lead = trick_len_ == 0 ? kNoFamily : lead_;
+  s.trick = trick_.cards.data();
+  s.trick_len = trick_.len;
+  s.lead = trick_.lead_now();
   s.ruling = ruling_;
   return s;
 }
 
 void DominationGame::play_card(Seat seat, int card, std::vector<Event>* events) {
   hands_[seat].remove(card);
-  lead_ = trick::lead_after(card, trick_len_ == 0 ? kNoFamily : lead_, ruling_);
-  trick_[trick_len_] = card;
-  trick_seat_[trick_len_] = seat;
-  ++trick_len_;
+  trick_.play(seat, card, ruling_);
   if (events) {
     emit(events, kBoth, true,
          Value::obj({{"type", "play"}, {"seat", seat}, {"card", card_id(card)}}));
   }
-  if (trick_len_ == 2) finish_trick(events);
+  if (trick_.len == 2) finish_trick(events);
 }
 
 void DominationGame::finish_trick(std::vector<Event>* events) {
-  const int winner = trick_seat_[trick::winner(trick_.data(), 2, lead_, ruling_, kNoFamily)];
-  captured_[winner].add(trick_[0]);
-  captured_[winner].add(trick_[1]);
-  ++tricks_[winner];
-  ++tricks_played_;
-  last_trick_ = trick_;
-  last_trick_seat_ = trick_seat_;
-  last_winner_ = winner;
-  trick_len_ = 0;
-  lead_ = kNoFamily;
+  const int winner = trick_.take(ruling_, kNoFamily);  // LC-9: no Cousins
   if (events) {
     emit(events, kBoth, true,
          Value::obj({{"type", "trick"},
                      {"winner", winner},
-                     {"cards", Value::Array{card_id(last_trick_[0]), card_id(last_trick_[1])}},
-                     {"number", tricks_played_}}));
+                     {"cards", Value::Array{card_id(trick_.last[0]), card_id(trick_.last[1])}},
+                     {"number", trick_.played}}));
   }
-  leader_ = winner;
+  trick_.leader = winner;
   if (face_up_ >= 0) {
     phase_ = kChoosePile;  // LC-9.3 the winner chooses a pile
   } else if (hands_[0].empty() && hands_[1].empty()) {
@@ -230,7 +211,7 @@ void DominationGame::finish_trick(std::vector<Event>* events) {
 // LC-9.3 / LC-11.13 The winner takes the chosen pile's card, the other player the
 // other's; then a new card is turned up while the stock lasts.
 void DominationGame::take_pile(int pile, std::vector<Event>* events) {
-  const int winner = last_winner_;
+  const int winner = trick_.last_winner;
   const int other = 1 - winner;
   const int shown = face_up_;
   const int top = stock_[stock_next_++];
@@ -262,15 +243,15 @@ void DominationGame::finish_round(std::vector<Event>* events) {
   round_points_ = {};
   if (elector_ >= 0) {
     // LC-9.4 The elector needs 9 of the 16 tricks; otherwise the other scores 2.
-    if (tricks_[elector_] >= kElectorGoal) {
+    if (trick_.won[elector_] >= kElectorGoal) {
       round_points_[elector_] = 1;
     } else {
       round_points_[1 - elector_] = 2;
     }
-  } else if (tricks_[0] != tricks_[1]) {
+  } else if (trick_.won[0] != trick_.won[1]) {
     // LC-9.2 / LC-5.1 Most tricks scores 1; a tie would go to the Mangia-Cake's
     // captor, but it lies in the Casa: nobody scores.
-    round_points_[tricks_[0] > tricks_[1] ? 0 : 1] = 1;
+    round_points_[trick_.won[0] > trick_.won[1] ? 0 : 1] = 1;
   }
   scores_[0] += round_points_[0];
   scores_[1] += round_points_[1];
@@ -284,7 +265,7 @@ void DominationGame::finish_round(std::vector<Event>* events) {
          Value::obj({{"type", "round_end"},
                      {"round", round_ + 1},
                      {"elector", elector_ < 0 ? Value() : Value(elector_)},
-                     {"tricks", Value::Array{tricks_[0], tricks_[1]}},
+                     {"tricks", Value::Array{trick_.won[0], trick_.won[1]}},
                      {"points", Value::Array{round_points_[0], round_points_[1]}},
                      {"scores", Value::Array{scores_[0], scores_[1]}}}));
     if (phase_ == kOver) {
@@ -351,7 +332,8 @@ std::optional<Error> DominationGame::apply(Seat seat, const Action& action,
         return Error{"illegal_action", "That card is not in your hand."};
       }
       if (!legal_cards(seat).has(card)) {
-        return Error{"illegal_action", "You must follow " + std::string(family_name(lead_)) + "."};
+        return Error{"illegal_action",
+                     "You must follow " + std::string(family_name(trick_.lead)) + "."};
       }
       play_card(seat, card, events);
       return std::nullopt;
@@ -422,23 +404,19 @@ Value DominationGame::view(Seat seat) const {
   v.set("stock", kStockSize - stock_next_);
   if (player) v.set("hand", card_list(hands_[seat]));
   v.set("hand_sizes", Value::Array{hands_[0].size(), hands_[1].size()});
-  v.set("leader", leader_);
-  Value trick = Value::array();
-  for (int i = 0; i < trick_len_; ++i) {
-    trick.push(Value::obj({{"seat", trick_seat_[i]}, {"card", card_id(trick_[i])}}));
-  }
-  v.set("trick", std::move(trick));
-  v.set("lead", family_or_null(lead_));
-  if (last_winner_ >= 0) {
+  v.set("leader", trick_.leader);
+  v.set("trick", trick_.trick_state("seat"));
+  v.set("lead", family_or_null(trick_.lead));
+  if (trick_.last_winner >= 0) {
     v.set("last_trick",
-          Value::obj({{"cards", Value::Array{card_id(last_trick_[0]), card_id(last_trick_[1])}},
-                      {"seats", Value::Array{last_trick_seat_[0], last_trick_seat_[1]}},
-                      {"winner", last_winner_}}));
+          Value::obj({{"cards", Value::Array{card_id(trick_.last[0]), card_id(trick_.last[1])}},
+                      {"seats", Value::Array{trick_.last_players[0], trick_.last_players[1]}},
+                      {"winner", trick_.last_winner}}));
   } else {
     v.set("last_trick", Value());
   }
-  v.set("tricks_played", tricks_played_);
-  v.set("tricks", Value::Array{tricks_[0], tricks_[1]});
+  v.set("tricks_played", trick_.played);
+  v.set("tricks", Value::Array{trick_.won[0], trick_.won[1]});
   v.set("round_points", Value::Array{round_points_[0], round_points_[1]});
   v.set("scores", Value::Array{scores_[0], scores_[1]});
   if (phase_ == kOver) {
@@ -454,10 +432,6 @@ Value DominationGame::full_state() const {
   for (auto c : casa_) casa.push(card_id(c));
   Value stock = Value::array();
   for (int i = stock_next_; i < kStockSize; ++i) stock.push(card_id(stock_[i]));
-  Value trick = Value::array();
-  for (int i = 0; i < trick_len_; ++i) {
-    trick.push(Value::obj({{"seat", trick_seat_[i]}, {"card", card_id(trick_[i])}}));
-  }
   return Value::obj({
       {"phase", static_cast<int>(phase_)},
       {"target", setup_.target},
@@ -478,15 +452,15 @@ Value DominationGame::full_state() const {
       {"stock", std::move(stock)},
       {"face_up", card_or_null(face_up_)},
       {"known", Value(static_cast<long long>(known_.bits()))},
-      {"trick", std::move(trick)},
-      {"lead", lead_},
-      {"leader", leader_},
-      {"tricks_played", tricks_played_},
-      {"tricks", Value::Array{tricks_[0], tricks_[1]}},
-      {"captured", Value::Array{card_list(captured_[0]), card_list(captured_[1])}},
-      {"last_trick", Value::Array{card_or_null(last_trick_[0]), card_or_null(last_trick_[1])}},
-      {"last_trick_seats", Value::Array{last_trick_seat_[0], last_trick_seat_[1]}},
-      {"last_winner", last_winner_},
+      {"trick", trick_.trick_state("seat")},
+      {"lead", trick_.lead},
+      {"leader", trick_.leader},
+      {"tricks_played", trick_.played},
+      {"tricks", Value::Array{trick_.won[0], trick_.won[1]}},
+      {"captured", trick_.captured_state()},
+      {"last_trick", trick_.last_state()},
+      {"last_trick_seats", trick_.last_players_state()},
+      {"last_winner", trick_.last_winner},
   });
 }
 

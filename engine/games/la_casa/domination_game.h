@@ -19,6 +19,7 @@
 #include "engine/game.h"
 #include "engine/games/la_casa/cards.h"
 #include "engine/games/la_casa/robot.h"
+#include "engine/games/la_casa/two_seat_trick.h"
 
 namespace casa::la_casa {
 
@@ -104,17 +105,7 @@ class DominationGame final : public Game {
   int stock_next_ = 0;
   int face_up_ = -1;
   CardSet known_;
-  std::array<int, 2> trick_{};
-  std::array<int, 2> trick_seat_{};
-  int trick_len_ = 0;
-  int lead_ = kNoFamily;
-  int leader_ = 0;
-  int tricks_played_ = 0;
-  std::array<int, 2> tricks_{};
-  std::array<CardSet, 2> captured_{};
-  std::array<int, 2> last_trick_{-1, -1};
-  std::array<int, 2> last_trick_seat_{};
-  int last_winner_ = -1;
+  TwoSeatTrick trick_;  // the players are the seats
 };
 
 }  // namespace casa::la_casa

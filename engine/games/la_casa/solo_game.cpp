@@ -8,7 +8,6 @@
 #include "engine/action_fields.h"
 #include "engine/games/la_casa/robot.h"
 #include "engine/games/la_casa/solo.h"
-#include "engine/games/la_casa/trick.h"
 #include "engine/rng.h"
 
 namespace casa::la_casa {
@@ -83,15 +82,9 @@ void SoloGame::start_round(std::vector<Event>* events) {
     deck = shuffled_deck(deal_seed_, round_, redeals_);
   }
   cousins_ = kNoFamily;
-  trick_len_ = 0;
-  lead_ = kNoFamily;
-  leader_ = 0;  // LC-8.2 the human leads the first trick
-  tricks_played_ = 0;
-  tricks_won_ = {};
+  trick_.clear();
+  trick_.leader = 0;  // LC-8.2 the human leads the first trick
   valid_tricks_ = {};
-  captured_ = {};
-  last_trick_ = {-1, -1};
-  last_winner_ = -1;
   // LC-8.5 / LC-7.9 the human names the Cousins first.
   phase_ = rules().solo_names_cousins ? kNameCousins : kPlay;
 
@@ -167,7 +160,7 @@ CardSet SoloGame::robot_face_up() const {
 }
 
 CardSet SoloGame::legal_cards() const {
-  return trick::playable(hand_, trick_len_ == 0 ? kNoFamily : lead_, ruling_);
+  return trick_.playable(hand_, ruling_);
 }
 
 void SoloGame::play_card(int player, int card, std::vector<Event>* events) {
@@ -181,10 +174,7 @@ void SoloGame::play_card(int player, int card, std::vector<Event>* events) {
   }
   const int ruling_before = ruling_;
   if (rules().ruling_after) ruling_ = rules().ruling_after(card, ruling_);
-  lead_ = trick::lead_after(card, trick_len_ == 0 ? kNoFamily : lead_, ruling_);
-  trick_[trick_len_] = card;
-  trick_player_[trick_len_] = player;
-  ++trick_len_;
+  trick_.play(player, card, ruling_);
   if (events) {
     Value body = Value::obj({{"type", "play"}, {"player", player_name(player)}});
     if (player == 0) body.set("seat", 0);
@@ -198,9 +188,9 @@ void SoloGame::play_card(int player, int card, std::vector<Event>* events) {
 void SoloGame::robot_plays(std::vector<Event>* events) {
   RobotSituation s;
   s.playable = robot_face_up();
-  s.trick = trick_.data();
-  s.trick_len = trick_len_;
-  s.lead = lead_;
+  s.trick = trick_.cards.data();
+  s.trick_len = trick_.len;
+  s.lead = trick_.lead;
   s.ruling = ruling_;
   s.cousins = cousins_;
   s.capitano = ruling_can_change();
@@ -211,9 +201,9 @@ void SoloGame::robot_plays(std::vector<Event>* events) {
 RobotSituation SoloGame::robot_situation() const {
   RobotSituation s;
   s.playable = hand_;
-  s.trick = trick_.data();
-  s.trick_len = trick_len_;
-  s.lead = trick_len_ == 0 ? kNoFamily : lead_;
+  s.trick = trick_.cards.data();
+  s.trick_len = trick_.len;
+  s.lead = trick_.lead_now();
   s.ruling = ruling_;
   s.cousins = cousins_;
   s.capitano = ruling_can_change();
@@ -221,31 +211,22 @@ RobotSituation SoloGame::robot_situation() const {
 }
 
 void SoloGame::finish_trick(std::vector<Event>* events) {
-  const int pos = trick::winner(trick_.data(), trick_len_, lead_, ruling_, cousins_);
-  const int winner = trick_player_[pos];
-  CardSet cards;
-  for (int i = 0; i < trick_len_; ++i) cards.add(trick_[i]);
-  captured_[winner] |= cards;
-  ++tricks_won_[winner];
+  // Both cards are in (the human's play makes the Robot answer).
+  const int winner = trick_.take(ruling_, cousins_);
+  const CardSet cards = CardSet::of(trick_.last[0]) | CardSet::of(trick_.last[1]);
   // A Challenge may judge the trick (LC-8.5 Betrayal).
   const bool judged = rules().solo_trick_valid != nullptr;
   const bool valid = judged ? rules().solo_trick_valid(*this, cards, winner) : true;
-  ++tricks_played_;
-  last_trick_ = {trick_[0], trick_[1]};
-  last_trick_player_ = {trick_player_[0], trick_player_[1]};
-  last_winner_ = winner;
   if (events) {
     Value played = Value::array();
-    for (int i = 0; i < trick_len_; ++i) played.push(card_id(trick_[i]));
+    for (int card : trick_.last) played.push(card_id(card));
     Value body = Value::obj({{"type", "trick"},
                              {"winner", player_name(winner)},
                              {"cards", std::move(played)},
-                             {"number", tricks_played_}});
+                             {"number", trick_.played}});
     if (judged) body.set("valid", valid);
     emit(events, std::move(body));
   }
-  trick_len_ = 0;
-  lead_ = kNoFamily;
 
   // LC-8.2 Face-down feet turn up, then the human draws while the pile lasts.
   for (int c = 0; c < kColumns; ++c) {
@@ -274,14 +255,14 @@ void SoloGame::finish_trick(std::vector<Event>* events) {
     finish_round(events);
     return;
   }
-  leader_ = winner;
-  if (leader_ == kRobot) robot_plays(events);
+  trick_.leader = winner;
+  if (trick_.leader == kRobot) robot_plays(events);
 }
 
 // LC-8.3, LC-8.5, LC-11.14 What the human scores this round (the Robot never scores).
 int SoloGame::decide(int human, int robot, bool more_wins) const {
   // LC-5.2 A tie goes to whoever captured the Mangia-Cake.
-  if (human == robot) return captured_[0].has(kMangiaCake) ? 1 : 0;
+  if (human == robot) return trick_.captured[0].has(kMangiaCake) ? 1 : 0;
   return (more_wins ? human > robot : human < robot) ? 1 : 0;
 }
 
@@ -290,11 +271,11 @@ int SoloGame::round_points() const {
   if (c.solo_score) return c.solo_score(*this);
   // LC-8.5 a Challenge's count: more or fewer than the Robot scores 1.
   if (c.tally) {
-    return decide(c.tally(captured_[0], tricks_won_[0]), c.tally(captured_[1], tricks_won_[1]),
-                  c.tally_most);
+    return decide(c.tally(trick_.captured[0], trick_.won[0]),
+                  c.tally(trick_.captured[1], trick_.won[1]), c.tally_most);
   }
   // LC-8.3 without a Challenge (and in Cousins), the goal is eleven tricks.
-  return tricks_won_[0] >= kGoalTricks ? 1 : 0;
+  return trick_.won[0] >= kGoalTricks ? 1 : 0;
 }
 
 void SoloGame::finish_round(std::vector<Event>* events) {
@@ -307,8 +288,8 @@ void SoloGame::finish_round(std::vector<Event>* events) {
                              {"challenge", challenge_name(challenge_)},
                              {"points", points},
                              {"total", points_},
-                             {"tricks", Value::obj({{"human", tricks_won_[0]},
-                                                    {"robot", tricks_won_[1]}})}});
+                             {"tricks", Value::obj({{"human", trick_.won[0]},
+                                                    {"robot", trick_.won[1]}})}});
     if (rules().solo_round_end) rules().solo_round_end(*this, body);
     emit(events, std::move(body));
   }
@@ -388,10 +369,10 @@ std::optional<Error> SoloGame::apply(Seat seat, const Action& action,
       }
       if (!legal_cards().has(card)) {
         return Error{"illegal_action",
-                     "You must follow " + std::string(family_name(lead_)) + "."};
+                     "You must follow " + std::string(family_name(trick_.lead)) + "."};
       }
       play_card(0, card, events);
-      if (trick_len_ == 1) robot_plays(events);
+      if (trick_.len == 1) robot_plays(events);
       finish_trick(events);
       return std::nullopt;
     }
@@ -458,26 +439,29 @@ Value SoloGame::table_view(bool with_hand) const {
   if (with_hand) v.set("hand", card_list(hand_));
   v.set("hand_size", hand_.size());
   v.set("pile", pile_len_ - pile_next_);
-  v.set("leader", player_name(leader_));
+  v.set("leader", player_name(trick_.leader));
   Value trick = Value::array();
-  for (int i = 0; i < trick_len_; ++i) {
-    trick.push(Value::obj({{"player", player_name(trick_player_[i])}, {"card", card_id(trick_[i])}}));
+  for (int i = 0; i < trick_.len; ++i) {
+    trick.push(Value::obj(
+        {{"player", player_name(trick_.players[i])}, {"card", card_id(trick_.cards[i])}}));
   }
   v.set("trick", std::move(trick));
-  v.set("lead", family_or_null(lead_));
-  if (last_winner_ >= 0) {
+  v.set("lead", family_or_null(trick_.lead));
+  if (trick_.last_winner >= 0) {
     v.set("last_trick",
-          Value::obj({{"cards", Value::Array{card_id(last_trick_[0]), card_id(last_trick_[1])}},
-                      {"winner", player_name(last_winner_)}}));
+          Value::obj({{"cards", Value::Array{card_id(trick_.last[0]), card_id(trick_.last[1])}},
+                      {"winner", player_name(trick_.last_winner)}}));
   } else {
     v.set("last_trick", Value());
   }
-  v.set("tricks_played", tricks_played_);
-  v.set("tricks", Value::obj({{"human", tricks_won_[0]}, {"robot", tricks_won_[1]}}));
+  v.set("tricks_played", trick_.played);
+  v.set("tricks", Value::obj({{"human", trick_.won[0]}, {"robot", trick_.won[1]}}));
   // Betrayal's valid tricks, Minions' and Revenge's counts (captured cards were
   // all seen played, so these counts are public).
   if (rules().solo_view_after_tricks) rules().solo_view_after_tricks(*this, v);
-  const int mc_owner = captured_[0].has(kMangiaCake) ? 0 : captured_[1].has(kMangiaCake) ? 1 : -1;
+  const int mc_owner = trick_.captured[0].has(kMangiaCake)   ? 0
+                       : trick_.captured[1].has(kMangiaCake) ? 1
+                                                             : -1;
   v.set("mangia_cake_captured_by", mc_owner < 0 ? Value() : Value(player_name(mc_owner)));
   Value history = Value::array();
   const int finished = phase_ == kOver || phase_ == kRoundOver ? round_ + 1 : round_;
@@ -504,10 +488,6 @@ Value SoloGame::full_state() const {
   }
   Value pile = Value::array();
   for (int i = pile_next_; i < pile_len_; ++i) pile.push(card_id(pile_[i]));
-  Value trick = Value::array();
-  for (int i = 0; i < trick_len_; ++i) {
-    trick.push(Value::obj({{"player", trick_player_[i]}, {"card", card_id(trick_[i])}}));
-  }
   Value round_points = Value::array();
   for (auto p : round_points_) round_points.push(p);
   return Value::obj({
@@ -529,17 +509,16 @@ Value SoloGame::full_state() const {
       {"pile", std::move(pile)},
       {"ruling", ruling_},
       {"cousins", cousins_},
-      {"trick", std::move(trick)},
-      {"lead", lead_},
-      {"leader", leader_},
-      {"tricks_played", tricks_played_},
-      {"tricks_won", Value::Array{tricks_won_[0], tricks_won_[1]}},
+      {"trick", trick_.trick_state("player")},
+      {"lead", trick_.lead},
+      {"leader", trick_.leader},
+      {"tricks_played", trick_.played},
+      {"tricks_won", Value::Array{trick_.won[0], trick_.won[1]}},
       {"valid_tricks", Value::Array{valid_tricks_[0], valid_tricks_[1]}},
-      {"captured", Value::Array{card_list(captured_[0]), card_list(captured_[1])}},
-      {"last_trick", Value::Array{card_value_or_null(last_trick_[0]),
-                                  card_value_or_null(last_trick_[1])}},
-      {"last_trick_players", Value::Array{last_trick_player_[0], last_trick_player_[1]}},
-      {"last_winner", last_winner_},
+      {"captured", trick_.captured_state()},
+      {"last_trick", trick_.last_state()},
+      {"last_trick_players", trick_.last_players_state()},
+      {"last_winner", trick_.last_winner},
   });
 }
 

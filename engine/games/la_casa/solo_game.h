@@ -19,6 +19,7 @@
 #include "engine/games/la_casa/cards.h"
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/robot.h"
+#include "engine/games/la_casa/two_seat_trick.h"
 
 namespace casa::la_casa {
 
@@ -121,19 +122,9 @@ class SoloGame final : public Game {
   int pile_next_ = 0;
   int ruling_ = kNoFamily;
   int cousins_ = kNoFamily;
-  // The trick in progress: player 0 is the human, kRobot the Robot.
-  std::array<int, 2> trick_{};
-  std::array<int, 2> trick_player_{};
-  int trick_len_ = 0;
-  int lead_ = kNoFamily;
-  int leader_ = 0;
-  int tricks_played_ = 0;
-  std::array<int, 2> tricks_won_{};
+  // The tricks: player 0 is the human, kRobot the Robot.
+  TwoSeatTrick trick_;
   std::array<int, 2> valid_tricks_{};  // Betrayal
-  std::array<CardSet, 2> captured_{};
-  std::array<int, 2> last_trick_{-1, -1};  // by play order
-  std::array<int, 2> last_trick_player_{};
-  int last_winner_ = -1;
 };
 
 }  // namespace casa::la_casa

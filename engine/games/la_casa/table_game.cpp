@@ -24,40 +24,30 @@ void shuffled_deck(std::uint64_t seed, std::uint64_t n, std::int8_t* deck) {
   rng.shuffle(deck, kDeckSize);
 }
 
-bool plain(const Action& a) { return a.card == 0 && a.arg == 0 && a.set == 0 && a.set2 == 0; }
-bool plain_card(const Action& a) {
-  return a.card < kDeckSize && a.arg == 0 && a.set == 0 && a.set2 == 0;
-}
-bool plain_arg(const Action& a) { return a.card == 0 && a.set == 0 && a.set2 == 0; }
-
 std::string family_title(int family) {
   std::string name(family_name(family));
   if (!name.empty()) name[0] = static_cast<char>(name[0] - 'a' + 'A');
   return name;
 }
 
-Error illegal(std::string why) { return Error{"illegal_action", std::move(why)}; }
-
 }  // namespace
 
-std::string_view phase_name(Phase phase) {
-  switch (phase) {
+using table_action::illegal;
+using table_action::plain;
+using table_action::plain_arg;
+using table_action::plain_card;
+
+// The phase's name in views and messages; a Challenge names the phases it adds.
+std::string_view TableGame::phase_name() const {
+  if (const ExtraPhase* p = extra_phase()) return p->name;
+  switch (phase_) {
     case Phase::kChooseChallenge: return "choose_challenge";
     case Phase::kElection: return "election";
     case Phase::kElectionDiscard: return "election_discard";
-    case Phase::kClubSetAside: return "set_aside";
-    case Phase::kNameCousins: return "name_cousins";
-    case Phase::kBidding: return "bidding";
-    case Phase::kNameRuling: return "name_ruling_family";
     case Phase::kPlay: return "play";
-    case Phase::kEliminate: return "eliminate";
-    case Phase::kReveal: return "reveal";
-    case Phase::kPassCard: return "pass_card";
-    case Phase::kSlapFollow: return "slap_down";
-    case Phase::kSteal: return "steal";
-    case Phase::kGive: return "give";
     case Phase::kRoundOver: return "round_over";
     case Phase::kGameOver: return "game_over";
+    default: break;
   }
   return "?";
 }
@@ -567,8 +557,14 @@ void TableGame::end_round(std::vector<Event>* events) {
 
 SeatMask TableGame::to_act() const {
   if (phase_ == Phase::kGameOver) return 0;
-  if (phase_ == Phase::kSlapFollow) return ((SeatMask{1} << players_) - 1) & ~committed_;
+  if (const ExtraPhase* p = extra_phase(); p && p->to_act) return p->to_act(*this);
   return seat_bit(actor_);
+}
+
+const ExtraPhase* TableGame::extra_phase() const {
+  for (const ExtraPhase& p : rules().phases)
+    if (p.phase == phase_) return &p;
+  return nullptr;
 }
 
 void TableGame::legal_actions(Seat seat, std::vector<Action>& out) const {
@@ -576,9 +572,9 @@ void TableGame::legal_actions(Seat seat, std::vector<Action>& out) const {
   if (seat < 0 || seat >= players_ || !(to_act() & seat_bit(seat))) return;
   // Built in a fixed buffer and copied once: no per-action growth checks.
   std::array<Action, 64> buffer;
-  int n = 0;
-  auto push = [&buffer, &n](std::uint16_t kind, int card = 0, int arg = 0, std::uint64_t set = 0) {
-    buffer[n++] = Action{kind, static_cast<std::uint16_t>(card), arg, set, 0};
+  ActionSink sink(buffer.data());
+  auto push = [&sink](std::uint16_t kind, int card = 0, int arg = 0, std::uint64_t set = 0) {
+    sink.push(kind, card, arg, set);
   };
   switch (phase_) {
     case Phase::kChooseChallenge: {
@@ -599,57 +595,19 @@ void TableGame::legal_actions(Seat seat, std::vector<Action>& out) const {
     case Phase::kElectionDiscard:
       for (int c : hand_[seat]) push(kActDiscard, c);
       break;
-    case Phase::kClubSetAside: {
-      push(kActSetAside);
-      const CardSet h = hand_[seat];
-      for (int a : h) push(kActSetAside, 0, 0, CardSet::of(a).bits());
-      for (int a : h)
-        for (int b : h)
-          if (a < b) push(kActSetAside, 0, 0, (CardSet::of(a) | CardSet::of(b)).bits());
-      break;
-    }
-    case Phase::kNameCousins:
-      for (int f = 0; f < kFamilies; ++f)
-        if (f != ruling_) push(kActNameFamily, 0, f);
-      break;
-    case Phase::kBidding:
-      if (bid_ > 0) push(kActPass);
-      for (int b = bid_ + 1; b <= total_tricks_; ++b) push(kActBid, 0, b);
-      break;
-    case Phase::kNameRuling:
-      for (int f = 0; f < kFamilies; ++f) push(kActNameFamily, 0, f);
-      break;
     case Phase::kPlay:
-    case Phase::kSlapFollow:
       for (int c : legal_plays(seat)) push(kActPlay, c);
-      break;
-    case Phase::kEliminate:
-      push(kActNoElimination);
-      for (int i = 0; i + 1 < trick_n_; ++i)
-        if (!(trick_[i].flags & kEliminated)) push(kActEliminate, trick_[i].card);
-      break;
-    case Phase::kReveal:
-      for (int c : hand_[seat]) push(kActReveal, c);
-      break;
-    case Phase::kPassCard:
-      for (int c : hand_[seat]) push(kActPassCard, c);
-      break;
-    case Phase::kSteal:
-      push(kActNoSteal);
-      for (int j = 0; j < trick_n_; ++j) {
-        if (j == bandit_ || (trick_[j].flags & kFaceDown) || kBrutos.has(trick_[j].card)) continue;
-        push(kActSteal, trick_[j].card);
-      }
-      break;
-    case Phase::kGive:
-      for (int c : hand_[seat] | tableau_up(seat)) push(kActGive, c);
       break;
     case Phase::kRoundOver:
       push(kActDeal);
       break;
     case Phase::kGameOver: break;
+    default:
+      // A Challenge's own phase (challenges/).
+      if (const ExtraPhase* p = extra_phase()) p->legal(*this, seat, sink);
+      break;
   }
-  out.assign(buffer.begin(), buffer.begin() + n);
+  out.assign(buffer.begin(), buffer.begin() + sink.size());
 }
 
 // Validates `a` for `seat` without changing anything (apply() must leave the state
@@ -657,15 +615,13 @@ void TableGame::legal_actions(Seat seat, std::vector<Action>& out) const {
 std::optional<Error> TableGame::check(Seat seat, const Action& a) const {
   if (phase_ == Phase::kGameOver) return Error{"game_over", "The game is over."};
   if (seat < 0 || seat >= players_) return Error{"not_your_turn", "There is no such seat."};
+  const ExtraPhase* extra = extra_phase();
   if (!(to_act() & seat_bit(seat))) {
-    if (phase_ == Phase::kSlapFollow && (committed_ & seat_bit(seat)))
-      return Error{"not_your_turn", "You have already committed a card to this trick."};
+    if (extra && extra->not_acting)
+      if (auto err = extra->not_acting(*this, seat)) return err;
     return Error{"not_your_turn", "It is not your turn."};
   }
-  auto wrong = [&]() {
-    return illegal("That is not a decision of this moment (" + std::string(phase_name(phase_)) +
-                   ").");
-  };
+  auto wrong = [this]() { return wrong_decision(); };
   switch (phase_) {
     case Phase::kChooseChallenge:
       if (a.kind != kActChooseChallenge || !plain_arg(a)) return wrong();
@@ -690,76 +646,32 @@ std::optional<Error> TableGame::check(Seat seat, const Action& a) const {
       if (a.kind != kActDiscard || !plain_card(a)) return wrong();
       if (!hand_[seat].has(a.card)) return illegal("You can only discard a card from your hand.");
       return std::nullopt;
-    case Phase::kClubSetAside: {
-      if (a.kind != kActSetAside || !plain(Action{0, 0, 0, 0, a.set2}) || a.card != 0 || a.arg != 0)
-        return wrong();
-      const CardSet s(a.set);
-      if (s.size() > 2) return illegal("You may set aside at most two cards.");
-      if (!(s - hand_[seat]).empty()) return illegal("You can only set aside cards from your hand.");
-      return std::nullopt;
-    }
-    case Phase::kNameCousins:
-      if (a.kind != kActNameFamily || !plain_arg(a) || a.arg < 0 || a.arg >= kFamilies)
-        return wrong();
-      if (a.arg == ruling_) return illegal("The Cousins cannot be the Ruling Family.");
-      return std::nullopt;
-    case Phase::kBidding:
-      if (a.kind == kActPass && plain(a)) {
-        if (bid_ == 0) return illegal("The dealer must open the bidding.");
-        return std::nullopt;
-      }
-      if (a.kind != kActBid || !plain_arg(a)) return wrong();
-      if (a.arg <= bid_) return illegal("A bid must be higher than " + std::to_string(bid_) + ".");
-      if (a.arg > total_tricks_)
-        return illegal("There are only " + std::to_string(total_tricks_) + " tricks.");
-      return std::nullopt;
-    case Phase::kNameRuling:
-      if (a.kind != kActNameFamily || !plain_arg(a) || a.arg < 0 || a.arg >= kFamilies)
-        return wrong();
-      return std::nullopt;
     case Phase::kPlay:
-    case Phase::kSlapFollow: {
-      if (a.kind != kActPlay || !plain_card(a)) return wrong();
-      if (!playable(seat).has(a.card)) return illegal("You do not have that card to play.");
-      if (!legal_plays(seat).has(a.card))
-        return illegal("You must follow " + family_title(lead_) + ".");
-      return std::nullopt;
-    }
-    case Phase::kEliminate:
-      if (a.kind == kActNoElimination && plain(a)) return std::nullopt;
-      if (a.kind != kActEliminate || !plain_card(a)) return wrong();
-      for (int i = 0; i + 1 < trick_n_; ++i)
-        if (trick_[i].card == a.card && !(trick_[i].flags & kEliminated)) return std::nullopt;
-      return illegal("That card is not in the trick.");
-    case Phase::kReveal:
-      if (a.kind != kActReveal || !plain_card(a)) return wrong();
-      if (!hand_[seat].has(a.card)) return illegal("Put a card from your hand face up.");
-      return std::nullopt;
-    case Phase::kPassCard:
-      if (a.kind != kActPassCard || !plain_card(a)) return wrong();
-      if (!hand_[seat].has(a.card)) return illegal("Pass a card from your hand.");
-      return std::nullopt;
-    case Phase::kSteal:
-      if (a.kind == kActNoSteal && plain(a)) return std::nullopt;
-      if (a.kind != kActSteal || !plain_card(a)) return wrong();
-      for (int j = 0; j < trick_n_; ++j) {
-        if (j == bandit_ || trick_[j].card != a.card) continue;
-        if (trick_[j].flags & kFaceDown) break;
-        if (kBrutos.has(a.card)) return illegal("A bandit cannot take a Bruto.");
-        return std::nullopt;
-      }
-      return illegal("That card cannot be taken from the trick.");
-    case Phase::kGive:
-      if (a.kind != kActGive || !plain_card(a)) return wrong();
-      if (!(hand_[seat] | tableau_up(seat)).has(a.card))
-        return illegal("Put a card from your hand or face-up tableau into the trick.");
-      return std::nullopt;
+      return check_play(seat, a);
     case Phase::kRoundOver:
       if (a.kind != kActDeal || !plain(a)) return wrong();
       return std::nullopt;
     case Phase::kGameOver: break;
+    default:
+      // A Challenge's own phase (challenges/).
+      if (extra) return extra->check(*this, seat, a);
+      break;
   }
   return wrong();
+}
+
+// LC-2.4 a card to the trick: one the seat has, following where it must.
+std::optional<Error> TableGame::check_play(Seat seat, const Action& a) const {
+  if (a.kind != kActPlay || !plain_card(a)) return wrong_decision();
+  if (!playable(seat).has(a.card)) return illegal("You do not have that card to play.");
+  if (!legal_plays(seat).has(a.card))
+    return illegal("You must follow " + family_title(lead_) + ".");
+  return std::nullopt;
+}
+
+Error TableGame::wrong_decision() const {
+  return illegal("That is not a decision of this moment (" + std::string(phase_name()) +
+                 ").");
 }
 
 std::optional<Error> TableGame::apply(Seat seat, const Action& a, std::vector<Event>* events) {
@@ -828,146 +740,14 @@ std::optional<Error> TableGame::apply(Seat seat, const Action& a, std::vector<Ev
       }
       after_ruling(events);
       break;
-    case Phase::kClubSetAside: {
-      const CardSet s(a.set);
-      hand_[seat] -= s;
-      set_aside_[seat] |= s;
-      club_done_ |= seat_bit(seat);
-      if (events) {
-        Value cards = Value::array();
-        for (int c : s) cards.push(card_id(c));
-        emit_to(events, seat_bit(seat),
-                Value::obj({{"type", "set_aside"}, {"seat", seat}, {"cards", std::move(cards)}}));
-        emit_to(events, ((SeatMask{1} << players_) - 1) & ~seat_bit(seat),
-                Value::obj({{"type", "set_aside"}, {"seat", seat}, {"count", s.size()}}));
-        events->back().spectators = true;
-      }
-      after_ruling(events);
-      break;
-    }
-    case Phase::kNameCousins:
-      cousins_ = a.arg;
-      if (events)
-        emit(events, Value::obj({{"type", "cousins"}, {"seat", seat},
-                                 {"family", family_name(a.arg)}}));
-      after_ruling(events);
-      break;
-    case Phase::kBidding: {
-      if (a.kind == kActPass) {
-        passed_ |= seat_bit(seat);
-      } else {
-        bid_ = a.arg;
-        bidder_ = seat;
-      }
-      if (events) {
-        emit(events, a.kind == kActPass
-                         ? Value::obj({{"type", "pass"}, {"seat", seat}})
-                         : Value::obj({{"type", "bid"}, {"seat", seat}, {"tricks", a.arg}}));
-      }
-      // LC-7.10 / LC-11.17 the next player clockwise who has not passed and is
-      // not the highest bidder; when none is left, the highest bidder has won.
-      Seat next = -1;
-      for (Seat s = left_of(seat); s != seat; s = left_of(s)) {
-        if (!(passed_ & seat_bit(s)) && s != bidder_) {
-          next = s;
-          break;
-        }
-      }
-      if (next < 0) {
-        phase_ = Phase::kNameRuling;
-        actor_ = bidder_;
-      } else {
-        actor_ = next;
-      }
-      break;
-    }
-    case Phase::kNameRuling:
-      ruling_ = a.arg;
-      if (events)
-        emit(events, Value::obj({{"type", "ruling_family"}, {"seat", seat},
-                                 {"family", family_name(a.arg)}}));
-      after_ruling(events);
-      break;
     case Phase::kPlay:
-    case Phase::kSlapFollow:
       play_card(seat, a.card, events);
       break;
-    case Phase::kEliminate:
-      if (a.kind == kActEliminate) {
-        for (int i = 0; i + 1 < trick_n_; ++i) {
-          if (trick_[i].card == a.card) {
-            trick_[i].flags |= kEliminated;
-            out_.add(a.card);  // LC-4.7
-          }
-        }
-        if (events)
-          emit(events, Value::obj({{"type", "eliminate"}, {"seat", seat},
-                                   {"card", card_id(a.card)}}));
-      } else if (events) {
-        emit(events, Value::obj({{"type", "no_elimination"}, {"seat", seat}}));
-      }
-      after_play(seat, events);
-      break;
-    case Phase::kReveal:
-      hand_[seat].remove(a.card);
-      face_up_[seat].add(a.card);
-      make_public(a.card);
-      if (events)
-        emit(events, Value::obj({{"type", "reveal"}, {"seat", seat}, {"card", card_id(a.card)}}));
-      next_player(events);
-      break;
-    case Phase::kPassCard: {
-      const Seat to = left_of(seat);
-      hand_[seat].remove(a.card);
-      hand_[to].add(a.card);
-      seen_[to].add(a.card);
-      if (events) {
-        const SeatMask pair = seat_bit(seat) | seat_bit(to);
-        emit_to(events, pair, Value::obj({{"type", "pass_card"}, {"seat", seat}, {"to", to},
-                                          {"card", card_id(a.card)}}));
-        emit_to(events, ((SeatMask{1} << players_) - 1) & ~pair,
-                Value::obj({{"type", "pass_card"}, {"seat", seat}, {"to", to}}));
-        events->back().spectators = true;
-      }
-      next_player(events);
-      break;
-    }
-    case Phase::kSteal:
-      if (a.kind == kActNoSteal) {
-        if (events) emit(events, Value::obj({{"type", "no_steal"}, {"seat", seat}}));
-        rules().resume(*this, events);
-        break;
-      }
-      for (int j = 0; j < trick_n_; ++j) {
-        if (j != bandit_ && trick_[j].card == a.card) {
-          stolen_ = j;
-          trick_[j].card = -1;
-          trick_[j].flags = 0;
-        }
-      }
-      hand_[seat].add(a.card);
-      if (events)
-        emit(events, Value::obj({{"type", "steal"}, {"seat", seat}, {"card", card_id(a.card)}}));
-      phase_ = Phase::kGive;
-      break;
-    case Phase::kGive: {
-      std::uint8_t flags = kFaceDown;
-      remove_from_play_area(seat, a.card, &flags);
-      trick_[stolen_] = TrickCard{static_cast<std::int8_t>(seat), static_cast<std::int8_t>(a.card),
-                                  flags};
-      stolen_ = -1;
-      if (events) {
-        emit_to(events, seat_bit(seat),
-                Value::obj({{"type", "give"}, {"seat", seat}, {"card", card_id(a.card)}}));
-        emit_to(events, ((SeatMask{1} << players_) - 1) & ~seat_bit(seat),
-                Value::obj({{"type", "give"}, {"seat", seat},
-                            {"from", (flags & kFromTableau) ? "tableau" : "hand"}}));
-        events->back().spectators = true;
-      }
-      rules().resume(*this, events);
-      break;
-    }
     case Phase::kGameOver: break;
+    default:
+      // A Challenge's own phase (challenges/); check() found it.
+      extra_phase()->apply(*this, seat, a, events);
+      break;
   }
   return std::nullopt;
 }

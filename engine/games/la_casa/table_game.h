@@ -11,15 +11,8 @@
 //  * A round ends in phase "round_over"; the next dealer starts the next round with
 //    {"type":"deal"} (in sticky, with {"type":"choose_challenge",...}). The pause
 //    lets everyone see the last trick and the result before the new cards arrive.
-//  * Slap-Down (LC-7.16): to_act() holds the followers that have not committed yet
-//    (a committed seat has nothing left to decide). Views never tell who has
-//    committed: every view lists all three followers as acting, except that a
-//    seat's own view leaves itself out once it has committed.
-//  * Betrayal (LC-7.3): whether a trick is valid is not announced during the round;
-//    the reference cards and the valid trick counts are shown when it ends.
-//  * Bandits (LC-7.2): a face-down card put into a trick is known to its placer only
-//    (if it came from a face-up tableau it was public already).
 //  * Election round two (LC-6.5): no card is taken, so the elector discards nothing.
+//  * The Challenges' own choices are in their files (challenges/).
 //
 // Action encoding (Action fields): kind = ActionKind; card = card index for play,
 // discard, eliminate, steal, give, pass_card, reveal; arg = family (elect,
@@ -30,7 +23,9 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/game.h"
@@ -42,6 +37,9 @@ namespace casa::la_casa {
 // LC-5.4 The formats of the table game.
 enum class Format : int { kClassic, kChallenges, kSticky };
 
+// The phases of a round. Those a Challenge begins (from kClubSetAside to kGive
+// but kPlay) are declared, with their names and actions, in that Challenge's
+// file (ExtraPhase in challenges/challenge.h).
 enum class Phase : int {
   kChooseChallenge,  // sticky: the dealer picks the next challenge (LC-5.4)
   kElection,         // LC-6.3 / LC-6.5
@@ -60,7 +58,6 @@ enum class Phase : int {
   kRoundOver,        // waiting for the next dealer to deal
   kGameOver,
 };
-std::string_view phase_name(Phase phase);
 
 enum ActionKind : std::uint16_t {
   kActPlay = 1,
@@ -80,6 +77,19 @@ enum ActionKind : std::uint16_t {
   kActChooseChallenge,
   kActDeal,
 };
+
+// The shapes of an action's fields (unused fields are zero), and the refusal of
+// an illegal one: for the table game's checks and its Challenges'.
+namespace table_action {
+inline bool plain(const Action& a) {
+  return a.card == 0 && a.arg == 0 && a.set == 0 && a.set2 == 0;
+}
+inline bool plain_card(const Action& a) {
+  return a.card < kDeckSize && a.arg == 0 && a.set == 0 && a.set2 == 0;
+}
+inline bool plain_arg(const Action& a) { return a.card == 0 && a.set == 0 && a.set2 == 0; }
+inline Error illegal(std::string why) { return Error{"illegal_action", std::move(why)}; }
+}  // namespace table_action
 
 // The table options, validated (see la_casa.cpp for parsing and defaults).
 struct TableOptions {
@@ -150,12 +160,18 @@ class TableGame final : public Game {
   static constexpr std::uint8_t kEliminated = 2; // LC-7.4
   static constexpr std::uint8_t kHidden = 4;     // LC-7.16 committed, not yet revealed
   static constexpr std::uint8_t kFromTableau = 8;
+  static constexpr std::int8_t kEmptied = -2;  // determinize(): a slot whose card went to the pool
 
   int side_of(Seat s) const { return s & 1; }
   Seat left_of(Seat s) const { return s + 1 == players_ ? 0 : s + 1; }
   int cards_per_player() const;
   // The hooks of the round's Challenge (the plain round's without one).
   const Challenge& rules() const { return la_casa::challenge(challenge_); }
+  // The round's Challenge's declaration of the phase the game is in, if it is
+  // one of its extra phases.
+  const ExtraPhase* extra_phase() const;
+  // The phase's name in views and messages ("phase").
+  std::string_view phase_name() const;
   // LC-5.1 / LC-5.2 The side with more (most) or fewer of a count, a tie to the
   // side that captured the Mangia-Cake; records the counts.
   int decide(int a, int b, bool most);
@@ -179,6 +195,9 @@ class TableGame final : public Game {
   CardSet tableau_up(Seat s) const { return tableau_up_[s]; }
   void remove_from_play_area(Seat s, int card, std::uint8_t* flags);
   std::optional<Error> check(Seat seat, const Action& a) const;
+  std::optional<Error> check_play(Seat seat, const Action& a) const;
+  // The refusal of an action that is not one of this phase's.
+  Error wrong_decision() const;
   int next_challenge();
 
   void emit(std::vector<Event>* events, Value body) const;

@@ -119,14 +119,11 @@ void TableGame::write_view(Seat seat, ViewWriter& v) const {
                                                       : "sticky");
   v.member("target", target_);
   v.member("election", election_);
-  v.member("phase", phase_name(phase_));
-  SeatMask acting = to_act();
-  if (phase_ == Phase::kSlapFollow) {
-    // LC-7.16 nobody learns who has committed: every follower is shown as acting,
-    // except that a seat knows its own commit.
-    acting = ((SeatMask{1} << players_) - 1) & ~seat_bit(leader_);
-    if (player && (committed_ & seat_bit(seat))) acting &= ~seat_bit(seat);
-  }
+  v.member("phase", phase_name());
+  // A Challenge's phase may show other seats acting than to_act() (LC-7.16).
+  const ExtraPhase* extra = extra_phase();
+  const SeatMask acting =
+      extra && extra->view_to_act ? extra->view_to_act(*this, seat, player) : to_act();
   v.key("to_act");
   seats(acting);
   v.member("dealer", dealer_);
@@ -151,11 +148,9 @@ void TableGame::write_view(Seat seat, ViewWriter& v) const {
   v.key("hand_sizes");
   v.begin_array(static_cast<std::size_t>(players_));
   for (int s = 0; s < players_; ++s) {
-    // LC-7.16 a follower's commit still counts in its hand for everyone else
-    // until the reveal: a shrinking hand would tell who has committed.
-    const bool hidden_commit = phase_ == Phase::kSlapFollow && s != leader_ &&
-                               (committed_ & seat_bit(s)) && !(player && s == seat);
-    v.integer(hand_[s].size() + (hidden_commit ? 1 : 0));
+    // A Challenge's phase may show another size (LC-7.16).
+    v.integer(extra && extra->view_hand_size ? extra->view_hand_size(*this, s, seat, player)
+                                             : hand_[s].size());
   }
   v.end_array();
   if (player) {
@@ -271,7 +266,7 @@ Value TableGame::full_state() const {
   v.set("round", round_);
   v.set("dealer", dealer_);
   v.set("scores", Value::Array{scores_[0], scores_[1]});
-  v.set("phase", phase_name(phase_));
+  v.set("phase", phase_name());
   v.set("actor", actor_);
   v.set("challenge", challenge_);
   Value hands = Value::array(), aside = Value::array(), up = Value::array(), seen = Value::array();
@@ -495,7 +490,6 @@ std::unique_ptr<Game> TableGame::determinize(Seat seat, std::uint64_t seed) cons
   std::array<std::int8_t, kDeckSize> pool{};
   int pool_n = 0;
   std::array<int, 32> counts{};
-  constexpr std::int8_t kEmptied = -2;  // a slot whose card went to the pool
 
   // LC-7.2 the face-down cards of the last trick are also in its winner's
   // captured cards: they are dealt as slots and put back into that set after.
@@ -548,31 +542,23 @@ std::unique_ptr<Game> TableGame::determinize(Seat seat, std::uint64_t seed) cons
   std::sort(pool.begin(), pool.begin() + pool_n);
   Rng rng(seed);
   rng.shuffle(pool.data(), static_cast<std::size_t>(pool_n));
-  int next = 0;
-  // LC-7.16 / LC-11.10 the leader's hidden commit (first in the trick) is of the
-  // family the server announced: it is dealt first, from the cards of that family.
-  if (challenge_ == kSlapDown && phase_ == Phase::kSlapFollow && g.trick_[0].card == kEmptied) {
-    for (int i = 0; i < pool_n; ++i) {
-      if (effective_family(pool[i], ruling_) == lead_) {
-        std::swap(pool[0], pool[i]);
-        break;
-      }
-    }
-    g.trick_[0].card = pool[next++];
-  }
-  // LC-7.3 Betrayal: the four 1s are the references and (two players) out of
-  // play, and nowhere else; everybody knows that. The unseen 1s go to the hidden
-  // references first, then to the cards out of play; every other place is dealt
-  // from the other unseen cards. Both keep the shuffled order.
-  const bool betrayal = challenge_ == kBetrayal;
-  auto is_one = [](int card) { return card != kMangiaCake && card_value(card) == 1; };
+  // A Challenge's phase may deal some hidden cards first (LC-7.16).
+  const ExtraPhase* extra = extra_phase();
+  int next = extra && extra->determinize ? extra->determinize(g, pool.data(), pool_n) : 0;
+  // The cards a Challenge sets apart at the deal (LC-7.3: the four 1s as the
+  // references and, two players, out of play) are there and nowhere else;
+  // everybody knows that. The unseen ones go to the hidden references first, then
+  // to the cards out of play; every other place is dealt from the other unseen
+  // cards. Both keep the shuffled order.
+  const CardSet apart = rules().set_apart;
+  const bool sets_apart = !apart.empty();
   std::array<std::int8_t, kDeckSize> ones{};
   int ones_n = 0;
   int next_one = 0;
-  if (betrayal) {
+  if (sets_apart) {
     int rest = next;
     for (int i = next; i < pool_n; ++i) {
-      if (is_one(pool[i])) ones[ones_n++] = pool[i];
+      if (apart.has(pool[i])) ones[ones_n++] = pool[i];
       else pool[rest++] = pool[i];
     }
     pool_n = rest;
@@ -583,14 +569,14 @@ std::unique_ptr<Game> TableGame::determinize(Seat seat, std::uint64_t seed) cons
   };
   visit(
       [&](CardSet& place, int k) {
-        const bool out = betrayal && &place == &g.out_;
+        const bool out = sets_apart && &place == &g.out_;
         for (int i = 0; i < counts[k]; ++i) place.add(draw(out));
       },
       [&](std::int8_t& slot) {
         if (slot != kEmptied) return;
         bool reference = false;
         for (int s = 0; s < players_; ++s) reference |= &slot == &g.reference_[s];
-        slot = draw(betrayal && reference);
+        slot = draw(sets_apart && reference);
       });
   if (last_side >= 0) {
     for (int i = 0; i < last_trick_n_; ++i) {

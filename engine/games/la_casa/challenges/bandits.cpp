@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // LC-7.2 Bandits: after a trick is resolved, each Bruto's player may take a card
-// from the trick and put one of their own face down in its place (LC-11.4).
-// The steal and give phases are checked and applied by the table game.
+// from the trick and put one of their own face down in its place (LC-11.4), in a
+// steal phase and a give phase of their own.
+//
+// Rule choice: a face-down card put into a trick is known to its placer only (if
+// it came from a face-up tableau it was public already).
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/table_game.h"
 
 namespace casa::la_casa {
+
+using table_action::illegal;
+using table_action::plain;
+using table_action::plain_card;
 
 template <>
 struct ChallengeRules<kBandits> {
@@ -37,7 +44,94 @@ struct ChallengeRules<kBandits> {
   static void resume(TableGame& g, std::vector<Event>* events) {
     next_bandit(g, g.bandit_ - 1, events);
   }
+
+  // LC-11.4 a bandit may take only a face-up card still in the trick, not a Bruto.
+  static void steal_legal(const TableGame& g, Seat, ActionSink& out) {
+    out.push(kActNoSteal);
+    for (int j = 0; j < g.trick_n_; ++j) {
+      if (j == g.bandit_ || (g.trick_[j].flags & TableGame::kFaceDown) ||
+          kBrutos.has(g.trick_[j].card))
+        continue;
+      out.push(kActSteal, g.trick_[j].card);
+    }
+  }
+
+  static std::optional<Error> steal_check(const TableGame& g, Seat, const Action& a) {
+    if (a.kind == kActNoSteal && plain(a)) return std::nullopt;
+    if (a.kind != kActSteal || !plain_card(a)) return g.wrong_decision();
+    for (int j = 0; j < g.trick_n_; ++j) {
+      if (j == g.bandit_ || g.trick_[j].card != a.card) continue;
+      if (g.trick_[j].flags & TableGame::kFaceDown) break;
+      if (kBrutos.has(a.card)) return illegal("A bandit cannot take a Bruto.");
+      return std::nullopt;
+    }
+    return illegal("That card cannot be taken from the trick.");
+  }
+
+  // LC-7.2 the stolen card goes to the bandit's hand; then they give one.
+  static void steal(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
+    if (a.kind == kActNoSteal) {
+      if (events) g.emit(events, Value::obj({{"type", "no_steal"}, {"seat", seat}}));
+      resume(g, events);
+      return;
+    }
+    for (int j = 0; j < g.trick_n_; ++j) {
+      if (j != g.bandit_ && g.trick_[j].card == a.card) {
+        g.stolen_ = j;
+        g.trick_[j].card = -1;
+        g.trick_[j].flags = 0;
+      }
+    }
+    g.hand_[seat].add(a.card);
+    if (events)
+      g.emit(events, Value::obj({{"type", "steal"}, {"seat", seat}, {"card", card_id(a.card)}}));
+    g.phase_ = Phase::kGive;
+  }
+
+  // LC-7.2 a card from the hand or the face-up tableau goes face down in its place.
+  static void give_legal(const TableGame& g, Seat seat, ActionSink& out) {
+    for (int c : g.hand_[seat] | g.tableau_up(seat)) out.push(kActGive, c);
+  }
+
+  static std::optional<Error> give_check(const TableGame& g, Seat seat, const Action& a) {
+    if (a.kind != kActGive || !plain_card(a)) return g.wrong_decision();
+    if (!(g.hand_[seat] | g.tableau_up(seat)).has(a.card))
+      return illegal("Put a card from your hand or face-up tableau into the trick.");
+    return std::nullopt;
+  }
+
+  static void give(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
+    std::uint8_t flags = TableGame::kFaceDown;
+    g.remove_from_play_area(seat, a.card, &flags);
+    g.trick_[g.stolen_] = TrickCard{static_cast<std::int8_t>(seat),
+                                    static_cast<std::int8_t>(a.card), flags};
+    g.stolen_ = -1;
+    if (events) {
+      g.emit_to(events, seat_bit(seat),
+                Value::obj({{"type", "give"}, {"seat", seat}, {"card", card_id(a.card)}}));
+      g.emit_to(events, ((SeatMask{1} << g.players_) - 1) & ~seat_bit(seat),
+                Value::obj({{"type", "give"}, {"seat", seat},
+                            {"from", (flags & TableGame::kFromTableau) ? "tableau" : "hand"}}));
+      events->back().spectators = true;
+    }
+    resume(g, events);
+  }
 };
+
+namespace {
+constexpr ExtraPhase kBanditsPhases[] = {
+    {.phase = Phase::kSteal,
+     .name = "steal",
+     .legal = &ChallengeRules<kBandits>::steal_legal,
+     .check = &ChallengeRules<kBandits>::steal_check,
+     .apply = &ChallengeRules<kBandits>::steal},
+    {.phase = Phase::kGive,
+     .name = "give",
+     .legal = &ChallengeRules<kBandits>::give_legal,
+     .check = &ChallengeRules<kBandits>::give_check,
+     .apply = &ChallengeRules<kBandits>::give},
+};
+}  // namespace
 
 extern const Challenge kBanditsChallenge;
 const Challenge kBanditsChallenge{
@@ -46,7 +140,7 @@ const Challenge kBanditsChallenge{
     .four_players = true,
     .two_players = true,
     .after_resolve = &ChallengeRules<kBandits>::after_resolve,
-    .resume = &ChallengeRules<kBandits>::resume,
+    .phases = kBanditsPhases,
 };
 
 }  // namespace casa::la_casa

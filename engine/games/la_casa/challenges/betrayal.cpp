@@ -2,6 +2,9 @@
 // LC-7.3 Betrayal: the 1s are dealt as reference cards; a trick holding a card of
 // its winner's reference family is invalid (LC-11.5); the side with more valid
 // tricks scores. No Selection; the dealer leads.
+//
+// Rule choice: whether a trick is valid is not announced during the round; the
+// reference cards and the valid trick counts are shown when it ends.
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/solo_game.h"
 #include "engine/games/la_casa/table_game.h"
@@ -113,6 +116,8 @@ const Challenge kBetrayalChallenge{
     .selection = false,
     .leader = &ChallengeRules<kBetrayal>::leader,
     .score = &ChallengeRules<kBetrayal>::score,
+    // LC-7.3 the four 1s are set apart, as references and (two players) out of play.
+    .set_apart = value_cards(1),
     .solo_deal = &ChallengeRules<kBetrayal>::solo_deal,
     // LC-8.5 the Casa's 1 is shown: a reference, not a Selection.
     .solo_casa_shown = true,

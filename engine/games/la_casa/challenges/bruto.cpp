@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // LC-7.4 Bruto (four players): when a Bruto is played, its player may eliminate
-// another card still in the trick (LC-11.3). The elimination phase is checked and
-// applied by the table game.
+// another card still in the trick (LC-11.3), in an elimination phase of its own.
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/table_game.h"
 
 namespace casa::la_casa {
+
+using table_action::illegal;
+using table_action::plain;
+using table_action::plain_card;
 
 template <>
 struct ChallengeRules<kBruto> {
@@ -21,7 +24,51 @@ struct ChallengeRules<kBruto> {
     }
     return false;
   }
+
+  // LC-11.3 elimination is optional: any other card still in the trick.
+  static void legal(const TableGame& g, Seat, ActionSink& out) {
+    out.push(kActNoElimination);
+    for (int i = 0; i + 1 < g.trick_n_; ++i)
+      if (!(g.trick_[i].flags & TableGame::kEliminated)) out.push(kActEliminate, g.trick_[i].card);
+  }
+
+  static std::optional<Error> check(const TableGame& g, Seat, const Action& a) {
+    if (a.kind == kActNoElimination && plain(a)) return std::nullopt;
+    if (a.kind != kActEliminate || !plain_card(a)) return g.wrong_decision();
+    for (int i = 0; i + 1 < g.trick_n_; ++i)
+      if (g.trick_[i].card == a.card && !(g.trick_[i].flags & TableGame::kEliminated))
+        return std::nullopt;
+    return illegal("That card is not in the trick.");
+  }
+
+  // LC-7.4 the eliminated card goes out of play (LC-4.7); then the next player.
+  static void apply(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
+    if (a.kind == kActEliminate) {
+      for (int i = 0; i + 1 < g.trick_n_; ++i) {
+        if (g.trick_[i].card == a.card) {
+          g.trick_[i].flags |= TableGame::kEliminated;
+          g.out_.add(a.card);  // LC-4.7
+        }
+      }
+      if (events)
+        g.emit(events, Value::obj({{"type", "eliminate"}, {"seat", seat},
+                                   {"card", card_id(a.card)}}));
+    } else if (events) {
+      g.emit(events, Value::obj({{"type", "no_elimination"}, {"seat", seat}}));
+    }
+    g.after_play(seat, events);
+  }
 };
+
+namespace {
+constexpr ExtraPhase kBrutoPhases[] = {
+    {.phase = Phase::kEliminate,
+     .name = "eliminate",
+     .legal = &ChallengeRules<kBruto>::legal,
+     .check = &ChallengeRules<kBruto>::check,
+     .apply = &ChallengeRules<kBruto>::apply},
+};
+}  // namespace
 
 extern const Challenge kBrutoChallenge;
 const Challenge kBrutoChallenge{
@@ -29,6 +76,7 @@ const Challenge kBrutoChallenge{
     .name = "bruto",
     .four_players = true,
     .on_play = &ChallengeRules<kBruto>::on_play,
+    .phases = kBrutoPhases,
 };
 
 }  // namespace casa::la_casa

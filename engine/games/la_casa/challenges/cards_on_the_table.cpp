@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // LC-7.7 Cards on the Table (four players): after playing to a trick, a player
 // puts one hand card face up in front of them (LC-11.7); face-up cards may be
-// played like hand cards. The reveal phase is checked and applied by the table game.
+// played like hand cards. The reveal is a phase of its own.
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/table_game.h"
 
 namespace casa::la_casa {
+
+using table_action::illegal;
+using table_action::plain_card;
 
 template <>
 struct ChallengeRules<kCardsOnTheTable> {
@@ -16,7 +19,37 @@ struct ChallengeRules<kCardsOnTheTable> {
     g.actor_ = s;
     return true;
   }
+
+  static void legal(const TableGame& g, Seat seat, ActionSink& out) {
+    for (int c : g.hand_[seat]) out.push(kActReveal, c);
+  }
+
+  static std::optional<Error> check(const TableGame& g, Seat seat, const Action& a) {
+    if (a.kind != kActReveal || !plain_card(a)) return g.wrong_decision();
+    if (!g.hand_[seat].has(a.card)) return illegal("Put a card from your hand face up.");
+    return std::nullopt;
+  }
+
+  // LC-7.7 the card goes face up in front of its player, for everyone to see.
+  static void apply(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
+    g.hand_[seat].remove(a.card);
+    g.face_up_[seat].add(a.card);
+    g.make_public(a.card);
+    if (events)
+      g.emit(events, Value::obj({{"type", "reveal"}, {"seat", seat}, {"card", card_id(a.card)}}));
+    g.next_player(events);
+  }
 };
+
+namespace {
+constexpr ExtraPhase kCardsOnTheTablePhases[] = {
+    {.phase = Phase::kReveal,
+     .name = "reveal",
+     .legal = &ChallengeRules<kCardsOnTheTable>::legal,
+     .check = &ChallengeRules<kCardsOnTheTable>::check,
+     .apply = &ChallengeRules<kCardsOnTheTable>::apply},
+};
+}  // namespace
 
 extern const Challenge kCardsOnTheTableChallenge;
 const Challenge kCardsOnTheTableChallenge{
@@ -24,6 +57,7 @@ const Challenge kCardsOnTheTableChallenge{
     .name = "cards_on_the_table",
     .four_players = true,
     .after_play = &ChallengeRules<kCardsOnTheTable>::after_play,
+    .phases = kCardsOnTheTablePhases,
 };
 
 }  // namespace casa::la_casa

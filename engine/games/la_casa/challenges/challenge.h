@@ -15,15 +15,18 @@
 //   the play           leader, nobody_follows, play, on_play, ruling_after, after_play
 //   the trick          resolve, after_resolve, ends_on_mangia_cake
 //   the score          tally, tally_most, score
-//   the view           view_after_casa, view_after_trick
+//   the extra phases   phases (who acts, legal actions, check, apply, view)
+//   the view           view_after_casa, view_after_trick, set_apart
 //   Solo               solo_* (Solo deals, scores and shows some Challenges its own way)
 // The extra phases (Bruto's elimination, the bandits' steal and give, ...) are
-// entered from these hooks; their actions are checked and applied by the table
-// game's phase switch.
+// entered from these hooks and declared with their actions in the Challenge's
+// file (ExtraPhase): the table game asks the round's Challenge for them.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -39,6 +42,7 @@ namespace casa::la_casa {
 class TableGame;
 class SoloGame;
 struct TrickCard;
+enum class Phase : int;  // table_game.h
 
 // LC-7 The Challenge cards, in the order of their ids.
 enum ChallengeId : int {
@@ -65,6 +69,47 @@ inline constexpr int kChallengeCount = 16;
 // The hooks of one Challenge; see each file in this folder.
 template <int Id>
 struct ChallengeRules;
+
+// The legal actions of a phase, gathered in the caller's fixed buffer (no
+// allocation; the table game's largest phase has 46 actions).
+class ActionSink {
+ public:
+  explicit ActionSink(Action* buffer) : buffer_(buffer) {}
+  void push(std::uint16_t kind, int card = 0, int arg = 0, std::uint64_t set = 0) {
+    buffer_[n_++] = Action{kind, static_cast<std::uint16_t>(card), arg, set, 0};
+  }
+  int size() const { return n_; }
+
+ private:
+  Action* buffer_;
+  int n_ = 0;
+};
+
+// A phase of the table game that only one Challenge begins (from its hooks):
+// who acts in it, what they may do and what it does, and what the view shows of
+// it. The table game asks the round's Challenge for the phase it is in.
+struct ExtraPhase {
+  Phase phase;
+  // Its name in views and messages ("phase").
+  std::string_view name;
+  // The seats to act. Empty: the one seat whose turn it is.
+  SeatMask (*to_act)(const TableGame& g) = nullptr;
+  // Why `seat`, which is not to act, may not act. Empty: it is not their turn.
+  std::optional<Error> (*not_acting)(const TableGame& g, Seat seat) = nullptr;
+  // The legal actions of `seat` (one to act).
+  void (*legal)(const TableGame& g, Seat seat, ActionSink& out) = nullptr;
+  // Validates an action of `seat` (one to act) without changing anything.
+  std::optional<Error> (*check)(const TableGame& g, Seat seat, const Action& a) = nullptr;
+  // Applies an action that check() accepted.
+  void (*apply)(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) = nullptr;
+  // What the view of `seat` (a player or not) shows: the seats acting, and the
+  // hand size of `s`. Empty: to_act(), and the real size.
+  SeatMask (*view_to_act)(const TableGame& g, Seat seat, bool player) = nullptr;
+  int (*view_hand_size)(const TableGame& g, Seat s, Seat seat, bool player) = nullptr;
+  // determinize(): deals hidden cards of this phase first from `pool[0..n)`
+  // (shuffled), returns how many it took from the front. Empty: none.
+  int (*determinize)(TableGame& world, std::int8_t* pool, int n) = nullptr;
+};
 
 struct Challenge {
   int id = kNoChallenge;
@@ -118,8 +163,6 @@ struct Challenge {
   // After the winner is fixed, before the trick is taken: true when it has taken
   // over (and will finish the trick itself).
   bool (*after_resolve)(TableGame& g, std::vector<Event>* events) = nullptr;
-  // Called when an extra phase begun by after_resolve is done, to go on.
-  void (*resume)(TableGame& g, std::vector<Event>* events) = nullptr;
   // The round ends as soon as a trick with the Mangia-Cake is captured.
   bool ends_on_mangia_cake = false;
 
@@ -131,7 +174,13 @@ struct Challenge {
   // Any other scoring of the table game: sets the round's points (and counts).
   void (*score)(TableGame& g, std::array<int, 2>& points) = nullptr;
 
+  // --- The extra phases it begins ---
+  std::span<const ExtraPhase> phases{};
+
   // --- What a seat sees (table game) ---
+  // The cards deal() sets apart are exactly these (and everybody knows it):
+  // determinize() deals the unseen ones back to where deal() put them.
+  CardSet set_apart{};
   void (*view_after_casa)(const TableGame& g, Seat seat, bool player, ViewWriter& v) = nullptr;
   void (*view_after_trick)(const TableGame& g, Seat seat, bool player, ViewWriter& v) = nullptr;
 

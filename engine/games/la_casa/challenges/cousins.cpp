@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // LC-7.9 Cousins: after the Selection a player names a second family, the Cousins,
-// that beats every family but the Ruling one (LC-2.5, LC-11.11). The naming phase
-// is checked and applied by the table game and by Solo.
+// that beats every family but the Ruling one (LC-2.5, LC-11.11), in a naming
+// phase of its own (Solo names them its own way, solo_game.cpp).
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/table_game.h"
 
 namespace casa::la_casa {
+
+using table_action::illegal;
+using table_action::plain_arg;
 
 template <>
 struct ChallengeRules<kCousins> {
@@ -16,7 +19,38 @@ struct ChallengeRules<kCousins> {
     g.actor_ = g.left_of(g.elector_ >= 0 ? g.elector_ : g.dealer_);
     return true;
   }
+
+  // LC-7.9 any family but the Ruling one.
+  static void legal(const TableGame& g, Seat, ActionSink& out) {
+    for (int f = 0; f < kFamilies; ++f)
+      if (f != g.ruling_) out.push(kActNameFamily, 0, f);
+  }
+
+  static std::optional<Error> check(const TableGame& g, Seat, const Action& a) {
+    if (a.kind != kActNameFamily || !plain_arg(a) || a.arg < 0 || a.arg >= kFamilies)
+      return g.wrong_decision();
+    if (a.arg == g.ruling_) return illegal("The Cousins cannot be the Ruling Family.");
+    return std::nullopt;
+  }
+
+  static void apply(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
+    g.cousins_ = a.arg;
+    if (events)
+      g.emit(events, Value::obj({{"type", "cousins"}, {"seat", seat},
+                                 {"family", family_name(a.arg)}}));
+    g.after_ruling(events);
+  }
 };
+
+namespace {
+constexpr ExtraPhase kCousinsPhases[] = {
+    {.phase = Phase::kNameCousins,
+     .name = "name_cousins",
+     .legal = &ChallengeRules<kCousins>::legal,
+     .check = &ChallengeRules<kCousins>::check,
+     .apply = &ChallengeRules<kCousins>::apply},
+};
+}  // namespace
 
 extern const Challenge kCousinsChallenge;
 const Challenge kCousinsChallenge{
@@ -26,6 +60,7 @@ const Challenge kCousinsChallenge{
     .two_players = true,
     .solo = true,
     .before_play = &ChallengeRules<kCousins>::before_play,
+    .phases = kCousinsPhases,
     // LC-8.5 / LC-11.11 in Solo the human names the Cousins.
     .solo_names_cousins = true,
 };

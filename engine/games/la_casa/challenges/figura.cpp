@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // LC-7.10 Figura: no Selection; the players bid for the number of tricks their
 // side will take (LC-11.17), the highest bidder names the Ruling Family and leads;
-// the bidding side scores 1 if it takes at least its bid. The bidding and naming
-// phases are checked and applied by the table game.
+// the bidding side scores 1 if it takes at least its bid. The bidding and the
+// naming are phases of their own.
+#include <string>
+
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/table_game.h"
 #include "engine/view_writer.h"
 
 namespace casa::la_casa {
+
+using table_action::illegal;
+using table_action::plain;
+using table_action::plain_arg;
 
 template <>
 struct ChallengeRules<kFigura> {
@@ -18,6 +24,73 @@ struct ChallengeRules<kFigura> {
     g.passed_ = 0;
     g.phase_ = Phase::kBidding;
     g.actor_ = g.dealer_;
+  }
+
+  // LC-7.10 a bid is higher than the last, up to every trick; the dealer must open.
+  static void bid_legal(const TableGame& g, Seat, ActionSink& out) {
+    if (g.bid_ > 0) out.push(kActPass);
+    for (int b = g.bid_ + 1; b <= g.total_tricks_; ++b) out.push(kActBid, 0, b);
+  }
+
+  static std::optional<Error> bid_check(const TableGame& g, Seat, const Action& a) {
+    if (a.kind == kActPass && plain(a)) {
+      if (g.bid_ == 0) return illegal("The dealer must open the bidding.");
+      return std::nullopt;
+    }
+    if (a.kind != kActBid || !plain_arg(a)) return g.wrong_decision();
+    if (a.arg <= g.bid_)
+      return illegal("A bid must be higher than " + std::to_string(g.bid_) + ".");
+    if (a.arg > g.total_tricks_)
+      return illegal("There are only " + std::to_string(g.total_tricks_) + " tricks.");
+    return std::nullopt;
+  }
+
+  static void bid(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
+    if (a.kind == kActPass) {
+      g.passed_ |= seat_bit(seat);
+    } else {
+      g.bid_ = a.arg;
+      g.bidder_ = seat;
+    }
+    if (events) {
+      g.emit(events, a.kind == kActPass
+                         ? Value::obj({{"type", "pass"}, {"seat", seat}})
+                         : Value::obj({{"type", "bid"}, {"seat", seat}, {"tricks", a.arg}}));
+    }
+    // LC-7.10 / LC-11.17 the next player clockwise who has not passed and is
+    // not the highest bidder; when none is left, the highest bidder has won.
+    Seat next = -1;
+    for (Seat s = g.left_of(seat); s != seat; s = g.left_of(s)) {
+      if (!(g.passed_ & seat_bit(s)) && s != g.bidder_) {
+        next = s;
+        break;
+      }
+    }
+    if (next < 0) {
+      g.phase_ = Phase::kNameRuling;
+      g.actor_ = g.bidder_;
+    } else {
+      g.actor_ = next;
+    }
+  }
+
+  // LC-7.10 the highest bidder names the Ruling Family: any family.
+  static void name_legal(const TableGame&, Seat, ActionSink& out) {
+    for (int f = 0; f < kFamilies; ++f) out.push(kActNameFamily, 0, f);
+  }
+
+  static std::optional<Error> name_check(const TableGame& g, Seat, const Action& a) {
+    if (a.kind != kActNameFamily || !plain_arg(a) || a.arg < 0 || a.arg >= kFamilies)
+      return g.wrong_decision();
+    return std::nullopt;
+  }
+
+  static void name(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
+    g.ruling_ = a.arg;
+    if (events)
+      g.emit(events, Value::obj({{"type", "ruling_family"}, {"seat", seat},
+                                 {"family", family_name(a.arg)}}));
+    g.after_ruling(events);
   }
 
   // LC-7.10 the highest bidder leads.
@@ -44,6 +117,21 @@ struct ChallengeRules<kFigura> {
   }
 };
 
+namespace {
+constexpr ExtraPhase kFiguraPhases[] = {
+    {.phase = Phase::kBidding,
+     .name = "bidding",
+     .legal = &ChallengeRules<kFigura>::bid_legal,
+     .check = &ChallengeRules<kFigura>::bid_check,
+     .apply = &ChallengeRules<kFigura>::bid},
+    {.phase = Phase::kNameRuling,
+     .name = "name_ruling_family",
+     .legal = &ChallengeRules<kFigura>::name_legal,
+     .check = &ChallengeRules<kFigura>::name_check,
+     .apply = &ChallengeRules<kFigura>::name},
+};
+}  // namespace
+
 extern const Challenge kFiguraChallenge;
 const Challenge kFiguraChallenge{
     .id = kFigura,
@@ -55,6 +143,7 @@ const Challenge kFiguraChallenge{
     .open_round = &ChallengeRules<kFigura>::open_round,
     .leader = &ChallengeRules<kFigura>::leader,
     .score = &ChallengeRules<kFigura>::score,
+    .phases = kFiguraPhases,
     .view_after_casa = &ChallengeRules<kFigura>::view,
 };
 

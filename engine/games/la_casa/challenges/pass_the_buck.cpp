@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // LC-7.14 Pass the Buck (four players): right after playing a card to a trick, a
-// player with two or more cards left passes one to the left (LC-11.9). The
-// passing phase is checked and applied by the table game.
+// player with two or more cards left passes one to the left (LC-11.9), in a
+// passing phase of its own.
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/table_game.h"
 
 namespace casa::la_casa {
+
+using table_action::illegal;
+using table_action::plain_card;
 
 template <>
 struct ChallengeRules<kPassTheBuck> {
@@ -17,7 +20,44 @@ struct ChallengeRules<kPassTheBuck> {
     g.actor_ = s;
     return true;
   }
+
+  static void legal(const TableGame& g, Seat seat, ActionSink& out) {
+    for (int c : g.hand_[seat]) out.push(kActPassCard, c);
+  }
+
+  static std::optional<Error> check(const TableGame& g, Seat seat, const Action& a) {
+    if (a.kind != kActPassCard || !plain_card(a)) return g.wrong_decision();
+    if (!g.hand_[seat].has(a.card)) return illegal("Pass a card from your hand.");
+    return std::nullopt;
+  }
+
+  // LC-7.14 the card goes to the left neighbour's hand: only the two of them see it.
+  static void apply(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
+    const Seat to = g.left_of(seat);
+    g.hand_[seat].remove(a.card);
+    g.hand_[to].add(a.card);
+    g.seen_[to].add(a.card);
+    if (events) {
+      const SeatMask pair = seat_bit(seat) | seat_bit(to);
+      g.emit_to(events, pair, Value::obj({{"type", "pass_card"}, {"seat", seat}, {"to", to},
+                                          {"card", card_id(a.card)}}));
+      g.emit_to(events, ((SeatMask{1} << g.players_) - 1) & ~pair,
+                Value::obj({{"type", "pass_card"}, {"seat", seat}, {"to", to}}));
+      events->back().spectators = true;
+    }
+    g.next_player(events);
+  }
 };
+
+namespace {
+constexpr ExtraPhase kPassTheBuckPhases[] = {
+    {.phase = Phase::kPassCard,
+     .name = "pass_card",
+     .legal = &ChallengeRules<kPassTheBuck>::legal,
+     .check = &ChallengeRules<kPassTheBuck>::check,
+     .apply = &ChallengeRules<kPassTheBuck>::apply},
+};
+}  // namespace
 
 extern const Challenge kPassTheBuckChallenge;
 const Challenge kPassTheBuckChallenge{
@@ -25,6 +65,7 @@ const Challenge kPassTheBuckChallenge{
     .name = "pass_the_buck",
     .four_players = true,
     .after_play = &ChallengeRules<kPassTheBuck>::after_play,
+    .phases = kPassTheBuckPhases,
 };
 
 }  // namespace casa::la_casa

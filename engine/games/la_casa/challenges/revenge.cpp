@@ -15,8 +15,8 @@ struct ChallengeRules<kRevenge> {
 
   // The Solo view shows both counts (captured cards were all seen played).
   static void solo_view(const SoloGame& g, Value& v) {
-    v.set("zii",
-          Value::obj({{"human", count(g.captured_[0], 0)}, {"robot", count(g.captured_[1], 0)}}));
+    v.set("zii", Value::obj({{"human", count(g.trick_.captured[0], 0)},
+                             {"robot", count(g.trick_.captured[1], 0)}}));
   }
 };
 

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // LC-7.16 Slap-Down (four players): the leader commits a card face down and
 // announces its family (LC-11.10); the others then commit at once, and all cards
-// are revealed together. The followers' commits are checked and applied by the
-// table game as plays (phase slap_down); what each seat may see of them is below
-// and in table_view.cpp (the view's to_act, determinize()).
+// are revealed together. The followers commit in a phase of their own
+// (slap_down), with the plays' legality.
+//
+// Rule choice: to_act() holds the followers that have not committed yet (a
+// committed seat has nothing left to decide). Views never tell who has committed:
+// every view lists all three followers as acting, except that a seat's own view
+// leaves itself out once it has committed.
+#include <utility>
+
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/table_game.h"
 #include "engine/view_writer.h"
@@ -52,6 +58,60 @@ struct ChallengeRules<kSlapDown> {
     g.complete_trick(events);
   }
 
+  // LC-7.16 the followers commit at once: all who have not yet.
+  static SeatMask to_act(const TableGame& g) {
+    return ((SeatMask{1} << g.players_) - 1) & ~g.committed_;
+  }
+
+  static std::optional<Error> not_acting(const TableGame& g, Seat seat) {
+    if (g.committed_ & seat_bit(seat))
+      return Error{"not_your_turn", "You have already committed a card to this trick."};
+    return std::nullopt;
+  }
+
+  // A commit is a play (LC-2.4: following the announced family).
+  static void legal(const TableGame& g, Seat seat, ActionSink& out) {
+    for (int c : g.legal_plays(seat)) out.push(kActPlay, c);
+  }
+
+  static std::optional<Error> check(const TableGame& g, Seat seat, const Action& a) {
+    return g.check_play(seat, a);
+  }
+
+  static void apply(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
+    g.play_card(seat, a.card, events);
+  }
+
+  // LC-7.16 nobody learns who has committed: every follower is shown as acting,
+  // except that a seat knows its own commit.
+  static SeatMask view_to_act(const TableGame& g, Seat seat, bool player) {
+    SeatMask acting = ((SeatMask{1} << g.players_) - 1) & ~seat_bit(g.leader_);
+    if (player && (g.committed_ & seat_bit(seat))) acting &= ~seat_bit(seat);
+    return acting;
+  }
+
+  // LC-7.16 a follower's commit still counts in its hand for everyone else
+  // until the reveal: a shrinking hand would tell who has committed.
+  static int view_hand_size(const TableGame& g, Seat s, Seat seat, bool player) {
+    const bool hidden_commit =
+        s != g.leader_ && (g.committed_ & seat_bit(s)) && !(player && s == seat);
+    return g.hand_[s].size() + (hidden_commit ? 1 : 0);
+  }
+
+  // LC-7.16 / LC-11.10 the leader's hidden commit (first in the trick) is of the
+  // family the server announced: it is dealt first, from the cards of that family.
+  static int determinize(TableGame& g, std::int8_t* pool, int n) {
+    if (g.trick_[0].card != TableGame::kEmptied) return 0;
+    for (int i = 0; i < n; ++i) {
+      if (effective_family(pool[i], g.ruling_) == g.lead_) {
+        std::swap(pool[0], pool[i]);
+        break;
+      }
+    }
+    g.trick_[0].card = pool[0];
+    return 1;
+  }
+
   // LC-7.16 how many have committed, and a seat's own commit.
   static void view(const TableGame& g, Seat seat, bool player, ViewWriter& v) {
     v.member("commits", g.phase_ == Phase::kSlapFollow ? g.trick_n_ : 0);
@@ -62,12 +122,28 @@ struct ChallengeRules<kSlapDown> {
   }
 };
 
+namespace {
+constexpr ExtraPhase kSlapDownPhases[] = {
+    {.phase = Phase::kSlapFollow,
+     .name = "slap_down",
+     .to_act = &ChallengeRules<kSlapDown>::to_act,
+     .not_acting = &ChallengeRules<kSlapDown>::not_acting,
+     .legal = &ChallengeRules<kSlapDown>::legal,
+     .check = &ChallengeRules<kSlapDown>::check,
+     .apply = &ChallengeRules<kSlapDown>::apply,
+     .view_to_act = &ChallengeRules<kSlapDown>::view_to_act,
+     .view_hand_size = &ChallengeRules<kSlapDown>::view_hand_size,
+     .determinize = &ChallengeRules<kSlapDown>::determinize},
+};
+}  // namespace
+
 extern const Challenge kSlapDownChallenge;
 const Challenge kSlapDownChallenge{
     .id = kSlapDown,
     .name = "slap_down",
     .four_players = true,
     .play = &ChallengeRules<kSlapDown>::play,
+    .phases = kSlapDownPhases,
     .view_after_trick = &ChallengeRules<kSlapDown>::view,
 };
 
