@@ -196,7 +196,7 @@ export class App {
     this.changed();
   }
 
-  fail(e: RequestError | unknown): void {
+  fail(e: unknown): void {
     const err = e as Partial<RequestError> | null;
     if (err && err.type === "error" && !this.state.errors.some((x) => x === e)) {
       if (err.id === undefined) return; // already reported by reduce
