@@ -45,6 +45,8 @@ WORKDIR /src/clients
 COPY clients/ ./
 # The replay page links to how deals are proved fair (clients/web/scripts/docs.mjs).
 COPY docs/fair-play.md /src/docs/fair-play.md
+# The page's message types are generated from the protocol's schemas (npm run gen).
+COPY protocol/schemas/ /src/protocol/schemas/
 COPY --from=wasm /src/clients/web/src/wasm/ web/src/wasm/
 # Without clients/web/package.json there is nothing to build and /out stays empty.
 # NPM_CAFILE: a CA bundle (mounted into the build) for networks whose proxy

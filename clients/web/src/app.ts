@@ -3,11 +3,14 @@
 // protocol messages, and routes between the lobby, a table and a replay.
 import { Alerts } from "./alerts";
 import { gameTitle } from "./catalogue";
-import { Connection, forgetToken, saveName, savedName } from "./net";
+import { Connection, forgetToken, saveName, savedName, type Outgoing, type RequestError } from "./net";
 import { t as tr } from "./i18n";
 import { decisionLines } from "./phrases";
 import { AppState, initialState, reduce, tableEntry } from "./store";
-import type { Json } from "./words";
+import type { ClientMessageOf, ServerMessage, ServerWelcome } from "./protocol.gen";
+
+/** A create_table message without its type, as the lobby's form fills it. */
+export type NewTable = Omit<Outgoing<"create_table">, "type">;
 
 export type Route =
   | { page: "lobby" }
@@ -54,7 +57,7 @@ export class App {
   missingTables = new Set<string>();
   missingInvites = new Set<string>();
   /** Called after each message has been applied and the page re-rendered (benchmarks). */
-  afterRender: ((m: Json) => void) | null = null;
+  afterRender: ((m: ServerMessage) => void) | null = null;
 
   constructor(conn?: Connection) {
     this.conn = conn ?? new Connection();
@@ -84,7 +87,7 @@ export class App {
     if (savedName()) this.conn.connect();
   }
 
-  receive(m: Json): void {
+  receive(m: ServerMessage): void {
     if (m.type === "error" && m.code === "no_such_table" && this.routeUnknown()) {
       // The address names a table the server does not run: the page says so in place.
       if (this.route.page === "table") this.missingTables.add(this.route.table);
@@ -94,7 +97,7 @@ export class App {
       return;
     }
     if (m.type === "table_created" || m.type === "rematch_created") {
-      const id = m.new_table ?? m.table;
+      const id = m.type === "rematch_created" ? m.new_table : m.table;
       this.markCreated(id);
     }
     if (m.type === "table_state" && this.probing.delete(m.table) && m.seat === -1 && m.status !== "over") {
@@ -102,7 +105,7 @@ export class App {
     }
     this.callBack(m);
     const changed = reduce(this.state, m);
-    if (m.table) {
+    if ("table" in m && m.table) {
       const t = this.state.tables[m.table];
       if (t?.stale) this.scheduleResync(m.table);
     }
@@ -111,7 +114,7 @@ export class App {
   }
 
   /** Tells a player whose tab is hidden that it is their turn or that someone wrote. */
-  private callBack(m: Json): void {
+  private callBack(m: ServerMessage): void {
     if (m.type === "request" && Array.isArray(m.legal) && m.legal.length && typeof m.table === "string") {
       if (this.alerted.get(m.table) === m.seq) return; // the same decision sent again
       this.alerted.set(m.table, m.seq);
@@ -193,9 +196,10 @@ export class App {
     this.changed();
   }
 
-  fail(e: Json): void {
-    if (e && e.type === "error" && !this.state.errors.some((x) => x === e)) {
-      if (e.id === undefined) return; // already reported by reduce
+  fail(e: unknown): void {
+    const err = e as Partial<RequestError> | null;
+    if (err && err.type === "error" && !this.state.errors.some((x) => x === e)) {
+      if (err.id === undefined) return; // already reported by reduce
     }
     this.changed();
   }
@@ -231,7 +235,7 @@ export class App {
     localStorage.setItem(CREATED_KEY, JSON.stringify(list.slice(-50)));
   }
 
-  async createTable(msg: Json, botsInOtherSeats = false): Promise<void> {
+  async createTable(msg: NewTable, botsInOtherSeats = false): Promise<void> {
     try {
       const created = await this.conn.request({ type: "create_table", ...msg });
       const t = tableEntry(this.state, created.table);
@@ -250,7 +254,7 @@ export class App {
 
   async sit(table: string, seat: number): Promise<void> {
     const t = this.state.tables[table];
-    const msg: Json = { type: "join", seat };
+    const msg: Outgoing<"join"> = { type: "join", seat };
     if (t?.invite) msg.invite = t.invite;
     else msg.table = table;
     try {
@@ -268,7 +272,7 @@ export class App {
     this.conn.request({ type: "spectate", table }).catch((e) => this.fail(e));
   }
 
-  addBot(table: string, seat: number, bot: string): void {
+  addBot(table: string, seat: number, bot: ServerWelcome["bots"][number]): void {
     this.conn.request({ type: "add_bot", table, seat, bot }).catch((e) => this.fail(e));
   }
 
@@ -278,20 +282,20 @@ export class App {
     this.navigate("/");
   }
 
-  act(table: string, action: Json): void {
+  act(table: string, action: ClientMessageOf<"action">["action"]): void {
     const t = this.state.tables[table];
     if (!t?.request) return;
     const seq = t.request.seq;
     t.request = null; // no double click: the next request comes from the server
     this.changed();
-    this.conn.request({ type: "action", table, seq, action }).catch((e) => {
+    this.conn.request({ type: "action", table, seq, action }).catch((e: RequestError) => {
       if (e?.code !== "draining") this.fail(e);
       this.conn.send({ type: "resync", table });
     });
   }
 
   chat(table: string, text: string, team: boolean): void {
-    const msg: Json = { type: "chat", table, text };
+    const msg: Outgoing<"chat"> = { type: "chat", table, text };
     if (team) msg.team = true;
     this.conn.send(msg);
   }

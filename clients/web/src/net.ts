@@ -3,7 +3,7 @@
 // resume token (kept in localStorage with the name), so a reload or a lost network
 // brings the player back to the same seats.
 import { t } from "./i18n";
-import type { Json } from "./words";
+import type { ClientHello, ClientMessage, ClientMessageOf, ServerError, ServerMessage, ServerMessageOf, ServerWelcome } from "./protocol.gen";
 
 const TOKEN_KEY = "casa.token";
 const NAME_KEY = "casa.name";
@@ -23,7 +23,32 @@ export function forgetToken(): void {
   localStorage.removeItem(TOKEN_KEY);
 }
 
-type Pending = { resolve: (m: Json) => void; reject: (m: Json) => void };
+/** The direct reply to each client message that has one (docs/protocol.md); a new
+ * client message in client.json fails the type check until it is named here. */
+type Replies = {
+  hello: "welcome";
+  create_table: "table_created";
+  list_tables: "tables";
+  join: "joined";
+  leave: "left";
+  spectate: "spectating";
+  add_bot: "bot_added";
+  action: "accepted";
+  chat: never;
+  rematch: "rematch_created";
+  resync: never;
+  ping: "pong";
+  create_event: "event_created";
+  accept_invitation: "invitation_answered";
+  decline_invitation: "invitation_answered";
+};
+type Reply<T extends ClientMessage["type"]> = ServerMessageOf<Replies[T] & ServerMessage["type"]>;
+/** A client message as the page writes it: the connection numbers requests itself. */
+export type Outgoing<T extends ClientMessage["type"]> = Omit<ClientMessageOf<T>, "id">;
+/** Why a request failed: the server's error, or the page's own when the connection is lost. */
+export type RequestError = ServerError | { type: "error"; code: "disconnected"; message: string; id?: undefined; table?: undefined };
+
+type Pending = { resolve: (m: ServerMessage) => void; reject: (m: RequestError) => void };
 
 export class Connection {
   private ws: WebSocket | null = null;
@@ -34,11 +59,11 @@ export class Connection {
   private reconnectAfter: number | null = null;
   private closedByPage = false;
   private welcomed = false;
-  private queue: Json[] = [];
+  private queue: ClientMessage[] = [];
   replaced = false;
-  onMessage: (m: Json) => void = () => {};
+  onMessage: (m: ServerMessage) => void = () => {};
   onStatus: (s: "connecting" | "open" | "closed") => void = () => {};
-  onWelcome: (m: Json) => void = () => {};
+  onWelcome: (m: ServerWelcome) => void = () => {};
 
   constructor(private url = Connection.defaultUrl()) {}
 
@@ -54,7 +79,7 @@ export class Connection {
     this.ws = ws;
     ws.onopen = () => {
       // view_patch: requests say only what changed in the view (docs/protocol.md, Features).
-      const hello: Json = { type: "hello", version: 1, features: ["view_patch"] };
+      const hello: ClientHello = { type: "hello", version: 1, features: ["view_patch"] };
       const name = savedName();
       if (name) hello.name = name;
       const token = localStorage.getItem(TOKEN_KEY);
@@ -62,9 +87,9 @@ export class Connection {
       ws.send(JSON.stringify({ ...hello, id: 0 }));
     };
     ws.onmessage = (ev) => {
-      let m: Json;
+      let m: ServerMessage;
       try {
-        m = JSON.parse(String(ev.data));
+        m = JSON.parse(String(ev.data)) as ServerMessage; // the server's frames match its schemas
       } catch {
         return;
       }
@@ -102,7 +127,7 @@ export class Connection {
     this.ws?.close();
   }
 
-  private receive(m: Json): void {
+  private receive(m: ServerMessage): void {
     if (m.type === "welcome") {
       localStorage.setItem(TOKEN_KEY, m.token);
       this.welcomed = true;
@@ -130,7 +155,7 @@ export class Connection {
       this.ws?.close();
       return;
     }
-    if (m.id !== undefined && m.id !== 0) {
+    if ("id" in m && typeof m.id === "number" && m.id !== 0) {
       const p = this.pending.get(m.id);
       if (p) {
         this.pending.delete(m.id);
@@ -142,17 +167,18 @@ export class Connection {
   }
 
   /** Sends a request and resolves with its direct reply (rejects with an error). */
-  request(msg: Json): Promise<Json> {
+  request<T extends ClientMessage["type"]>(msg: Outgoing<T> & { type: T }): Promise<Reply<T>> {
     const id = this.nextId++;
-    const framed = { ...msg, id };
+    const framed = { ...msg, id } as ClientMessage;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      // The reply is the one the server sends for this type, with this id.
+      this.pending.set(id, { resolve: (m) => resolve(m as Reply<T>), reject });
       this.send(framed);
     });
   }
 
   /** Sends without waiting for a reply (chat, resync). */
-  send(msg: Json): void {
+  send(msg: ClientMessage): void {
     if (this.ws && this.welcomed && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
     else this.queue.push(msg);
   }

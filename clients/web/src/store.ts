@@ -2,6 +2,10 @@
 // The page's state, changed only by server messages (reduce) and by the page's own
 // navigation. Views are the server's: after events the page asks for a fresh
 // table_state instead of working out the consequences itself.
+import type {
+  ServerChat, ServerGameOver, ServerHistory, ServerInvitation, ServerMessage, ServerRematchCreated, ServerRematchOffer,
+  ServerRequest, ServerTableClosed, ServerTableState, ServerWelcome, TableSummary,
+} from "./protocol.gen";
 import type { Json } from "./words";
 
 export interface LogLine {
@@ -27,15 +31,15 @@ export interface SheetRow {
 
 export interface TableEntry {
   id: string;
-  state: Json | null; // the latest table_state, seats/status refreshed by table_update
-  request: Json | null; // the pending request of my seat
+  state: ServerTableState | null; // the latest table_state, seats/status refreshed by table_update
+  request: ServerRequest | null; // the pending request of my seat, its view whole (view_patch applied)
   log: LogLine[];
   chat: ChatLine[];
   sheet: SheetRow[];
-  gameOver: Json | null;
+  gameOver: Pick<ServerGameOver, "table" | "seq" | "scores" | "winners" | "deal"> | null;
   clock: { seats: number[]; remaining_ms: number; received: number } | null;
-  closed: Json | null;
-  rematch: Json | null;
+  closed: ServerTableClosed | { reason: "closed"; message?: undefined } | null;
+  rematch: ServerRematchCreated | ServerRematchOffer | null;
   spectating: boolean;
   invite?: string;
   stale: boolean; // events arrived after the view: a resync is due
@@ -47,11 +51,11 @@ export interface AppState {
   connection: "connecting" | "open" | "closed";
   me: { player_id: string; name: string } | null;
   games: string[];
-  bots: string[];
-  lobby: Json[];
+  bots: ServerWelcome["bots"];
+  lobby: TableSummary[];
   tables: Record<string, TableEntry>;
   errors: { code: string; message: string; table?: string }[];
-  invitations: Json[]; // invitations to rated events that wait for this player's answer
+  invitations: ServerInvitation[]; // invitations to rated events that wait for this player's answer
 }
 
 export function initialState(): AppState {
@@ -87,10 +91,10 @@ export function sheetRow(e: Json): SheetRow | null {
 /** Rebuilds the log and the score sheet from a `history` message (docs/protocol.md,
  * History): the events the server sent this seat (or spectator) since the game
  * began, and every round's summary. Lines that came live after it stay. */
-function applyHistory(t: TableEntry, m: Json): void {
+function applyHistory(t: TableEntry, m: ServerHistory): void {
   const at: number = m.seq ?? 0;
-  const events: Json[] = Array.isArray(m.events) ? m.events : [];
-  const rounds: Json[] = Array.isArray(m.rounds) ? m.rounds : [];
+  const events = Array.isArray(m.events) ? m.events : [];
+  const rounds = Array.isArray(m.rounds) ? m.rounds : [];
   const later = t.log.filter((l) => l.seq > at);
   t.log = events.map((e): LogLine => ({ seq: e.seq, event: e.event, auto: e.auto })).concat(later);
   if (t.log.length > LOG_LIMIT) t.log.splice(0, t.log.length - LOG_LIMIT);
@@ -115,8 +119,9 @@ export function mergePatch(target: Json, patch: Json): Json {
   return out;
 }
 
-/** Applies one server message. Returns true when the state changed. */
-export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
+/** Applies one server message. Returns true when the state changed. Every type of
+ * server.json has its case: a new one fails the type check until it is handled here. */
+export function reduce(s: AppState, m: ServerMessage, now = Date.now()): boolean {
   switch (m.type) {
     case "welcome":
       s.me = { player_id: m.player_id, name: m.name };
@@ -140,7 +145,7 @@ export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
       }
       if (m.status === "over" && !t.gameOver) {
         // Opened after the end: the view says who won (Solo names "human" or "robot").
-        const v = m.view ?? {};
+        const v: Json = m.view ?? {};
         const winners = v.winners ?? (v.winner === "human" ? [0] : v.winner === "robot" ? [-1] : []);
         t.gameOver = { table: m.table, seq: m.seq, scores: v.scores, winners };
       }
@@ -155,7 +160,6 @@ export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
       const t = tableEntry(s, m.table);
       if (t.state) {
         t.state = { ...t.state, status: m.status ?? t.state.status, seats: m.seats ?? t.state.seats };
-        if (m.disconnect_policy) t.state.disconnect_policy = m.disconnect_policy;
       }
       return true;
     }
@@ -164,12 +168,12 @@ export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
       if (m.view_patch !== undefined) {
         // The whole view from here on, as if the server had sent it.
         const { view_patch, ...rest } = m;
-        m = { ...rest, view: mergePatch(t.view ?? {}, view_patch) };
+        m = { ...rest, view: mergePatch(t.view ?? {}, view_patch) } as ServerRequest;
       }
-      t.view = m.view;
+      t.view = m.view ?? null;
       t.request = m;
       if (t.state) {
-        t.state = { ...t.state, view: m.view, seq: m.seq };
+        t.state = { ...t.state, view: m.view ?? null, seq: m.seq };
         t.stale = false;
       }
       if (typeof m.deadline_ms === "number") {
@@ -231,11 +235,13 @@ export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
     }
     case "invitation": {
       // Sent again on every hello while it waits: kept once.
-      s.invitations = s.invitations.filter((i) => i.invitation !== m.invitation).concat([m]);
+      const invitation = m;
+      s.invitations = s.invitations.filter((i) => i.invitation !== invitation.invitation).concat([invitation]);
       return true;
     }
     case "invitation_answered": {
-      s.invitations = s.invitations.filter((i) => i.invitation !== m.invitation);
+      const answered = m.invitation;
+      s.invitations = s.invitations.filter((i) => i.invitation !== answered);
       return true;
     }
     case "left": {
@@ -248,8 +254,21 @@ export function reduce(s: AppState, m: Json, now = Date.now()): boolean {
       s.errors.push({ code: m.code, message: m.message, table: m.table });
       if (s.errors.length > 3) s.errors.shift();
       return true;
-    default:
+    // Replies the page reads where it sent the request (app.ts), and the server's
+    // notice before it goes away (net.ts): nothing to keep.
+    case "table_created":
+    case "event_created":
+    case "joined":
+    case "bot_added":
+    case "pong":
+    case "reconnect":
       return false;
+    default: {
+      // A type the schemas do not know (a newer server): ignored.
+      const unknown: never = m;
+      void unknown;
+      return false;
+    }
   }
 }
 
@@ -261,7 +280,7 @@ export function clockLeft(t: TableEntry, now = Date.now()): number | null {
 
 /** Adds chat lines, live or from a table_state's history (after a reload or a
  * restart), once each: a numbered line already shown is not shown again. */
-function mergeChat(t: TableEntry, lines: Json[]): void {
+function mergeChat(t: TableEntry, lines: (ServerChat | NonNullable<ServerTableState["chat"]>[number])[]): void {
   for (const m of lines) {
     if (typeof m.line === "number" && t.chat.some((c) => c.line === m.line)) continue;
     t.chat.push({ line: m.line, from: m.from, name: m.name, seat: m.seat, team: !!m.team, spectator: m.spectator === true, text: m.text });

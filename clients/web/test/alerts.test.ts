@@ -18,7 +18,7 @@ beforeEach(() => {
 describe("alerts while the tab is hidden", () => {
   it("counts a turn in the title and the favicon, and clears when shown again", () => {
     const { app } = makeApp();
-    app.receive({ type: "table_state", table: "t1", game: "la-casa", players: 2, status: "playing", seq: 3, seat: 0, seats: [], view: { phase: "play" } });
+    app.receive({ type: "table_state", table: "t1", game: "la-casa", players: 2, status: "playing", seq: 3, seat: 0, seats: [], teams: [], options: {}, private: false, move_timeout_seconds: 0, view: { phase: "play" } });
     hide(true);
     app.receive({ type: "request", table: "t1", seq: 3, seat: 0, legal: [{ type: "play", card: "G5" }], view: { phase: "play" } });
     expect(document.title).toBe("(1) Your turn · La Casa");
@@ -26,7 +26,7 @@ describe("alerts while the tab is hidden", () => {
     // The same decision sent again (a resync) is not a second call.
     app.receive({ type: "request", table: "t1", seq: 3, seat: 0, legal: [{ type: "play", card: "G5" }], view: { phase: "play" } });
     expect(app.alerts.unread).toBe(1);
-    app.receive({ type: "chat", table: "t1", from: "p2", name: "bea", seat: 1, text: "hi", line: 1 });
+    app.receive({ type: "chat", table: "t1", from: "p2", name: "bea", seat: 1, team: false, text: "hi", line: 1 });
     expect(document.title).toBe("(2) Your turn, new message · La Casa");
     hide(false);
     expect(document.title).toBe("La Casa");
@@ -39,7 +39,7 @@ describe("alerts while the tab is hidden", () => {
     app.receive({ type: "request", table: "t1", seq: 3, seat: 0, legal: [{ type: "play", card: "G5" }] });
     expect(document.title).toBe("La Casa");
     hide(true);
-    app.receive({ type: "chat", table: "t1", from: "p1", name: "ann", seat: 0, text: "mine", line: 2 });
+    app.receive({ type: "chat", table: "t1", from: "p1", name: "ann", seat: 0, team: false, text: "mine", line: 2 });
     expect(document.title).toBe("La Casa");
   });
 

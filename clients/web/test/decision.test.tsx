@@ -18,7 +18,7 @@ function seated(view: Json, legal: Json[], teams?: number[][]) {
   const { app, conn } = makeApp();
   const players = view.hand_sizes.length;
   const seats = Array.from({ length: players }, (_, i) =>
-    i === 0 ? { seat: 0, kind: "player", name: "ann", connected: true } : { seat: i, kind: "bot", name: "robot", bot: "robot" },
+    i === 0 ? { seat: 0, kind: "player" as const, name: "ann", connected: true } : { seat: i, kind: "bot" as const, name: "robot", bot: "robot" as const },
   );
   app.receive({ type: "table_state", table: "t1", game: view.game, players, status: "playing", seq: 4, seat: 0, seats, teams: teams ?? seats.map((s) => [s.seat]), options: {}, private: false, move_timeout_seconds: 0, view });
   app.receive({ type: "request", table: "t1", seq: 4, seat: 0, legal, view });

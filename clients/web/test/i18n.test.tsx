@@ -247,7 +247,7 @@ async function views(l: Lang): Promise<Record<string, string>> {
     app.receive(st);
     app.receive({ ...fixture("la-casa-4p-request.json"), table: st.table });
     await grab("table", <TablePage app={app} id={st.table} />);
-    app.receive({ type: "game_over", table: st.table, winners: [0, 2], scores: [11, 7] });
+    app.receive({ type: "game_over", table: st.table, seq: 40, winners: [0, 2], scores: [11, 7] });
     await grab("game over", <TablePage app={app} id={st.table} />);
   }
   {

@@ -106,7 +106,7 @@ describe("the invite page", () => {
     app.receive({
       type: "table_state", table: "t9", game: "casino", players: 3, status: "waiting", seq: 0, seat: -1, invite: "INV9",
       seats: [{ seat: 0, kind: "player", name: "ann" }, { seat: 1, kind: "empty" }, { seat: 2, kind: "bot", name: "robot", bot: "robot" }],
-      teams: [[0], [1], [2]], options: {}, view: null,
+      teams: [[0], [1], [2]], options: {}, private: true, move_timeout_seconds: 0, view: null,
     });
     app.changed();
     await settle();
@@ -122,7 +122,7 @@ describe("the invite page", () => {
       type: "table_state", table: "t8", game: "la-casa", players: 4, status: "waiting", seq: 0, seat: -1, invite: "INV8",
       creator: { player_id: "p-ann", name: "Ann" },
       seats: [{ seat: 0, kind: "player", name: "bea" }, { seat: 1, kind: "empty" }, { seat: 2, kind: "empty" }, { seat: 3, kind: "empty" }],
-      teams: [[0, 2], [1, 3]], options: {}, view: null,
+      teams: [[0, 2], [1, 3]], options: {}, private: true, move_timeout_seconds: 0, view: null,
     });
     app.changed();
     await settle();
@@ -141,7 +141,7 @@ describe("the invite page", () => {
           type: "table_state", table: "t7", game: "casino", players: 3, status: "waiting", seq: 0, seat: -1, invite: "INV7",
           creator: { player_id: "p-ann", name: "Ann" },
           seats: [{ seat: 0, kind: "player", name: "ann" }, { seat: 1, kind: "empty" }, { seat: 2, kind: "bot", name: "robot", bot: "robot" }],
-          teams: [[0], [1], [2]], options: {}, view: null,
+          teams: [[0], [1], [2]], options: {}, private: true, move_timeout_seconds: 0, view: null,
         });
         app.changed();
       });

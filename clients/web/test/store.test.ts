@@ -6,7 +6,7 @@ import { fixture } from "./helpers";
 describe("reduce", () => {
   it("keeps an invitation once, however often it comes, until it is answered", () => {
     const s = initialState();
-    const inv = { type: "invitation", invitation: "i0123456789", event: "e1", from: { player_id: "p1", name: "ann" }, game: "la-casa", players: 2, boards: 1, expires_in_seconds: 600 };
+    const inv = { type: "invitation" as const, invitation: "i0123456789", event: "e1", from: { player_id: "p1", name: "ann" }, game: "la-casa", players: 2, boards: 1, expires_in_seconds: 600 };
     reduce(s, inv);
     reduce(s, { ...inv, expires_in_seconds: 300 }); // again, on the next hello
     expect(s.invitations.map((i) => i.expires_in_seconds)).toEqual([300]);
@@ -76,8 +76,8 @@ describe("reduce", () => {
     req.table = st.table;
     reduce(s, req);
     const t = s.tables[st.table];
-    expect(t.request.seq).toBe(3);
-    expect(t.state.view.trick.length).toBe(3);
+    expect(t.request!.seq).toBe(3);
+    expect(t.state!.view!.trick.length).toBe(3);
     reduce(s, { type: "accepted", table: st.table, seq: 4 });
     expect(t.request).toBeNull();
   });
@@ -87,21 +87,21 @@ describe("reduce", () => {
     const st = fixture("la-casa-4p-state.json");
     reduce(s, st);
     const t = s.tables[st.table];
-    const before = t.state.view;
+    const before = t.state!.view!;
     reduce(s, { type: "request", table: st.table, seq: 6, seat: 0, legal: [{ type: "pass" }],
                 view_patch: { round: 99, trick: [], no_such: null } });
-    expect(t.request.view_patch).toBeUndefined();
-    expect(t.request.view).toEqual({ ...before, round: 99, trick: [] });
-    expect(t.state.view).toEqual(t.request.view);
+    expect(t.request!.view_patch).toBeUndefined();
+    expect(t.request!.view).toEqual({ ...before, round: 99, trick: [] });
+    expect(t.state!.view).toEqual(t.request!.view);
     // The next patch applies to that view; a member set to null is removed.
     reduce(s, { type: "request", table: st.table, seq: 7, seat: 0, legal: [{ type: "pass" }],
                 view_patch: { trick: ["G5"], round: null } });
     const { round: _gone, ...rest } = before;
-    expect(t.request.view).toEqual({ ...rest, trick: ["G5"] });
+    expect(t.request!.view).toEqual({ ...rest, trick: ["G5"] });
     // A whole view replaces it.
     reduce(s, { type: "request", table: st.table, seq: 8, seat: 0, legal: [{ type: "pass" }], view: { a: 1 } });
     reduce(s, { type: "request", table: st.table, seq: 9, seat: 0, legal: [{ type: "pass" }], view_patch: {} });
-    expect(t.request.view).toEqual({ a: 1 });
+    expect(t.request!.view).toEqual({ a: 1 });
   });
 
   it("mergePatch follows RFC 7386", () => {
@@ -137,16 +137,16 @@ describe("reduce", () => {
     const seats = st.seats.map((x: object) => ({ ...x }));
     seats[2] = { ...seats[2], connected: false, away: true, takeover_in_ms: 30000 };
     reduce(s, { type: "table_update", table: st.table, status: "playing", seats });
-    expect(s.tables[st.table].state.seats[2].away).toBe(true);
-    expect(s.tables[st.table].state.seats[2].takeover_in_ms).toBe(30000);
+    expect(s.tables[st.table].state!.seats[2].away).toBe(true);
+    expect(s.tables[st.table].state!.seats[2].takeover_in_ms).toBe(30000);
   });
 
   it("shows a finished game opened later with the winners of its view", () => {
     const s = initialState();
-    reduce(s, { type: "table_state", table: "t2", status: "over", seq: 40, seat: 0, seats: [], view: { mode: "solo", winner: "robot", scores: [3] } });
+    reduce(s, { type: "table_state", table: "t2", game: "la-casa", players: 2, status: "over", seq: 40, seat: 0, seats: [], teams: [], options: {}, private: false, move_timeout_seconds: 0, view: { mode: "solo", winner: "robot", scores: [3] } });
     expect(s.tables.t2.gameOver).toMatchObject({ winners: [-1], scores: [3] });
-    reduce(s, { type: "table_state", table: "t3", status: "over", seq: 40, seat: 0, seats: [], view: { winners: [1, 3], scores: [2, 12] } });
-    expect(s.tables.t3.gameOver.winners).toEqual([1, 3]);
+    reduce(s, { type: "table_state", table: "t3", game: "la-casa", players: 2, status: "over", seq: 40, seat: 0, seats: [], teams: [], options: {}, private: false, move_timeout_seconds: 0, view: { winners: [1, 3], scores: [2, 12] } });
+    expect(s.tables.t3.gameOver!.winners).toEqual([1, 3]);
   });
 
   it("runs the clock from the moment it arrived", () => {
@@ -161,8 +161,8 @@ describe("reduce", () => {
     reduce(s, fixture("la-casa-4p-state.json"));
     const id = Object.keys(s.tables)[0];
     reduce(s, { type: "table_closed", table: id, reason: "abandoned", message: "Everyone left." });
-    expect(s.tables[id].closed.message).toBe("Everyone left.");
-    expect(s.tables[id].state.status).toBe("closed");
+    expect(s.tables[id].closed!.message).toBe("Everyone left.");
+    expect(s.tables[id].state!.status).toBe("closed");
   });
 
   it("ignores stale_seq errors and keeps the last three others", () => {

@@ -6,6 +6,7 @@
 // player) comes back in the server's own words.
 import { useState } from "preact/hooks";
 import type { App } from "../app";
+import type { Outgoing } from "../net";
 import { gameTitle, type GameInfo } from "../catalogue";
 import { t as tr } from "../i18n";
 import { plural, type Json } from "../words";
@@ -18,11 +19,11 @@ export interface MemberChoice {
 /** The create_event message of the form's choices. */
 export function eventMessage(
   game: string, players: number, boards: number, sides: { name: string; members: MemberChoice[] }[], me: string,
-): Json {
+): Outgoing<"create_event"> {
   return {
     type: "create_event", game, players, boards,
     sides: sides.map((s) => {
-      const side: Json = {
+      const side: Outgoing<"create_event">["sides"][number] = {
         members: s.members.map((m) =>
           m.kind === "me" ? { player_id: me } : m.kind === "player" ? { player_id: m.id.trim() } : { bot: m.kind }),
       };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import { useEffect, useState } from "preact/hooks";
-import type { App } from "../app";
+import type { App, NewTable } from "../app";
+import type { DisconnectPolicy } from "../protocol.gen";
 import { choicesAt, effectiveFormat, fieldApplies, gameTitle, loadCatalogue, parseText, type GameInfo, type OptionField } from "../catalogue";
 import { savedName } from "../net";
 import { choiceWords, gameDescription, optionLabel, optionWords } from "../optionWords";
@@ -130,17 +131,17 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
   const [takeover, setTakeover] = useState("");
   const [rated, setRated] = useState("");
   const playersOk = counts.includes(players) ? players : counts[0];
-  const message = (): Json => {
+  const message = (): NewTable => {
     const opts: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(options)) if (v !== undefined && fields.some((f) => f.key === k)) opts[k] = v;
-    const m: Json = { game, players: playersOk, options: opts };
+    const m: NewTable = { game, players: playersOk, options: opts };
     if (priv) m.private = true;
     if (timer) m.move_timeout_seconds = Number(timer);
     if (rated) m.rated = rated === "true";
     if (grace || takeover) {
       m.disconnect_policy = {};
       if (grace) m.disconnect_policy.grace_seconds = Number(grace);
-      if (takeover) m.disconnect_policy.takeover = takeover;
+      if (takeover) m.disconnect_policy.takeover = takeover as DisconnectPolicy["takeover"]; // the select's values
     }
     return m;
   };
@@ -257,7 +258,8 @@ export function Lobby({ app }: { app: App }) {
     const h = setInterval(() => app.refreshLobby(), 5000);
     return () => clearInterval(h);
   }, []);
-  const mine = Object.values(app.state.tables).filter((t) => t.state && t.state.seat >= 0 && t.state.status !== "over" && t.state.status !== "closed");
+  const mine = Object.values(app.state.tables).flatMap((t) =>
+    t.state && t.state.seat >= 0 && t.state.status !== "over" && t.state.status !== "closed" ? [{ id: t.id, state: t.state }] : []);
   return (
     <div class="lobby">
       <NameForm app={app} />

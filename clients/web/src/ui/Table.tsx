@@ -422,6 +422,7 @@ function InviteLink({ invite }: { invite: string }) {
 function GameOver({ app, t, name, innerRef }: { app: App; t: TableEntry; name: (s: number) => string; innerRef?: Ref<HTMLElement> }) {
   const g = t.gameOver!;
   const st = t.state!;
+  const offer = t.rematch?.type === "rematch_offer" ? t.rematch : null;
   const winners: number[] = g.winners ?? [];
   const text = winners.length === 0 ? tr("over.noWinner") : tr("over.wins", { names: listWords(winners.map((w) => (w === -1 ? tr("seat.robot") : name(w)))), n: winners.length });
   return (
@@ -442,10 +443,10 @@ function GameOver({ app, t, name, innerRef }: { app: App; t: TableEntry; name: (
           {tr("nav.backToLobby")}
         </a>
       </div>
-      {t.rematch && t.rematch.type === "rematch_offer" ? (
+      {offer ? (
         <p>
-          {tr("over.offer", { name: t.rematch.by })}{" "}
-          <a href={`/join/${t.rematch.invite}`} onClick={(e) => { e.preventDefault(); app.navigate(`/join/${t.rematch.invite}`); }}>
+          {tr("over.offer", { name: offer.by })}{" "}
+          <a href={`/join/${offer.invite}`} onClick={(e) => { e.preventDefault(); app.navigate(`/join/${offer.invite}`); }}>
             {tr("over.join")}
           </a>
         </p>
