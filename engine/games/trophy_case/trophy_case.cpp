@@ -126,6 +126,7 @@ void TrophyCaseGame::deal_hand(std::vector<Event>* events) {
   }
   ++hand_number_;
   ++hands_since_shuffle_;
+  voids_ = {};  // a new hand: nothing is known of it yet
   const int size = hand_size(players_);
   for (int k = 0; k < players_; ++k) {
     const int seat = (dealer_ + 1 + k) % players_;
@@ -258,8 +259,12 @@ void TrophyCaseGame::play_card(int card, std::vector<Event>* events) {
     trick_.led_suit = suit_of(card);
     trick_.suit_order[0] = trick_.led_suit;
     trick_.suits_seen = 1;
-  } else if (!is_trump(card) && colour_of_suit(suit_of(card)) == trick_.led_colour() &&
-             trick_.suit_rank(suit_of(card)) < 0) {
+  } else if (is_trump(card) || colour_of_suit(suit_of(card)) != trick_.led_colour()) {
+    // TC-4.3 A player holding a card of the led colour must play one: a card off
+    // that colour shows, to everyone, that the player holds none of it.
+    const int first_suit = trick_.led_colour() * kSuitsPerColour;
+    voids_[seat] |= static_cast<std::uint16_t>(((1u << kSuitsPerColour) - 1) << first_suit);
+  } else if (trick_.suit_rank(suit_of(card)) < 0) {
     // TC-5.2 / TC-5.4 A new in-colour suit ranks above the earlier ones, whoever played it.
     trick_.suit_order[trick_.suits_seen++] = suit_of(card);
   }
@@ -277,6 +282,9 @@ void TrophyCaseGame::play_card(int card, std::vector<Event>* events) {
 void TrophyCaseGame::fold(std::vector<Event>* events) {
   const int seat = turn_;
   trick_.in &= ~seat_bit(seat);
+  // TC-4.4 A player holding a card of the led suit may not fold: a fold shows
+  // that the player holds none of it.
+  voids_[seat] |= static_cast<std::uint16_t>(1u << trick_.led_suit);
   if (events) {
     events->push_back({all_seats(), true, Value::obj({{"type", "fold"}, {"seat", seat}})});
   }
@@ -592,30 +600,209 @@ std::optional<Error> TrophyCaseGame::decode_action(const Value& value, Action& o
   return Error{"malformed_action", "Trophy Case actions are play and fold."};
 }
 
-// The cards `seat` cannot see (other hands, unshown discards, the stock) are
-// dealt again at random into the same places, in the same numbers.
+// ---------------------------------------------------------------------------
+// Determinization (TC-8.2): the cards `seat` cannot see (other hands, unshown
+// discards, the stock) are dealt again at random into the same places, in the
+// same numbers, keeping what every seat has seen in play:
+//  * TC-4.3 / TC-4.4 a seat gets no card of a suit it is known void in (voids_);
+//  * TC-3.2 the leader of a trick not yet led holds a suited card (else the hand
+//    would have been shown and redealt).
+// The real deal meets both, so a deal that meets them always exists. Everything
+// read here (the set of hidden cards, the counts, voids_, the leader) is the same
+// in every state `seat` cannot tell apart: the sample depends on the seed and on
+// the seat's information only.
+
+namespace {
+
+// Where a hidden card may go: one place per seat's hand, then these.
+constexpr int kLeadPlace = kMaxPlayers;       // the leader's one sure suited card
+constexpr int kDiscardPlace = kMaxPlayers + 1;
+constexpr int kStockPlace = kMaxPlayers + 2;
+constexpr int kPlaces = kMaxPlayers + 3;
+// A card's class: its suit, or kTrumpClass. Every constraint is on classes.
+constexpr int kTrumpClass = kSuits;
+constexpr int kClasses = kSuits + 1;
+
+int class_of(int card) { return is_trump(card) ? kTrumpClass : suit_of(card); }
+
+}  // namespace
+
 std::unique_ptr<Game> TrophyCaseGame::determinize(Seat seat, std::uint64_t seed) const {
+  return determinize_with(seat, seed, 64);
+}
+
+std::unique_ptr<TrophyCaseGame> TrophyCaseGame::determinize_with(Seat seat, std::uint64_t seed,
+                                                                 int random_attempts) const {
   auto sample = std::make_unique<TrophyCaseGame>(*this);
   DeckSet unknown = discarded_ - shown_;
   for (int i = stock_top_; i < kDeckSize; ++i) unknown.add(stock_[i]);
-  for (int s = 0; s < players_; ++s)
-    if (s != seat) unknown |= hands_[s];
+  std::array<int, kPlaces> need{};
+  for (int s = 0; s < players_; ++s) {
+    if (s == seat) continue;
+    unknown |= hands_[s];
+    need[s] = hands_[s].size();
+  }
+  need[kDiscardPlace] = (discarded_ - shown_).size();
+  need[kStockPlace] = kDeckSize - stock_top_;
+  // TC-3.2 Only a hand of at most kTrumps cards could be all trumps.
+  const int leader = trick_.leader;
+  if (!over_ && trick_.count == 0 && leader != seat && need[leader] > 0 &&
+      need[leader] <= kTrumps) {
+    --need[leader];
+    need[kLeadPlace] = 1;
+  }
+  // allowed[k]: bit p set when a card of class k may go to place p (with room).
+  std::array<std::uint32_t, kClasses> allowed{};
+  std::uint32_t open = 0;
+  for (int p = 0; p < kPlaces; ++p)
+    if (need[p] > 0) open |= 1u << p;
+  bool constrained = false;
+  for (int k = 0; k < kClasses; ++k) {
+    std::uint32_t mask = open;
+    for (int s = 0; s < players_; ++s)
+      if (k != kTrumpClass && ((voids_[s] >> k) & 1u)) mask &= ~(1u << s);
+    if (k == kTrumpClass || (leader >= 0 && ((voids_[leader] >> k) & 1u)))
+      mask &= ~(1u << kLeadPlace);
+    allowed[static_cast<std::size_t>(k)] = mask;
+    constrained = constrained || mask != open;
+  }
+
   std::array<std::uint8_t, kDeckSize> pool{};
   int n = 0;
   for (int c : unknown) pool[n++] = static_cast<std::uint8_t>(c);
   Rng rng(seed);
-  rng.shuffle(pool.data(), static_cast<std::size_t>(n));
-  int next = 0;
-  for (int s = 0; s < players_; ++s) {
-    if (s == seat) continue;
-    const int count = hands_[s].size();
-    sample->hands_[s] = DeckSet();
-    for (int i = 0; i < count; ++i) sample->hands_[s].add(pool[next++]);
+  std::array<DeckSet, kPlaces> placed{};
+  // The stock's order matters (later hands are dealt from it): its cards in the
+  // order they are dealt there.
+  std::array<std::uint8_t, kDeckSize> stock{};
+  int stock_n = 0;
+  bool done = false;
+  if (!constrained) {
+    // Nothing known: deal the shuffled cards in order (the hands, the discard, the stock).
+    rng.shuffle(pool.data(), static_cast<std::size_t>(n));
+    int next = 0;
+    for (int p = 0; p < kPlaces; ++p) {
+      for (int i = 0; i < need[p]; ++i) {
+        if (p == kStockPlace) stock[stock_n++] = pool[next];
+        placed[p].add(pool[next++]);
+      }
+    }
+    done = true;
   }
-  const int hidden_discards = (discarded_ - shown_).size();
-  sample->discarded_ = shown_;
-  for (int i = 0; i < hidden_discards; ++i) sample->discarded_.add(pool[next++]);
-  for (int i = stock_top_; i < kDeckSize; ++i) sample->stock_[i] = pool[next++];
+  // By chance: the cards of the most constrained classes first, each to a place
+  // that allows it, with a chance in proportion to the room left there; then the
+  // cards free to go anywhere fill the room left in their shuffled order. An
+  // attempt fails when a card finds no room it may take; it never places a card
+  // where it may not go.
+  // rank[k]: where class k's cards come in the order of placement: by the
+  // number of places they may go, fewest first; free cards (rank kPlaces) last.
+  std::array<int, kClasses> rank{};
+  std::array<int, kPlaces + 1> per_rank{};
+  if (!done) {
+    for (int k = 0; k < kClasses; ++k) {
+      const std::uint32_t mask = allowed[static_cast<std::size_t>(k)];
+      rank[static_cast<std::size_t>(k)] = mask == open ? kPlaces : std::popcount(mask);
+    }
+    for (int i = 0; i < n; ++i) ++per_rank[static_cast<std::size_t>(rank[class_of(pool[i])])];
+  }
+  const int constrained_cards = n - per_rank[kPlaces];
+  for (int attempt = 0; attempt < random_attempts && !done; ++attempt) {
+    rng.shuffle(pool.data(), static_cast<std::size_t>(n));
+    std::array<int, kPlaces + 1> at{};
+    for (int r = 1; r <= kPlaces; ++r) at[r] = at[r - 1] + per_rank[r - 1];
+    std::array<std::uint8_t, kDeckSize> order{};
+    for (int i = 0; i < n; ++i) order[at[rank[class_of(pool[i])]]++] = pool[i];
+    std::array<int, kPlaces> left = need;
+    placed = {};
+    stock_n = 0;
+    done = true;
+    for (int i = 0; i < constrained_cards && done; ++i) {
+      const std::uint32_t mask = allowed[static_cast<std::size_t>(class_of(order[i]))];
+      int room = 0;
+      for (int p = 0; p < kPlaces; ++p)
+        if ((mask >> p) & 1u) room += left[p];
+      if (room == 0) {
+        done = false;
+        break;
+      }
+      int pick = static_cast<int>(rng.below(static_cast<std::uint32_t>(room)));
+      for (int p = 0; p < kPlaces; ++p) {
+        if (!((mask >> p) & 1u) || left[p] == 0) continue;
+        if (pick < left[p]) {
+          placed[p].add(order[i]);
+          if (p == kStockPlace) stock[stock_n++] = order[i];
+          --left[p];
+          break;
+        }
+        pick -= left[p];
+      }
+    }
+    for (int i = constrained_cards, p = 0; i < n && done; ++i) {
+      while (left[p] == 0) ++p;  // the free cards are exactly as many as the room left
+      placed[p].add(order[i]);
+      if (p == kStockPlace) stock[stock_n++] = order[i];
+      --left[p];
+    }
+    if (done) rng.shuffle(stock.data(), static_cast<std::size_t>(stock_n));
+  }
+  if (!done) {
+    // Chance failed: place the cards one by one, and when every place a card may
+    // go is full, move earlier cards along a chain of other places they may go
+    // (augmenting paths: Kuhn's maximum bipartite matching between cards and the
+    // room of each place). A maximum matching places every card when any complete
+    // placement exists, and the real deal is one; so every card is placed, each
+    // where it may go, and every place gets exactly its count (the counts add up
+    // to the cards). It reads only the hidden set, the counts and the public
+    // constraints, never where a card really is.
+    rng.shuffle(pool.data(), static_cast<std::size_t>(n));
+    std::array<int, kDeckSize> place_of;
+    place_of.fill(-1);
+    std::array<int, kPlaces> filled{};
+    std::array<int, kPlaces> places{};
+    for (int p = 0; p < kPlaces; ++p) places[p] = p;
+    std::array<bool, kPlaces> visited{};
+    auto place = [&](auto&& self, int i) -> bool {
+      const std::uint32_t mask = allowed[static_cast<std::size_t>(class_of(pool[i]))];
+      for (int p : places) {
+        if (visited[p] || !((mask >> p) & 1u)) continue;
+        visited[p] = true;
+        if (filled[p] < need[p]) {
+          place_of[i] = p;
+          ++filled[p];
+          return true;
+        }
+        for (int j = 0; j < n; ++j) {
+          if (j == i || place_of[j] != p) continue;
+          if (self(self, j)) {  // j moved on, which freed its room in p
+            place_of[i] = p;
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+    for (int i = 0; i < n; ++i) {
+      rng.shuffle(places.data(), places.size());
+      visited = {};
+      place(place, i);
+    }
+    placed = {};
+    stock_n = 0;
+    for (int i = 0; i < n; ++i) {
+      // place_of[i] < 0 cannot happen while the constraints hold for the real deal.
+      int p = place_of[i];
+      for (int q = 0; p < 0 && q < kPlaces; ++q)
+        if (filled[q] < need[q]) p = q, ++filled[q];
+      placed[p].add(pool[i]);
+      if (p == kStockPlace) stock[stock_n++] = pool[i];
+    }
+    rng.shuffle(stock.data(), static_cast<std::size_t>(stock_n));
+  }
+  for (int s = 0; s < players_; ++s)
+    if (s != seat) sample->hands_[s] = placed[s];
+  if (need[kLeadPlace] > 0) sample->hands_[leader] |= placed[kLeadPlace];
+  sample->discarded_ = shown_ | placed[kDiscardPlace];
+  for (int i = 0; i < stock_n; ++i) sample->stock_[stock_top_ + i] = stock[i];
   sample->rng_ = Rng(rng.fork());
   return sample;
 }

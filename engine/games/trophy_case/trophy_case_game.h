@@ -13,6 +13,9 @@
 //
 // Public information lives in the trick records, scores and counters; private
 // information in hands_, discarded_ (minus shown_) and the stock.
+//  * voids_ holds, for the hand being played, the suits each seat has shown it
+//    holds none of (TC-4.3, TC-4.4); the seat's real hand never holds one of them
+//    (hands only lose cards until the next deal, which clears voids_).
 //
 // View (TC-8): "game", "seat", "to_act", "phase" ("play"/"over"), "scores",
 // "target", "dealer", "hand_number", "hands_left_before_reshuffle", "stock_size",
@@ -118,6 +121,14 @@ class TrophyCaseGame final : public Game {
   Value encode_action(const Action& action) const override;
   std::optional<Error> decode_action(const Value& value, Action& out) const override;
   std::unique_ptr<Game> determinize(Seat seat, std::uint64_t seed) const override;
+  // determinize() with a chosen number of tries at dealing by chance before the
+  // placement that always meets the constraints (0: that placement alone; tests use it).
+  std::unique_ptr<TrophyCaseGame> determinize_with(Seat seat, std::uint64_t seed,
+                                                   int random_attempts) const;
+
+  // TC-4.3 / TC-4.4 The suits `seat` is known, from the plays of the hand being
+  // played, to hold none of: bit s for suit s.
+  std::uint16_t void_suits(Seat seat) const { return voids_[seat]; }
 
   // Read-only access for the rule bot (it reads only what the acting seat may see).
   const Trick& trick() const { return trick_; }
@@ -181,6 +192,11 @@ class TrophyCaseGame final : public Game {
   // that action's events name them, so they are not reported as secret until the
   // next action.
   DeckSet recalled_;
+
+  // TC-4.3 / TC-4.4 Public knowledge of the hand being played, for determinize():
+  // a seat that played off the led colour holds no card of that colour, a seat
+  // that folded holds none of the led suit. Bit s: suit s. Cleared at each deal.
+  std::array<std::uint16_t, kMaxPlayers> voids_{};
 
   // Play.
   Trick trick_;

@@ -3,6 +3,7 @@
 // (every one of the 174 cards in exactly one place) checked after every action.
 #include <doctest/doctest.h>
 
+#include "engine/games/trophy_case/trophy_case_game.h"
 #include "tests/engine/support/properties.h"
 #include "tests/engine/trophy_case/table.h"
 
@@ -101,4 +102,59 @@ TEST_CASE("TC-A the robot finishes games and keeps cards conserved") {
       CHECK(game.winners().size() == 1);
     }
   }
+}
+
+TEST_CASE("TC-3.2 TC-4.3 TC-4.4 TC-8.2 property: samples keep voids, sizes and what the seat sees") {
+  // Random play folds and goes off colour often, so seats pile up voids; late in
+  // a shuffle (five players) little room is left outside the hands. Every seat's
+  // real hand holds none of its known voids, and every sample, by chance or by
+  // the placement alone, keeps them, the counts, the seat's view, a suited card
+  // for a leader yet to lead, and depends only on what the seat may see.
+  namespace tc = casa::trophy_case;
+  int samples = 0;
+  for (int players = 3; players <= 5; ++players) {
+    for (std::uint64_t g = 0; g < 6; ++g) {
+      auto created = casa::create_game("trophy-case", players, Value::object(), 900 + g);
+      REQUIRE(created.game);
+      auto& game = dynamic_cast<tc::TrophyCaseGame&>(*created.game);
+      casa::Rng rng(g * 7 + static_cast<std::uint64_t>(players));
+      std::vector<casa::Action> legal;
+      for (int step = 0; !game.is_over(); ++step) {
+        REQUIRE(step < 100000);
+        const casa::Seat s = __builtin_ctz(game.to_act());
+        for (casa::Seat seat = 0; seat < players; ++seat) {
+          for (int c : game.hand(seat)) {
+            if (!tc::is_trump(c)) REQUIRE(!((game.void_suits(seat) >> tc::suit_of(c)) & 1u));
+          }
+        }
+        if (step % 17 == 0) {
+          const casa::Seat viewer = static_cast<casa::Seat>(step / 17 % players);
+          const auto twin = game.determinize(viewer, 77 + static_cast<std::uint64_t>(step));
+          for (int attempts : {64, 0}) {
+            const auto sample = game.determinize_with(viewer, static_cast<std::uint64_t>(step), attempts);
+            CHECK(sample->view(viewer) == game.view(viewer));
+            tc_test::check_conservation(*sample);
+            CHECK(sample->full_state() ==
+                  dynamic_cast<const tc::TrophyCaseGame&>(*twin)
+                      .determinize_with(viewer, static_cast<std::uint64_t>(step), attempts)
+                      ->full_state());
+            for (casa::Seat seat = 0; seat < players; ++seat) {
+              CHECK(sample->hand(seat).size() == game.hand(seat).size());
+              if (seat == viewer) CHECK(sample->hand(seat) == game.hand(seat));
+              for (int c : sample->hand(seat)) {
+                if (!tc::is_trump(c)) CHECK(!((game.void_suits(seat) >> tc::suit_of(c)) & 1u));
+              }
+            }
+            if (game.trick().count == 0) {
+              CHECK_FALSE((sample->hand(game.trick().leader) & tc::kSuitedSet).empty());
+            }
+            ++samples;
+          }
+        }
+        game.legal_actions(s, legal);
+        REQUIRE(!game.apply(s, legal[rng.below(static_cast<std::uint32_t>(legal.size()))], nullptr));
+      }
+    }
+  }
+  CHECK(samples > 500);
 }

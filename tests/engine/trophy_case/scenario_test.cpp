@@ -9,6 +9,7 @@
 
 #include "engine/games/trophy_case/cards.h"
 #include "engine/games/trophy_case/trophy_case.h"
+#include "engine/games/trophy_case/trophy_case_game.h"
 #include "tests/engine/trophy_case/table.h"
 
 using namespace tc_test;
@@ -920,6 +921,105 @@ TEST_CASE("TC-8.2 determinize keeps a seat's view and redistributes only hidden 
     check_conservation(*a);
     const Seat other = (seat + 1) % 4;
     CHECK(a->view(other) != t.view(other));
+  }
+}
+
+namespace {
+
+// Seat 0 leads MAZ5 (red); seat 1, holding no red, plays BUG2 off colour
+// (TC-4.3: so it holds no red at all); seat 2, holding no Mazes, folds (TC-4.4:
+// so it holds no Mazes); seat 3 follows with BOO3. The trick goes on. Seat 2's
+// and seat 3's other hidden cards are `two` and `three`.
+Table void_position(const std::string& two, const std::string& three) {
+  Stack s;
+  s.hands[0][0] = {"MAZ5"};
+  s.hands[0][1] = {"BUG2"};
+  s.hands[0][2] = {two};
+  s.hands[0][3] = {"BOO3", three};
+  Table t(4, s.options());
+  t.play(0, "MAZ5");
+  t.play(1, "BUG2");
+  t.fold(2);
+  t.play(3, "BOO3");
+  REQUIRE(t.turn() == 0);
+  return t;
+}
+
+bool red(const std::string& id) {
+  return id.rfind("MAZ", 0) == 0 || id.rfind("BOO", 0) == 0 || id.rfind("RAI", 0) == 0;
+}
+
+// One sample seen from `viewer`: the same view, every hand its size, the
+// viewer's own hand kept, and no card a seat has shown it lacks.
+void check_void_sample(const Table& t, Seat viewer, const casa::Game& sample) {
+  CHECK(sample.view(viewer) == t.view(viewer));
+  check_conservation(sample);
+  const Value truth = t.game->full_state();
+  const Value state = sample.full_state();
+  for (Seat s = 0; s < 4; ++s) {
+    const auto hand = strings(state.find("hands")->as_array()[static_cast<std::size_t>(s)]);
+    const auto real = strings(truth.find("hands")->as_array()[static_cast<std::size_t>(s)]);
+    CHECK(hand.size() == real.size());
+    if (s == viewer) CHECK(hand == real);
+    for (const auto& c : hand) {
+      if (s == 1) CHECK_MESSAGE(!red(c), "seat 1 is void in red, yet given ", c);
+      if (s == 2) CHECK_MESSAGE(c.rfind("MAZ", 0) != 0, "seat 2 is void in Mazes, yet given ", c);
+    }
+  }
+  CHECK(strings(*state.find("discarded")).size() == strings(*truth.find("discarded")).size());
+  CHECK(strings(*state.find("stock")).size() == strings(*truth.find("stock")).size());
+}
+
+}  // namespace
+
+TEST_CASE("TC-4.3 TC-4.4 TC-8.2 determinize gives no seat a suit it has shown it lacks") {
+  Table t = void_position("TIM1", "LAM1");
+  for (Seat viewer = 0; viewer < 4; ++viewer) {
+    INFO("viewer ", viewer);
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+      INFO("seed ", seed);
+      check_void_sample(t, viewer, *t.game->determinize(viewer, seed));
+    }
+  }
+}
+
+TEST_CASE("TC-4.3 TC-4.4 TC-8.2 the placement that never fails meets the voids alone too") {
+  Table t = void_position("TIM1", "LAM1");
+  const auto& game = dynamic_cast<const tc::TrophyCaseGame&>(*t.game);
+  CHECK(game.void_suits(0) == 0);
+  CHECK(game.void_suits(1) == 0b111);  // Mazes, Books, Rain: the red suits (TC-1.3)
+  CHECK(game.void_suits(2) == 0b001);  // Mazes
+  CHECK(game.void_suits(3) == 0);
+  for (Seat viewer = 0; viewer < 4; ++viewer) {
+    INFO("viewer ", viewer);
+    for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+      INFO("seed ", seed);
+      auto sample = game.determinize_with(viewer, seed, 0);
+      check_void_sample(t, viewer, *sample);
+      CHECK(sample->full_state() == game.determinize_with(viewer, seed, 0)->full_state());
+    }
+  }
+}
+
+TEST_CASE("TC-4.4 TC-8.2 determinize with voids never peeks: hidden cards swapped, same samples") {
+  // Seats 0 and 1 cannot tell these two tables apart: TIM1 and LAM1 (neither
+  // played) are in seat 2's and seat 3's hands one way or the other.
+  Table a = void_position("TIM1", "LAM1");
+  Table b = void_position("LAM1", "TIM1");
+  REQUIRE(a.game->full_state() != b.game->full_state());
+  const auto& ga = dynamic_cast<const tc::TrophyCaseGame&>(*a.game);
+  const auto& gb = dynamic_cast<const tc::TrophyCaseGame&>(*b.game);
+  for (Seat viewer : {0, 1}) {
+    INFO("viewer ", viewer);
+    REQUIRE(a.view(viewer) == b.view(viewer));
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      INFO("seed ", seed);
+      CHECK(ga.determinize(viewer, seed)->full_state() ==
+            gb.determinize(viewer, seed)->full_state());
+      CHECK(ga.determinize_with(viewer, seed, 0)->full_state() ==
+            gb.determinize_with(viewer, seed, 0)->full_state());
+    }
+    CHECK(ga.determinize(viewer, 1)->full_state() != ga.determinize(viewer, 2)->full_state());
   }
 }
 
