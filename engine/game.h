@@ -78,8 +78,14 @@ class Game {
 
   // Applies `action` for `seat`. On success appends what happened to *events (when
   // events is not null) and returns nullopt; otherwise returns why and changes nothing.
-  virtual std::optional<Error> apply(Seat seat, const Action& action,
-                                     std::vector<Event>* events) = 0;
+  // The same checks for every game come first: game_over once the game is over,
+  // not_your_turn (not_your_turn()'s error) when `seat` is not among to_act();
+  // then the game's own step().
+  std::optional<Error> apply(Seat seat, const Action& action, std::vector<Event>* events) {
+    if (is_over()) return Error{"game_over", "The game is over."};
+    if (seat < 0 || seat >= players() || !(to_act() & seat_bit(seat))) return not_your_turn(seat);
+    return step(seat, action, events);
+  }
 
   virtual bool is_over() const = 0;
   // Game points per seat (partners show the same figure).
@@ -110,6 +116,13 @@ class Game {
   // A complete state consistent with everything `seat` knows, its hidden cards
   // redistributed at random from `seed` (for search bots). Same seed, same sample.
   virtual std::unique_ptr<Game> determinize(Seat seat, std::uint64_t seed) const = 0;
+
+ protected:
+  // apply() for a game that goes on and a seat among to_act(): the action's own
+  // checks and its effect, with apply()'s contract (an Error changes nothing).
+  virtual std::optional<Error> step(Seat seat, const Action& action, std::vector<Event>* events) = 0;
+  // Why `seat` may not act now (a seat out of range included).
+  virtual Error not_your_turn(Seat /*seat*/) const { return Error{"not_your_turn", "It is not your turn."}; }
 };
 
 // The games this engine knows, by name.

@@ -202,7 +202,7 @@ class PlainReader {
 // The members and limits below are those of client/action.json and the
 // definitions it refers to (common.json: table_id, seq, engine_value, id);
 // the protocol tests compare this reader with parse_client on the same texts.
-bool parse_action(std::string_view text, Action& out) {
+bool parse_action(std::string_view text, ActionMessage& out) {
   PlainReader in(text);
   out.id.reset();
   if (!in.take('{')) return false;

@@ -41,7 +41,7 @@ std::optional<Refusal> parse_client(std::string_view text, Incoming& out);
 bool is_client_type(std::string_view type);
 
 // An `action` message, the one a game sends most, read without a JSON tree.
-struct Action {
+struct ActionMessage {
   std::string table;
   std::int64_t seq = 0;
   Value action;            // as json_to_value of the message's "action"
@@ -53,7 +53,7 @@ struct Action {
 // only when parse_client would accept the same text as an `action` with these
 // members; false (with `out` unspecified) for anything else, which
 // parse_client then reads or refuses as always.
-bool parse_action(std::string_view text, Action& out);
+bool parse_action(std::string_view text, ActionMessage& out);
 
 // ---- builders: each returns the serialised frame ----------------------------
 

@@ -20,7 +20,7 @@
 #include "protocol/schema_documents.h"
 #include "server/table/bot_pool.h"
 #include "server/cluster/cluster.h"
-#include "server/tournaments/events.h"
+#include "server/tournaments/tournaments.h"
 #include "server/lobby/lobby.h"
 #include "server/ops/metrics.h"
 #include "server/store/store.h"
@@ -743,7 +743,7 @@ HttpResponse answer_http_unguarded(const HttpContext& ctx, const HttpRequest& re
     const std::string event = target.substr(events_prefix.size());
     if (!event.empty() && event.size() <= 32 && event.find('/') == std::string::npos) {
       int status = 404;
-      json body = ctx.lobby->events().describe(event, status);
+      json body = ctx.lobby->tournaments().describe(event, status);
       return respond(status, body);
     }
   }

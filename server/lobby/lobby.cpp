@@ -14,7 +14,7 @@
 #include "protocol/deal_commitment.h"
 #include "protocol/protocol.h"
 #include "server/store/ratings.h"
-#include "server/tournaments/events.h"
+#include "server/tournaments/tournaments.h"
 #include "server/ops/log.h"
 #include "server/ops/metrics.h"
 #include "server/ops/names.h"
@@ -96,7 +96,7 @@ Lobby::Lobby(std::vector<asio::io_context*> shards, Store& store, const Config& 
       games_(std::move(games)),
       new_players_(std::max(1, config.players_per_address_per_hour), config.players_per_address_per_hour / 3600.0),
       invite_guesses_(std::max(1, config.invite_guesses_per_minute), config.invite_guesses_per_minute / 60.0),
-      events_(std::make_unique<Events>(*this)) {
+      tournaments_(std::make_unique<Tournaments>(*this)) {
   if (config_.bot_threads > 0)
     bot_pool_ = std::make_unique<BotPool>(config_.bot_threads, static_cast<std::size_t>(config_.bot_queue));
 }
@@ -111,7 +111,7 @@ CreateResult Lobby::make_game(const TableSetup& setup) const {
   return factory_(setup.game, setup.players, protocol::json_to_value(setup.options), setup.seed);
 }
 
-bool Lobby::deal_withheld(const std::string& table) { return events_->withheld(table); }
+bool Lobby::deal_withheld(const std::string& table) { return tournaments_->withheld(table); }
 
 // ---- recovery ------------------------------------------------------------------
 
@@ -131,7 +131,7 @@ void Lobby::recover() {
     // Running duplicate events, as a single node reloads them (their tables come
     // with the leases; a board that finished while no node knew moves on). Once
     // the io_context runs: the cluster has started and takes new tables' leases.
-    asio::post(io_, [this] { events_->recover(); });
+    asio::post(io_, [this] { tournaments_->recover(); });
     return;
   }
   const std::int64_t now = Store::now();
@@ -142,7 +142,7 @@ void Lobby::recover() {
   load_bans();
   spdlog::info("recovered {} players, {} unfinished tables and {} recently finished", players,
                tables, finished);
-  events_->recover();
+  tournaments_->recover();
 }
 
 bool Lobby::adopt_table(const StoredTable& stored) {
@@ -155,7 +155,7 @@ bool Lobby::adopt_table(const StoredTable& stored) {
     if (!known_player(stored.creator)) load_player("id", stored.creator);
     // An event created on another node since this one started, or a board of
     // it opened since: known before the table runs here.
-    events_->adopting(stored.id);
+    tournaments_->adopting(stored.id);
   }
   TableSetup setup;
   setup.id = stored.id;
@@ -222,7 +222,7 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text,
   // node from a welcomed player. Anything else takes the general path below,
   // which reads, checks and answers it as for every message.
   if (!draining_ && !client->player_id.empty()) {
-    thread_local protocol::Action action;
+    thread_local protocol::ActionMessage action;
     if (protocol::parse_action(text, action)) {
       if (auto table = find_table(action.table)) {
         table->act(client, action.seq, std::move(action.action), std::move(action.id));
@@ -267,9 +267,9 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text,
     list_tables(client, body, id, std::move(resume));
     return;
   } else if (in.type == "create_event") {
-    events_->create(client, body, id);
+    tournaments_->create(client, body, id);
   } else if (in.type == "accept_invitation" || in.type == "decline_invitation") {
-    events_->answer(client, body, id, in.type == "accept_invitation");
+    tournaments_->answer(client, body, id, in.type == "accept_invitation");
   } else {
     std::optional<Refusal> refusal;
     bool missed = false;
@@ -297,7 +297,7 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text,
       std::optional<int> seat;
       if (body.contains("seat")) seat = body["seat"].get<int>();
       table->join(client, seat, id);
-    } else if ((in.type == "spectate" || in.type == "resync") && !events_->may_watch(table->id(), client->player_id)) {
+    } else if ((in.type == "spectate" || in.type == "resync") && !tournaments_->may_watch(table->id(), client->player_id)) {
       // Watching another table of a running duplicate event would show its deals.
       client->send(protocol::error({"event_table", "Only its players see a table of a running event."}, id));
     } else if (in.type == "spectate") {
@@ -394,7 +394,7 @@ std::shared_ptr<Table> Lobby::find_table(const std::shared_ptr<Client>& client, 
   // so in a cluster the refusal goes back over the bus like any answer.
   // An event's tables are private only so as not to be listed: who may watch
   // them the event decides (event_table while it runs, anyone once it is over).
-  if (table && !table->admits(client->player_id) && !events_->has_table(table->id())) {
+  if (table && !table->admits(client->player_id) && !tournaments_->has_table(table->id())) {
     refusal = Refusal{"private_table", "This table is private: send its invite code."};
     return nullptr;
   }
@@ -515,7 +515,7 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
       for (auto& t : seated) t->player_connection(client->player_id, true);
       if (cluster_) cluster_->resumed(client);
       // Invitations still waiting for their answer, again.
-      events_->welcomed(client);
+      tournaments_->welcomed(client);
     }
     resume();
     return;
@@ -920,7 +920,7 @@ void Lobby::table_finished(const std::shared_ptr<Table>& table, std::vector<std:
       --it->second.open_created;
     }
   }
-  events_->table_finished(table->id(), table->summary().value("status", "") == "over");
+  tournaments_->table_finished(table->id(), table->summary().value("status", "") == "over");
   forget_later(table->id(), std::chrono::seconds(config_.finished_table_ttl_seconds),
                std::move(owed));
 }
@@ -1011,7 +1011,7 @@ json Lobby::replay(const std::string& table, int& status, const std::string& inv
     return {{"error", "not_over"}};
   }
   // A finished board of a running event would show other tables its deal.
-  if (events_->withheld(table)) {
+  if (tournaments_->withheld(table)) {
     status = 403;
     return {{"error", "event_running"}};
   }

@@ -36,7 +36,7 @@
 namespace casa::server {
 
 class Cluster;
-class Events;
+class Tournaments;
 class Table;
 struct TableSetup;
 
@@ -120,7 +120,7 @@ class Lobby : public TournamentHost {
   void release_tables(const std::string& player_id, int count) override;
 
   // ---- for duplicate events ----
-  Events& events() { return *events_; }
+  Tournaments& tournaments() { return *tournaments_; }
   bool known_player(const std::string& player_id) override;
   // A fresh table id (not yet registered).
   std::string reserve_table_id() override;
@@ -276,7 +276,7 @@ class Lobby : public TournamentHost {
   std::set<std::string> banned_;                       // player ids (table bans)
   AddressBuckets new_players_;
   AddressBuckets invite_guesses_;
-  std::unique_ptr<Events> events_;
+  std::unique_ptr<Tournaments> tournaments_;
   Cluster* cluster_node_ = nullptr;  // for the admin API (server/http/admin.cpp)
   ClusterPort* cluster_ = nullptr;
   // Cluster mode: a player registered on another node, from the store (by id

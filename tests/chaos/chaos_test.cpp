@@ -75,6 +75,7 @@
 #include <thread>
 #include <vector>
 
+#include "cmdline/cmdline.h"
 #include "engine/game.h"
 #include "protocol/value_json.h"
 #include "tests/powercut/powercut_vfs.h"
@@ -115,52 +116,46 @@ struct Config {
 };
 
 [[noreturn]] void usage(const std::string& why) {
-  std::cerr
-      << "casa-chaos: " << why << "\n"
-      << "usage: casa-chaos --server PATH [--tables N] [--players P] [--game G]\n"
-         "                  [--options JSON] [--kills K] [--seed S] [--think-ms MS]\n"
-         "                  [--time-limit SECONDS] [--keep]\n"
-         "                  [--power-cut [--expect-loss] [--game-end-cuts N]] [--chat-every N]\n"
-         "                  [--server-arg ARG]... [--mix GAME:JSON]...\n";
+  std::cerr << "casa-chaos: " << why << "\n"
+            << "Run 'casa-chaos --help' for its usage.\n";
   std::exit(2);
 }
 
 Config parse_args(int argc, char** argv) {
   Config c;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) usage("missing value after " + flag);
-      return argv[++i];
-    };
-    try {
-      if (flag == "--server") c.server = next();
-      else if (flag == "--tables") c.tables = std::stoi(next());
-      else if (flag == "--players") c.players = std::stoi(next());
-      else if (flag == "--game") c.game = next();
-      else if (flag == "--options") c.options = next();
-      else if (flag == "--kills") c.kills = std::stoi(next());
-      else if (flag == "--seed") c.seed = std::stoull(next());
-      else if (flag == "--time-limit") c.time_limit = std::stod(next());
-      else if (flag == "--think-ms") c.think_ms = std::stoi(next());
-      else if (flag == "--keep") c.keep = true;
-      else if (flag == "--power-cut") c.power_cut = true;
-      else if (flag == "--expect-loss") c.expect_loss = true;
-      else if (flag == "--game-end-cuts")
-        c.game_end_cuts = std::stoi(next());
-      else if (flag == "--chat-every")
-        c.chat_every = std::stoi(next());
-      else if (flag == "--server-arg") c.server_args.push_back(next());
-      else if (flag == "--mix") {
-        const std::string v = next();
-        const auto colon = v.find(':');
-        if (colon == std::string::npos || !json::accept(v.substr(colon + 1))) usage("--mix wants GAME:JSON");
-        c.mix.emplace_back(v.substr(0, colon), v.substr(colon + 1));
-      }
-      else usage("unknown flag " + flag);
-    } catch (const std::logic_error&) {
-      usage("bad number after " + flag);
-    }
+  casa::cmdline::App app{
+      "Kills casa-server (SIGKILL, or a power cut) during games and checks "
+      "the action log.",
+      "casa-chaos"};
+  app.add_option("--server", c.server, "the casa-server to run (required)");
+  app.add_option("--tables", c.tables, "tables played at once, 1 to 2000");
+  app.add_option("--players", c.players, "players per table, 1 to 8");
+  app.add_option("--game", c.game, "the game");
+  app.add_option("--options", c.options, "the table options, JSON");
+  app.add_option("--kills", c.kills, "times the server is killed");
+  app.add_option("--seed", c.seed, "the seed of the players' choices");
+  app.add_option("--think-ms", c.think_ms, "each player's pause before a move, ms");
+  app.add_option("--time-limit", c.time_limit, "seconds the whole run may take");
+  app.add_flag("--keep", c.keep, "keep the working directory");
+  app.add_flag("--power-cut", c.power_cut,
+               "cut the power (lose what was not synced) instead of SIGKILL");
+  app.add_flag("--expect-loss", c.expect_loss,
+               "with --power-cut: pass only if acknowledged moves were lost");
+  app.add_option("--game-end-cuts", c.game_end_cuts, "power cuts just after a game ends");
+  app.add_option("--chat-every", c.chat_every, "a chat message every N moves");
+  app.add_option("--server-arg", c.server_args, "one more argument for the server (repeatable)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  std::vector<std::string> mix;
+  app.add_option("--mix", mix, "GAME:JSON, a kind of table the tables take in turn (repeatable)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  casa::cmdline::parse(app, argc, argv, 2);
+  for (const std::string& v : mix) {
+    const auto colon = v.find(':');
+    if (colon == std::string::npos || !json::accept(v.substr(colon + 1)))
+      usage("--mix wants GAME:JSON");
+    c.mix.emplace_back(v.substr(0, colon), v.substr(colon + 1));
   }
   if (c.server.empty()) usage("--server is required");
   if (c.tables < 1 || c.tables > 2000 || c.players < 1 || c.players > 8) usage("tables 1..2000, players 1..8");

@@ -32,7 +32,7 @@ class LeakyGame final : public Game {
     out.clear();
     if (seat == 0) out.push_back(Action{});
   }
-  std::optional<Error> apply(Seat, const Action&, std::vector<Event>* events) override {
+  std::optional<Error> step(Seat, const Action&, std::vector<Event>* events) override {
     if (!events) return std::nullopt;
     const Value card = leak_ == "seat event" || leak_ == "spectator event" ? "A2" : "A3";
     events->push_back(

@@ -347,7 +347,7 @@ namespace {
 // parse_action may only take a text that parse_client accepts as an `action`,
 // and must then give the same members (objects in the same key order).
 void check_action_reader_agrees(const std::string& text) {
-  casa::protocol::Action fast;
+  casa::protocol::ActionMessage fast;
   if (!casa::protocol::parse_action(text, fast)) return;
   casa::protocol::Incoming in;
   const auto refusal = casa::protocol::parse_client(text, in);
@@ -367,7 +367,7 @@ void check_action_reader_agrees(const std::string& text) {
 }  // namespace
 
 TEST_CASE("the action reader takes the plain form of `action` and leaves everything else to parse_client") {
-  casa::protocol::Action a;
+  casa::protocol::ActionMessage a;
   const std::string plain =
       R"({"type":"action","table":"t12","seq":40,"action":{"type":"play","card":"G5"},"id":"r-1"})";
   REQUIRE(casa::protocol::parse_action(plain, a));

@@ -29,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "cmdline/cmdline.h"
 #include "engine/game.h"
 #include "protocol/protocol.h"
 #include "tests/server/ws_client.h"
@@ -360,31 +361,35 @@ class Game {
   std::vector<Member> members_;  // the seats, then the spectator
 };
 
-bool parse(int argc, char** argv, Settings& s) {
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i], value = argv[i + 1];
-    if (flag == "--port") s.port = static_cast<unsigned short>(std::stoi(value));
-    else if (flag == "--games") s.games = std::stoi(value);
-    else if (flag == "--parallel") s.parallel = std::stoi(value);
-    else if (flag == "--game") s.game = value;
-    else if (flag == "--players") s.players = std::stoi(value);
-    else if (flag == "--options") s.options = json::parse(value);
-    else if (flag == "--minutes") s.minutes = std::stod(value);
-    else if (flag == "--acked") s.acked_path = value;
-    else return false;
+void parse(int argc, char** argv, Settings& s) {
+  casa::cmdline::App app{
+      "Plays games through a cluster (or one server) and checks every frame "
+      "(scripts/test-cluster.sh).",
+      "casa_cluster_play"};
+  app.add_option("--port", s.port,
+                 "the server's (or load balancer's) port on 127.0.0.1 (required)");
+  app.add_option("--games", s.games, "games to play (200)");
+  app.add_option("--parallel", s.parallel, "games played at once (16)");
+  app.add_option("--game", s.game, "the game (casino)");
+  app.add_option("--players", s.players, "players per game (2)");
+  std::string options;
+  app.add_option("--options", options, "table options, JSON ({})");
+  app.add_option("--minutes", s.minutes, "longest run, minutes (4)");
+  app.add_option("--acked", s.acked_path, "write each acknowledged move to this file");
+  casa::cmdline::parse(app, argc, argv, 2);
+  if (!options.empty()) {
+    s.options = json::parse(options, nullptr, false);
+    if (s.options.is_discarded()) casa::cmdline::fail(app, "--options must be JSON", 2);
   }
-  return s.port != 0 && s.games > 0 && s.parallel > 0;
+  if (s.port == 0 || s.games < 1 || s.parallel < 1)
+    casa::cmdline::fail(app, "needs --port, and --games and --parallel of 1 or more", 2);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   Settings s;
-  if (!parse(argc, argv, s)) {
-    std::cerr << "usage: casa_cluster_play --port P [--games N] [--parallel K] [--game G] [--players N] "
-                 "[--options JSON] [--minutes M] [--acked FILE]\n";
-    return 2;
-  }
+  parse(argc, argv, s);
   Totals totals;
   if (!s.acked_path.empty()) totals.acked_file.open(s.acked_path);
   const auto t0 = Clock::now();

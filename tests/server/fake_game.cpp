@@ -58,9 +58,8 @@ class FakeTrick final : public Game {
     }
   }
 
-  std::optional<Error> apply(Seat seat, const Action& a, std::vector<Event>* events) override {
-    if (is_over()) return Error{"game_over", "The game is over."};
-    if (seat < 0 || seat >= n_ || !(to_act() & seat_bit(seat))) return Error{"not_your_turn", "Wait for your turn."};
+  Error not_your_turn(Seat) const override { return Error{"not_your_turn", "Wait for your turn."}; }
+  std::optional<Error> step(Seat seat, const Action& a, std::vector<Event>* events) override {
     if (bidding()) {
       if (a.kind != kBid) return Error{"illegal_action", "Bid first."};
       if (a.arg < 0 || a.arg > hand_size_) return Error{"illegal_action", "Bid between 0 and the hand size."};

@@ -276,10 +276,8 @@ void CasinoGame::play_capture(Seat seat, const Action& a, std::vector<Event>* ev
   }
 }
 
-std::optional<Error> CasinoGame::apply(Seat seat, const Action& a, std::vector<Event>* events) {
-  if (phase_ == Phase::kOver) return Error{"game_over", "The game is over."};
-  if (seat < 0 || seat >= players_ || !(to_act() & seat_bit(seat)))
-    return Error{"not_your_turn", "It is not your turn."};
+// Game::apply refused a finished game and a seat that does not act.
+std::optional<Error> CasinoGame::step(Seat seat, const Action& a, std::vector<Event>* events) {
   if (auto why = why_illegal(seat, a)) return Error{"illegal_action", std::move(*why)};
 
   const int c = a.card;

@@ -269,14 +269,10 @@ void ConferenceGame::legal_actions(Seat seat, std::vector<Action>& out) const {
 // ---------------------------------------------------------------------------
 // Applying actions
 
-std::optional<Error> ConferenceGame::apply(Seat seat, const Action& action,
-                                           std::vector<Event>* events) {
-  if (phase_ == Phase::kOver) return Error{"game_over", "The game is over."};
+// Game::apply refused a finished game and a seat that does not act.
+std::optional<Error> ConferenceGame::step(Seat seat, const Action& action, std::vector<Event>* events) {
   if (action.kind < kDiscardAction || action.kind > kDealAction) {
     return Error{"malformed_action", "Conference has no such action."};
-  }
-  if (seat < 0 || seat >= kPlayers || !(to_act() & seat_bit(seat))) {
-    return Error{"not_your_turn", "It is not your turn."};
   }
   const int card = action.card;
   switch (phase_) {

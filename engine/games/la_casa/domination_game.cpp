@@ -313,12 +313,12 @@ void DominationGame::legal_actions(Seat seat, std::vector<Action>& out) const {
   }
 }
 
-std::optional<Error> DominationGame::apply(Seat seat, const Action& action,
-                                           std::vector<Event>* events) {
-  if (phase_ == kOver) return Error{"game_over", "The game is over."};
-  if (seat != actor()) {
-    return Error{"not_your_turn", "It is seat " + std::to_string(actor()) + "'s turn."};
-  }
+Error DominationGame::not_your_turn(Seat) const {
+  return Error{"not_your_turn", "It is seat " + std::to_string(actor()) + "'s turn."};
+}
+
+// Game::apply refused a finished game and a seat that does not act.
+std::optional<Error> DominationGame::step(Seat seat, const Action& action, std::vector<Event>* events) {
   switch (phase_) {
     case kElect:
       if (action.kind != kElectFamily && action.kind != kPass) {

@@ -328,10 +328,10 @@ void SoloGame::legal_actions(Seat seat, std::vector<Action>& out) const {
   }
 }
 
-std::optional<Error> SoloGame::apply(Seat seat, const Action& action,
-                                     std::vector<Event>* events) {
-  if (phase_ == kOver) return Error{"game_over", "The game is over."};
-  if (seat != 0) return Error{"not_your_turn", "Only seat 0 plays La Casa Solo."};
+Error SoloGame::not_your_turn(Seat) const { return Error{"not_your_turn", "Only seat 0 plays La Casa Solo."}; }
+
+// Game::apply refused a finished game and any seat but 0.
+std::optional<Error> SoloGame::step(Seat /*seat*/, const Action& action, std::vector<Event>* events) {
   switch (action.kind) {
     case kNameFamily: {
       if (phase_ != kNameCousins) {

@@ -54,7 +54,8 @@ class SoloGame final : public Game {
   std::unique_ptr<Game> clone() const override { return std::make_unique<SoloGame>(*this); }
   SeatMask to_act() const override { return phase_ == kOver ? 0 : seat_bit(0); }
   void legal_actions(Seat seat, std::vector<Action>& out) const override;
-  std::optional<Error> apply(Seat seat, const Action& action, std::vector<Event>* events) override;
+  std::optional<Error> step(Seat seat, const Action& action, std::vector<Event>* events) override;
+  Error not_your_turn(Seat seat) const override;
   bool is_over() const override { return phase_ == kOver; }
   std::vector<int> scores() const override { return {points_}; }
   std::vector<Seat> winners() const override;

@@ -612,15 +612,17 @@ void TableGame::legal_actions(Seat seat, std::vector<Action>& out) const {
 
 // Validates `a` for `seat` without changing anything (apply() must leave the state
 // unchanged on failure).
-std::optional<Error> TableGame::check(Seat seat, const Action& a) const {
-  if (phase_ == Phase::kGameOver) return Error{"game_over", "The game is over."};
+Error TableGame::not_your_turn(Seat seat) const {
   if (seat < 0 || seat >= players_) return Error{"not_your_turn", "There is no such seat."};
   const ExtraPhase* extra = extra_phase();
-  if (!(to_act() & seat_bit(seat))) {
-    if (extra && extra->not_acting)
-      if (auto err = extra->not_acting(*this, seat)) return err;
-    return Error{"not_your_turn", "It is not your turn."};
-  }
+  if (extra && extra->not_acting)
+    if (auto err = extra->not_acting(*this, seat)) return *err;
+  return Error{"not_your_turn", "It is not your turn."};
+}
+
+// Game::apply refused a finished game and a seat that does not act (not_your_turn).
+std::optional<Error> TableGame::check(Seat seat, const Action& a) const {
+  const ExtraPhase* extra = extra_phase();
   auto wrong = [this]() { return wrong_decision(); };
   switch (phase_) {
     case Phase::kChooseChallenge:
@@ -674,7 +676,7 @@ Error TableGame::wrong_decision() const {
                  ").");
 }
 
-std::optional<Error> TableGame::apply(Seat seat, const Action& a, std::vector<Event>* events) {
+std::optional<Error> TableGame::step(Seat seat, const Action& a, std::vector<Event>* events) {
   if (auto err = check(seat, a)) return err;
   switch (phase_) {
     case Phase::kChooseChallenge:

@@ -121,7 +121,8 @@ class TableGame final : public Game {
   std::unique_ptr<Game> clone() const override { return std::make_unique<TableGame>(*this); }
   SeatMask to_act() const override;
   void legal_actions(Seat seat, std::vector<Action>& out) const override;
-  std::optional<Error> apply(Seat seat, const Action& action, std::vector<Event>* events) override;
+  std::optional<Error> step(Seat seat, const Action& action, std::vector<Event>* events) override;
+  Error not_your_turn(Seat seat) const override;
   bool is_over() const override { return phase_ == Phase::kGameOver; }
   std::vector<int> scores() const override;
   std::vector<Seat> winners() const override;

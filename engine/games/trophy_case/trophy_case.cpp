@@ -223,12 +223,12 @@ std::optional<Error> TrophyCaseGame::check_play(Seat seat, int card) const {
 // ---------------------------------------------------------------------------
 // Applying actions
 
-std::optional<Error> TrophyCaseGame::apply(Seat seat, const Action& action,
-                                           std::vector<Event>* events) {
-  if (over_) return Error{"game_over", "The game is over."};
-  if (seat < 0 || seat >= players_ || seat != turn_) {
-    return Error{"not_your_turn", "It is seat " + std::to_string(turn_) + "'s turn."};
-  }
+Error TrophyCaseGame::not_your_turn(Seat) const {
+  return Error{"not_your_turn", "It is seat " + std::to_string(turn_) + "'s turn."};
+}
+
+// Game::apply refused a finished game and a seat whose turn it is not.
+std::optional<Error> TrophyCaseGame::step(Seat seat, const Action& action, std::vector<Event>* events) {
   if (action.kind == kPlay) {
     if (auto err = check_play(seat, action.card)) return err;
     recalled_ = DeckSet();

@@ -110,8 +110,8 @@ class TrophyCaseGame final : public Game {
   std::unique_ptr<Game> clone() const override { return std::make_unique<TrophyCaseGame>(*this); }
   SeatMask to_act() const override { return over_ ? 0 : seat_bit(turn_); }
   void legal_actions(Seat seat, std::vector<Action>& out) const override;
-  std::optional<Error> apply(Seat seat, const Action& action,
-                             std::vector<Event>* events) override;
+  std::optional<Error> step(Seat seat, const Action& action, std::vector<Event>* events) override;
+  Error not_your_turn(Seat seat) const override;
   bool is_over() const override { return over_; }
   std::vector<int> scores() const override;
   std::vector<Seat> winners() const override;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "server/tournaments/events.h"
+#include "server/tournaments/tournaments.h"
 
 #include <boost/asio/steady_timer.hpp>
 #include <spdlog/spdlog.h>
@@ -106,11 +106,11 @@ TableSetup first_board(const EventSpec& e) {
 
 }  // namespace
 
-Events::Events(TournamentHost& host) : host_(host) {}
+Tournaments::Tournaments(TournamentHost& host) : host_(host) {}
 
 // Rotation k puts side s in seat group (s + k) mod U, its i-th member in the
 // group's i-th seat: over the U rotations every side holds every group once.
-std::vector<StoredSeat> Events::seating(const EventSpec& e, int rotation) const {
+std::vector<StoredSeat> Tournaments::seating(const EventSpec& e, int rotation) const {
   const int sides = static_cast<int>(e.sides.size());
   std::vector<StoredSeat> seats(static_cast<std::size_t>(e.players));
   for (int s = 0; s < sides; ++s) {
@@ -126,7 +126,7 @@ std::vector<StoredSeat> Events::seating(const EventSpec& e, int rotation) const 
 
 // ---- create_event ------------------------------------------------------------
 
-void Events::create(const std::shared_ptr<Client>& client, const json& body,
+void Tournaments::create(const std::shared_ptr<Client>& client, const json& body,
                     const std::optional<json>& id) {
   auto refuse = [&](std::string code, std::string message) {
     client->send(protocol::error({std::move(code), std::move(message)}, id));
@@ -329,7 +329,7 @@ void Events::create(const std::shared_ptr<Client>& client, const json& body,
       }));
 }
 
-int Events::unplayed_games(const std::string& player) {
+int Tournaments::unplayed_games(const std::string& player) {
   int n = 0;
   if (auto it = storing_games_.find(player); it != storing_games_.end()) n += it->second;
   for (const auto& [id, e] : events_) {
@@ -339,7 +339,7 @@ int Events::unplayed_games(const std::string& player) {
   return n;
 }
 
-std::string Events::open_board(const std::string& event, int board, int rotation,
+std::string Tournaments::open_board(const std::string& event, int board, int rotation,
                                std::string table, bool counted) {
   TableSetup setup;
   std::vector<StoredSeat> seats;
@@ -394,7 +394,7 @@ std::string Events::open_board(const std::string& event, int board, int rotation
 
 // ---- invitations -------------------------------------------------------------
 
-void Events::recall_consent(const std::string& event, const std::string& first_table) {
+void Tournaments::recall_consent(const std::string& event, const std::string& first_table) {
   // Invitations live in memory; what they decided is kept in the event's
   // first tables: stored rated only when everyone invited accepted.
   bool rated = false;
@@ -404,7 +404,7 @@ void Events::recall_consent(const std::string& event, const std::string& first_t
   if (auto it = events_.find(event); it != events_.end()) it->second.consent = true;
 }
 
-std::string Events::invitation_frame(const Invitation& inv) const {
+std::string Tournaments::invitation_frame(const Invitation& inv) const {
   const auto e = events_.find(inv.event);
   const auto left = std::chrono::duration_cast<std::chrono::seconds>(inv.expires - std::chrono::steady_clock::now());
   json body = {{"type", "invitation"},
@@ -418,7 +418,7 @@ std::string Events::invitation_frame(const Invitation& inv) const {
   return body.dump();
 }
 
-void Events::welcomed(const std::shared_ptr<Client>& client) {
+void Tournaments::welcomed(const std::shared_ptr<Client>& client) {
   std::vector<std::string> frames;
   {
     std::lock_guard lock(mutex_);
@@ -429,7 +429,7 @@ void Events::welcomed(const std::shared_ptr<Client>& client) {
   for (auto& f : frames) client->send(make_frame(std::move(f)));
 }
 
-void Events::answer(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id,
+void Tournaments::answer(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id,
                     bool accept) {
   const std::string iid = body["invitation"].get<std::string>();
   {
@@ -450,14 +450,14 @@ void Events::answer(const std::shared_ptr<Client>& client, const json& body, con
   settle(iid, accept ? "accepted" : "declined", client, id);
 }
 
-void Events::expire_later(const std::string& invitation, std::chrono::seconds after) {
+void Tournaments::expire_later(const std::string& invitation, std::chrono::seconds after) {
   auto timer = std::make_shared<boost::asio::steady_timer>(host_.io(), after);
   timer->async_wait([this, timer, invitation](const boost::system::error_code& ec) {
     if (!ec) settle(invitation, "expired", nullptr, std::nullopt);
   });
 }
 
-void Events::settle(const std::string& invitation, const std::string& answer, const std::shared_ptr<Client>& client,
+void Tournaments::settle(const std::string& invitation, const std::string& answer, const std::shared_ptr<Client>& client,
                     const std::optional<json>& id) {
   Invitation inv;
   std::optional<bool> consent;  // set once the event's last invitation is in
@@ -507,7 +507,7 @@ void Events::settle(const std::string& invitation, const std::string& answer, co
 
 // ---- progress ------------------------------------------------------------------
 
-void Events::table_finished(const std::string& table, bool over) {
+void Tournaments::table_finished(const std::string& table, bool over) {
   Slot slot;
   {
     std::lock_guard lock(mutex_);
@@ -518,7 +518,7 @@ void Events::table_finished(const std::string& table, bool over) {
   advance(slot.event, slot.board, slot.rotation, over);
 }
 
-void Events::advance(const std::string& event, int board, int rotation, bool over) {
+void Tournaments::advance(const std::string& event, int board, int rotation, bool over) {
   {
     std::lock_guard lock(mutex_);
     auto it = events_.find(event);
@@ -536,7 +536,7 @@ void Events::advance(const std::string& event, int board, int rotation, bool ove
 }
 
 // Called with mutex_ held.
-void Events::finish_if_done(EventSpec& e) {
+void Tournaments::finish_if_done(EventSpec& e) {
   if (e.over) return;
   const auto& stopped = stopped_[e.id];
   for (std::size_t k = 0; k < e.sides.size(); ++k) {
@@ -548,7 +548,7 @@ void Events::finish_if_done(EventSpec& e) {
   host_.store().write([event = e.id](Db& db) { event_rows::finish_event(db, event, now_seconds()); }, nullptr);
 }
 
-bool Events::withheld(const std::string& table) {
+bool Tournaments::withheld(const std::string& table) {
   {
     std::lock_guard lock(mutex_);
     auto it = by_table_.find(table);
@@ -564,7 +564,7 @@ bool Events::withheld(const std::string& table) {
   return running;
 }
 
-bool Events::may_watch(const std::string& table, const std::string& player_id) {
+bool Tournaments::may_watch(const std::string& table, const std::string& player_id) {
   std::lock_guard lock(mutex_);
   auto it = by_table_.find(table);
   if (it == by_table_.end()) return true;
@@ -576,14 +576,14 @@ bool Events::may_watch(const std::string& table, const std::string& player_id) {
   return false;
 }
 
-bool Events::has_table(const std::string& table) {
+bool Tournaments::has_table(const std::string& table) {
   std::lock_guard lock(mutex_);
   return by_table_.count(table) > 0;
 }
 
 // ---- recovery --------------------------------------------------------------------
 
-bool Events::install(EventSpec e) {
+bool Tournaments::install(EventSpec e) {
   auto created = host_.make_game(first_board(e));
   if (!created.game) {
     spdlog::error("event {} cannot be resumed: its game is refused", e.id);
@@ -597,7 +597,7 @@ bool Events::install(EventSpec e) {
   return true;
 }
 
-void Events::place(const Row& r) {
+void Tournaments::place(const Row& r) {
   auto it = events_.find(r.event);
   if (it == events_.end()) return;
   auto& tables = it->second.tables;
@@ -608,7 +608,7 @@ void Events::place(const Row& r) {
   by_table_[r.table] = {r.event, r.board, r.rotation};
 }
 
-void Events::recover() {
+void Tournaments::recover() {
   std::vector<EventSpec> loaded;
   std::vector<Row> rows;
   host_.store().read([&](Db& db) {
@@ -666,7 +666,7 @@ void Events::recover() {
   spdlog::info("recovered {} running events", ids.size());
 }
 
-void Events::read_event_of(const std::string& table, std::optional<EventSpec>& loaded,
+void Tournaments::read_event_of(const std::string& table, std::optional<EventSpec>& loaded,
                            std::vector<Row>& rows) {
   host_.store().read([&](Db& db) {
     const auto event = event_rows::running_event_of(db, table);
@@ -678,7 +678,7 @@ void Events::read_event_of(const std::string& table, std::optional<EventSpec>& l
   });
 }
 
-void Events::adopting(const std::string& table) {
+void Tournaments::adopting(const std::string& table) {
   {
     std::lock_guard lock(mutex_);
     if (by_table_.count(table)) return;
@@ -720,7 +720,7 @@ void Events::adopting(const std::string& table) {
 
 // ---- GET /api/events/{id} --------------------------------------------------------
 
-json Events::describe(const std::string& event, int& status) {
+json Tournaments::describe(const std::string& event, int& status) {
   EventSpec e;
   {
     std::lock_guard lock(mutex_);

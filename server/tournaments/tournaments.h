@@ -78,9 +78,9 @@ struct Invitation {
   std::chrono::steady_clock::time_point expires;
 };
 
-class Events {
+class Tournaments {
  public:
-  explicit Events(TournamentHost& host);
+  explicit Tournaments(TournamentHost& host);
 
   // create_event from a welcomed client: validates, stores, opens board 1 of every rotation.
   void create(const std::shared_ptr<Client>& client, const nlohmann::json& body,
