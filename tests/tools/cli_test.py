@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: AGPL-3.0-or-later
 """The command lines of the programs: --help, unknown flags, and real parses.
 
-usage: cli_test.py casa|casa-sim|casa-arena|casa-echo-server|casa-loadgen|casa-fsync-floor PATH/TO/PROGRAM
+usage: cli_test.py casa|casa-sim|casa-arena|casa-echo-server|casa-loadgen|casa-fsync-floor|casa-chaos|casa_cluster_play PATH/TO/PROGRAM
        cli_test.py casa-server PATH/TO/casa-server SOURCE_DIR
 
 For the program and every one of its commands: --help and -h exit 0 with the
@@ -62,6 +62,14 @@ COMMANDS = {
              "--features", "--metrics", "--quiet"],
     },
     "casa-fsync-floor": {(): ["--dir", "--count", "--bytes"]},
+    "casa-chaos": {
+        (): ["--server", "--tables", "--players", "--game", "--options", "--kills", "--seed",
+             "--think-ms", "--time-limit", "--keep", "--power-cut", "--expect-loss", "--game-end-cuts",
+             "--chat-every", "--server-arg", "--mix"],
+    },
+    "casa_cluster_play": {
+        (): ["--port", "--games", "--parallel", "--game", "--players", "--options", "--minutes", "--acked"],
+    },
     "casa-arena": {
         (): ["--version", "--game", "--players", "--options", "--a", "--b", "--deals", "--seed",
              "--jobs", "--json", "--quiet", "--no-timing"],
@@ -250,6 +258,14 @@ def bench_parses(name, program):
                "a host off loopback")
     elif name == "casa-echo-server":
         expect(program, ["--port", "http"], 2, "--port", "a port that is no number")
+    elif name == "casa-chaos":
+        expect(program, [], 2, "--server is required", "casa-chaos without --server")
+        expect(program, ["--server", "x", "--mix", "conference"], 2, "--mix wants GAME:JSON", "a bad --mix")
+        expect(program, ["--server", "x", "--tables", "0"], 2, "tables 1..2000", "--tables out of range")
+        expect(program, ["--server", "x", "--kills", "many"], 2, "--kills", "a count that is no number")
+    elif name == "casa_cluster_play":
+        expect(program, [], 2, "needs --port", "casa_cluster_play without --port")
+        expect(program, ["--port", "1", "--options", "{"], 2, "--options must be JSON", "bad --options")
 
 
 def main():
