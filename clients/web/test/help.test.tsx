@@ -27,13 +27,18 @@ function cppNames(file: string, name: string): string[] {
   return [...m[1].matchAll(/"([^"]*)"/g)].map((x) => x[1]);
 }
 
-/** The names of La Casa's Challenges: one file each, `.name = "…"`. */
-function challengeNames(): string[] {
+/** Each `pattern` match's first group in La Casa's Challenge files (one file each). */
+function challengeFiles(pattern: RegExp): string[] {
   const dir = "engine/games/la_casa/challenges";
   return readdirSync(join(repo, dir))
     .filter((f) => f.endsWith(".cpp"))
-    .flatMap((f) => [...read(`${dir}/${f}`).matchAll(/\.name = "([^"]*)"/g)].map((x) => x[1]));
+    .flatMap((f) => [...read(`${dir}/${f}`).matchAll(pattern)].map((x) => x[1]));
 }
+
+/** The names of La Casa's Challenges: `const Challenge kX{.id = …, .name = "…"`. */
+const challengeNames = () => challengeFiles(/const Challenge k\w+\{\s*\.id = \w+,\s*\.name = "([^"]*)"/g);
+/** The phases a Challenge adds: `{.phase = Phase::kX, .name = "…"` in its file. */
+const challengePhases = () => challengeFiles(/\{\.phase = Phase::k\w+,\s*\.name = "([^"]*)"/g);
 
 let root: HTMLElement;
 beforeEach(() => {
@@ -118,9 +123,11 @@ describe("the glossary covers what the engine produces", () => {
 
   it("explains every decision phase the engines name, by the Challenge or variant that brings it", () => {
     const phases: Record<string, string[]> = {
-      // `case Phase::kX: return "name";` and `kPhaseNames{"a", "b", …}` in the engines.
+      // `case Phase::kX: return "name";` and `kPhaseNames{"a", "b", …}` in the engines,
+      // and the phases each La Casa Challenge declares in its own file.
       "la-casa": [
         ...[...read("engine/games/la_casa/table_game.cpp").matchAll(/case Phase::k\w+: return "(\w+)";/g)].map((m) => m[1]),
+        ...challengePhases(),
         ...cppNames("engine/games/la_casa/domination_game.cpp", "kPhaseNames"),
         ...cppNames("engine/games/la_casa/solo_game.cpp", "kPhaseNames"),
       ],
