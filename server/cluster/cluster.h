@@ -73,15 +73,13 @@ class Cluster : public ClusterPort {
   // renewing and claiming. Throws when the database cannot be reached.
   void start();
   void stop();
-  const std::string& node() const { return node_; }
+  const std::string& node() const override { return node_; }
   int lease_seconds() const { return lease_seconds_; }
 
   // ---- for the lobby ----
   // How many database calls may wait for the cluster's pool (beyond those
   // running): past that, a message that needs one is answered `busy`.
   static constexpr std::size_t kMaxQueuedCalls = 256;
-  // What a request refused for that reason is told (HTTP 503, error `busy`).
-  static constexpr const char* kPoolFull = "Too many database calls are waiting; try again.";
   static constexpr int kPoolThreads = 2;
   // A new table: takes its lease. False when the lease cannot be had (its
   // writes are then refused by the fence). Blocks on the database: for the
@@ -114,34 +112,28 @@ class Cluster : public ClusterPort {
   void release_all() override;
 
   // ---- the admin API across nodes (docs/operations.md#admin-api) ----
-  // The answer of an admin request: an HTTP status and its JSON body.
-  using AdminAnswer = std::function<void(int status, nlohmann::json body)>;
   // Sends `request` ({"op": close | disconnect | ban, ...}) to `node`, which
   // carries it out (Lobby::admin_here) and answers; `done` gets that answer on
   // the io_context, or 504 node_timeout when none came within kAskTimeout.
-  void ask(const std::string& node, nlohmann::json request, AdminAnswer done);
+  void ask(const std::string& node, nlohmann::json request, AdminAnswer done) override;
   // Sends `request` to every other live node and gathers the answers: `done`
   // gets (node, status, body) of each (504 for a node that did not answer).
   void ask_all(nlohmann::json request,
-               std::function<void(std::vector<std::tuple<std::string, int, nlohmann::json>>)> done);
+               std::function<void(std::vector<std::tuple<std::string, int, nlohmann::json>>)> done) override;
   // Tells every other live node, without waiting for an answer.
-  void tell_all(const nlohmann::json& request);
+  void tell_all(const nlohmann::json& request) override;
   // Runs `job` on the cluster's pool of database calls (which posts what it
   // found back to an event loop); false when its queue is full: the job never
   // runs, and the request is refused as busy.
   bool offload(std::function<void()> job) override;
   // The node that runs `table` now (nullopt: no lease), and whether its lease
   // is unexpired. Reads the lease row: on the pool only.
-  struct TableOwner {
-    std::string node;
-    bool live = false;
-  };
-  std::optional<TableOwner> owner(const std::string& table);
+  std::optional<TableOwner> owner(const std::string& table) override;
   // Every open table (waiting or playing) not in this node's memory, from the
   // store (on the pool only), as admin listing rows: the table's row (its stored status: `waiting`
   // until its first move is stored), its seats, its lease's node and whether
   // that lease is live, and `stored: true`.
-  nlohmann::json remote_admin_tables();
+  nlohmann::json remote_admin_tables() override;
 
   // ---- /metrics ----
   struct Stats {
@@ -158,7 +150,7 @@ class Cluster : public ClusterPort {
   // database out of reach: a partition, its server down) until a renewal
   // succeeds again. The node then runs no table: /healthz answers 503, so that a
   // load balancer sends its clients to a node that can serve them.
-  bool cut_off() const { return cut_off_.load(); }
+  bool cut_off() const override { return cut_off_.load(); }
 
   // The store's fence (Store::set_fence): throws unless this node still holds
   // `table` under the epoch it runs it with; returns that epoch.

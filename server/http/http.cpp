@@ -503,7 +503,7 @@ HttpResponse metrics_response(const HttpContext& ctx, const HttpRequest& req) {
     g.bot_busy = static_cast<std::int64_t>(pool->busy());
     g.bot_queued = static_cast<std::int64_t>(pool->queued());
   }
-  if (Cluster* cluster = ctx.lobby->cluster()) {
+  if (Cluster* cluster = ctx.cluster) {
     const Cluster::Stats c = cluster->stats();
     g.node = cluster->node();
     g.tables_owned = c.tables_owned;
@@ -665,7 +665,7 @@ std::optional<HttpResponse> answer_http(const HttpContext& ctx, const HttpReques
           [&ctx, copy, later] { later(answer_http_guarded(ctx, *copy)); });
       if (queued) return std::nullopt;
       return json_response(req, http::status::service_unavailable,
-                           json{{"error", "busy"}, {"message", Cluster::kPoolFull}}.dump());
+                           json{{"error", "busy"}, {"message", ClusterPort::kPoolFull}}.dump());
     }
     return answer_http_unguarded(ctx, req);
   } catch (const std::exception& e) {

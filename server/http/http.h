@@ -24,6 +24,7 @@ namespace casa::server {
 
 class Lobby;
 class Store;
+class Cluster;
 
 // A snapshot of the web client's built files, read into memory at startup (the
 // whole client is a few hundred kilobytes). Only files found under the root are
@@ -75,6 +76,7 @@ struct HttpContext {
   std::shared_ptr<const WebFiles> web;  // null: no web client installed
   std::string catalogue;                // game_catalogue(), serialised once
   const std::atomic<bool>* draining = nullptr;  // set: /healthz answers 503 while true
+  Cluster* cluster = nullptr;                   // cluster mode: this node's (its /metrics)
 };
 
 using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // What the lobby asks of the other nodes of a cluster (docs/cluster.md): the
 // leases of the tables it opens and forgets, the messages for tables run
-// elsewhere, and the database calls it must not make on an event loop. The
+// elsewhere, the admin requests that span nodes, and the database calls it
+// must not make on an event loop. The
 // cluster (server/cluster/cluster.h) implements it; lobby/ does not depend on
 // cluster/. Without a cluster the lobby has no port and does all of it alone.
 //
@@ -9,10 +10,14 @@
 // on the database, except acquire() (for the lease thread and the pool).
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -50,6 +55,36 @@ class ClusterPort {
   virtual void release_all() = 0;
   // Runs `job` on the pool of database calls; false when its queue is full.
   virtual bool offload(std::function<void()> job) = 0;
+  // What a request refused because that queue is full is told (HTTP 503, `busy`).
+  static constexpr const char* kPoolFull = "Too many database calls are waiting; try again.";
+  // True while this node's leases ran out unrenewed: it serves no table.
+  virtual bool cut_off() const = 0;
+
+  // ---- the admin API across nodes (docs/operations.md#admin-api) ----
+  // This node's name.
+  virtual const std::string& node() const = 0;
+  // The answer of an admin request: an HTTP status and its JSON body.
+  using AdminAnswer = std::function<void(int status, nlohmann::json body)>;
+  // Sends `request` ({"op": close | disconnect | ban, ...}) to `node`, which
+  // carries it out (Lobby::admin_here) and answers; `done` gets that answer on
+  // the io_context, or 504 node_timeout when none came in time.
+  virtual void ask(const std::string& node, nlohmann::json request, AdminAnswer done) = 0;
+  // Sends `request` to every other live node and gathers the answers: `done`
+  // gets (node, status, body) of each (504 for a node that did not answer).
+  virtual void ask_all(nlohmann::json request,
+                       std::function<void(std::vector<std::tuple<std::string, int, nlohmann::json>>)> done) = 0;
+  // Tells every other live node, without waiting for an answer.
+  virtual void tell_all(const nlohmann::json& request) = 0;
+  // The node that runs `table` now (nullopt: no lease), and whether its lease
+  // is unexpired. Reads the database: on the pool only.
+  struct TableOwner {
+    std::string node;
+    bool live = false;
+  };
+  virtual std::optional<TableOwner> owner(const std::string& table) = 0;
+  // Every open table not in this node's memory, from the store (on the pool
+  // only), as admin listing rows.
+  virtual nlohmann::json remote_admin_tables() = 0;
 };
 
 }  // namespace casa::server

@@ -35,7 +35,6 @@
 
 namespace casa::server {
 
-class Cluster;
 class Tournaments;
 class Table;
 struct TableSetup;
@@ -137,9 +136,8 @@ class Lobby : public TournamentHost {
 
   // ---- cluster mode (docs/cluster.md; server/cluster/cluster.h) ----
   // Before recover(): tables are then claimed by the cluster, not all loaded.
-  // `port` is `cluster` (which implements it): the lobby itself uses only the port.
-  void set_cluster(Cluster* cluster, ClusterPort* port) { cluster_node_ = cluster; cluster_ = port; }
-  Cluster* cluster() { return cluster_node_; }
+  void set_cluster(ClusterPort* cluster) { cluster_ = cluster; }
+  ClusterPort* cluster() { return cluster_; }
   bool clustered() const override { return cluster_ != nullptr; }
   // Registers and replays a stored table (the restart code path). False when
   // it does not replay.
@@ -277,7 +275,6 @@ class Lobby : public TournamentHost {
   AddressBuckets new_players_;
   AddressBuckets invite_guesses_;
   std::unique_ptr<Tournaments> tournaments_;
-  Cluster* cluster_node_ = nullptr;  // for the admin API (server/http/admin.cpp)
   ClusterPort* cluster_ = nullptr;
   // Cluster mode: a player registered on another node, from the store (by id
   // or by token hash); false when unknown there too.

@@ -1075,12 +1075,13 @@ void Server::start() {
   m.lobby = std::make_unique<Lobby>(std::move(table_shards), *m.store, m.config, m.factory, m.games);
   if (!m.config.node_id.empty()) {
     m.cluster = std::make_unique<Cluster>(m.io(), *m.store, *m.lobby, m.config);
-    m.lobby->set_cluster(m.cluster.get(), m.cluster.get());
+    m.lobby->set_cluster(m.cluster.get());
   }
   m.limiter = std::make_unique<AddressLimiter>(m.config.max_connections_per_address);
   m.shared = Shared{m.config, m.lobby.get(), m.store.get(), m.limiter.get(), {}, &m.sessions, &m.draining};
   start_http(m.shared, m.games);
   m.shared.http.draining = &m.draining;
+  m.shared.http.cluster = m.cluster.get();
   if (!m.config.tls_cert.empty()) m.tls = tls_context(m.config);
   m.lobby->recover();
   if (m.cluster) m.cluster->start();

@@ -13,6 +13,7 @@
 #include "protocol/value_json.h"
 #include "server/ops/log.h"
 #include "server/ops/metrics.h"
+#include "server/store/admin_rows.h"
 
 namespace casa::server {
 
@@ -1329,6 +1330,18 @@ void Table::rematch(std::shared_ptr<Client> client, Reply id) {
       drain_deferred();
     }
   }); });
+}
+
+void Table::admin_close(std::string message) {
+  boost::asio::post(strand_, [self = shared_from_this(), message = std::move(message)] {
+    self->when_idle([self, message] {
+      if (self->status_ == Status::over || self->status_ == Status::closed) return;
+      self->close("admin", message);
+      // After close()'s own write (status 'closed'), in the same order.
+      self->host_.store().write(
+          [id = self->setup_.id, message](Db& db) { admin_rows::set_closed_reason(db, id, message); }, nullptr);
+    });
+  });
 }
 
 }  // namespace casa::server

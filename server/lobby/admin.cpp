@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The admin API's work on the lobby and the tables (docs/operations.md#admin-api):
-// listing tables, closing one, disconnecting and banning players. The HTTP
-// side (the token, the routes) is in server/http/http.cpp.
+// listing tables, closing one, disconnecting and banning players, here or on
+// the node that runs them. The HTTP side (the token, the routes) is in
+// server/http/http.cpp; a table's own closing is Table::admin_close.
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/post.hpp>
 #include <future>
 
 #include "protocol/protocol.h"
-#include "server/cluster/cluster.h"
 #include "server/lobby/lobby.h"
 #include "server/ops/log.h"
 #include "server/store/admin_rows.h"
@@ -30,18 +30,6 @@ bool write_and_wait(Store& store, Store::Job job) {
 }
 
 }  // namespace
-
-void Table::admin_close(std::string message) {
-  boost::asio::post(strand_, [self = shared_from_this(), message = std::move(message)] {
-    self->when_idle([self, message] {
-      if (self->status_ == Status::over || self->status_ == Status::closed) return;
-      self->close("admin", message);
-      // After close()'s own write (status 'closed'), in the same order.
-      self->host_.store().write(
-          [id = self->setup_.id, message](Db& db) { admin_rows::set_closed_reason(db, id, message); }, nullptr);
-    });
-  });
-}
 
 void Lobby::load_bans() {
   std::set<std::string> banned;
@@ -79,7 +67,7 @@ json Lobby::admin_local_tables() {
     row["creator"] = t->setup().creator;
     // Run by the process that answers.
     row["local"] = true;
-    if (cluster_node_) row["node"] = cluster_node_->node();
+    if (cluster_) row["node"] = cluster_->node();
     list.push_back(std::move(row));
   }
   return list;
@@ -87,14 +75,14 @@ json Lobby::admin_local_tables() {
 
 void Lobby::admin_tables(AdminAnswer done) {
   json list = admin_local_tables();
-  if (!cluster_node_) {
+  if (!cluster_) {
     done(200, {{"tables", std::move(list)}});
     return;
   }
   // One cluster, one list: every other live node lists the tables it runs,
   // and the store the open ones no live node answered for (their node died:
   // another takes them over within the lease).
-  cluster_node_->ask_all({{"op", "tables"}}, [this, list = std::move(list), done = std::move(done)](
+  cluster_->ask_all({{"op", "tables"}}, [this, list = std::move(list), done = std::move(done)](
                                             std::vector<std::tuple<std::string, int, json>> answers) mutable {
     std::set<std::string> seen;
     for (const auto& row : list) seen.insert(row.value("table", ""));
@@ -115,10 +103,10 @@ void Lobby::admin_tables(AdminAnswer done) {
     auto gathered = std::make_shared<json>(std::move(list));
     auto others = std::make_shared<json>(std::move(unanswered));
     auto seen_ = std::make_shared<std::set<std::string>>(std::move(seen));
-    const bool queued = cluster_node_->offload([this, answer, gathered, others, seen_] {
+    const bool queued = cluster_->offload([this, answer, gathered, others, seen_] {
       std::optional<json> stored;
       try {
-        stored = cluster_node_->remote_admin_tables();
+        stored = cluster_->remote_admin_tables();
       } catch (const std::exception& e) {
         spdlog::warn("admin: tables of the store not read: {}", e.what());
       }
@@ -135,7 +123,7 @@ void Lobby::admin_tables(AdminAnswer done) {
         (*answer)(200, std::move(body));
       });
     });
-    if (!queued) (*answer)(503, {{"error", "busy"}, {"message", Cluster::kPoolFull}});
+    if (!queued) (*answer)(503, {{"error", "busy"}, {"message", ClusterPort::kPoolFull}});
   });
 }
 
@@ -163,9 +151,9 @@ json Lobby::admin_close_here(const std::string& table, const std::string& reason
 
 void Lobby::admin_close_table(const std::string& table, const std::string& reason, AdminAnswer done) {
   int status = 404;
-  if (!cluster_node_ || this->table(table)) {
+  if (!cluster_ || this->table(table)) {
     json body = admin_close_here(table, reason, status);
-    if (cluster_node_) body["node"] = cluster_node_->node();
+    if (cluster_) body["node"] = cluster_->node();
     done(status, std::move(body));
     return;
   }
@@ -173,13 +161,13 @@ void Lobby::admin_close_table(const std::string& table, const std::string& reaso
   // answers (over the bus), or no node runs it now. The lease row and the
   // table's row are read on the cluster's pool, not on this event loop.
   auto answer = std::make_shared<AdminAnswer>(std::move(done));
-  const bool queued = cluster_node_->offload([this, table, reason, answer] {
-    std::optional<Cluster::TableOwner> owner;
+  const bool queued = cluster_->offload([this, table, reason, answer] {
+    std::optional<ClusterPort::TableOwner> owner;
     std::optional<std::string> state;
     bool failed = false;
     try {
-      owner = cluster_node_->owner(table);
-      if (!(owner && owner->live && owner->node != cluster_node_->node())) {
+      owner = cluster_->owner(table);
+      if (!(owner && owner->live && owner->node != cluster_->node())) {
         store_.read([&](Db& db) { state = admin_rows::table_status(db, table); });
       }
     } catch (const std::exception& e) {
@@ -190,10 +178,10 @@ void Lobby::admin_close_table(const std::string& table, const std::string& reaso
       auto& done = *answer;
       if (failed) {
         done(503, {{"error", "storage_unavailable"}});
-      } else if (owner && owner->live && owner->node != cluster_node_->node()) {
+      } else if (owner && owner->live && owner->node != cluster_->node()) {
         const LogAbout about(table);
         spdlog::warn("admin: asking node {} to close table {}: {}", owner->node, table, reason);
-        cluster_node_->ask(owner->node, {{"op", "close"}, {"table", table}, {"reason", reason}}, std::move(done));
+        cluster_->ask(owner->node, {{"op", "close"}, {"table", table}, {"reason", reason}}, std::move(done));
       } else if (!state) {
         done(404, {{"error", "no_such_table"}});
       } else if (*state == "over" || *state == "closed") {
@@ -207,7 +195,7 @@ void Lobby::admin_close_table(const std::string& table, const std::string& reaso
       }
     });
   });
-  if (!queued) (*answer)(503, {{"error", "busy"}, {"message", Cluster::kPoolFull}});
+  if (!queued) (*answer)(503, {{"error", "busy"}, {"message", ClusterPort::kPoolFull}});
 }
 
 bool Lobby::kick_banned(const std::string& player_id) {
@@ -248,7 +236,7 @@ json Lobby::admin_disconnect_here(const std::string& player_id, int& status) {
 
 void Lobby::admin_disconnect(const std::string& player_id, AdminAnswer done) {
   int status = 404;
-  if (!cluster_node_) {
+  if (!cluster_) {
     json body = admin_disconnect_here(player_id, status);
     done(status, std::move(body));
     return;
@@ -260,8 +248,8 @@ void Lobby::admin_disconnect(const std::string& player_id, AdminAnswer done) {
   }
   const json here = admin_disconnect_here(player_id, status);
   json nodes = json::array();
-  if (here.value("disconnected", false)) nodes.push_back(cluster_node_->node());
-  cluster_node_->ask_all({{"op", "disconnect"}, {"player", player_id}},
+  if (here.value("disconnected", false)) nodes.push_back(cluster_->node());
+  cluster_->ask_all({{"op", "disconnect"}, {"player", player_id}},
                     [player_id, nodes, done = std::move(done)](std::vector<std::tuple<std::string, int, json>> answers) mutable {
                       json unanswered = json::array();
                       for (const auto& [node, st, body] : answers) {
@@ -323,7 +311,7 @@ json Lobby::admin_here(const json& request, int& status) {
 
 json Lobby::admin_ban(const std::string& player_id, const std::string& reason, int& status) {
   // Cluster mode: a player registered on any node.
-  if (!known_player(player_id) && !(cluster_node_ && load_player("id", player_id))) {
+  if (!known_player(player_id) && !(cluster_ && load_player("id", player_id))) {
     status = 404;
     return {{"error", "no_such_player"}};
   }
@@ -340,14 +328,14 @@ json Lobby::admin_ban(const std::string& player_id, const std::string& reason, i
   kick_banned(player_id);
   // Stored: every node refuses the player's hello from now on (it reads the
   // ban from the store); the nodes they are connected to drop them now.
-  if (cluster_node_) cluster_node_->tell_all({{"op", "ban"}, {"player", player_id}});
+  if (cluster_) cluster_->tell_all({{"op", "ban"}, {"player", player_id}});
   status = 200;
   return {{"player_id", player_id}, {"banned", true}, {"reason", reason}, {"banned_at", at}};
 }
 
 json Lobby::admin_unban(const std::string& player_id, int& status) {
   // Cluster mode: the ban may have been set on another node.
-  if (cluster_node_) refresh_ban(player_id);
+  if (cluster_) refresh_ban(player_id);
   if (!is_banned(player_id)) {
     status = 404;
     return {{"error", "not_banned"}};
@@ -361,7 +349,7 @@ json Lobby::admin_unban(const std::string& player_id, int& status) {
     std::lock_guard lock(mutex_);
     banned_.erase(player_id);
   }
-  if (cluster_node_) cluster_node_->tell_all({{"op", "unban"}, {"player", player_id}});
+  if (cluster_) cluster_->tell_all({{"op", "unban"}, {"player", player_id}});
   const LogAbout about({}, player_id);
   spdlog::warn("admin: lifted the ban of player {}", player_id);
   status = 200;
