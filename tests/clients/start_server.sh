@@ -3,6 +3,10 @@
 # ephemeral loopback port with a database in $tmp, sets $server (its pid),
 # $port and $url, and exits 1 with the server's log when it does not start.
 start_server() {
+  # Emptied here, before the server starts: a restart must not find the port
+  # the previous run wrote (the server's own redirection empties the file only
+  # once its process runs, which may come after the first look below).
+  : >"$tmp/server.log"
   "$server_bin" --port 0 --address 127.0.0.1 --db "$tmp/casa.db" --log-level info --testing \
     --players-per-address-per-hour 1000000 >"$tmp/server.log" 2>&1 &
   server=$!
