@@ -12,8 +12,8 @@
 
 #include <array>
 #include <bit>
-#include <charconv>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -126,6 +126,7 @@ class Search {
     std::unique_ptr<Game> state = game_.determinize(seat_, rng_.next());
     int node = 0;
     path_.clear();
+    ++iteration_;
     const int max_depth = options_.search == SearchKind::kFlat ? 1 : 1 << 30;
     int depth = 0;
     while (!state->is_over() && depth < max_depth) {
@@ -134,7 +135,9 @@ class Search {
       const Seat mover = node == 0 ? seat_ : first_seat(mask);
       state->legal_actions(mover, legal_);
       if (legal_.empty()) break;
-      const int next = select_or_expand(node, mover);
+      const int next = node == 0 && options_.root == RootShare::kEven
+                           ? root_child(legal_[static_cast<std::size_t>(iteration_ - 1) % legal_.size()])
+                           : select_or_expand(node, mover);
       if (state->apply(mover, nodes_[static_cast<std::size_t>(next)].action, nullptr)) break;
       node = next;
       path_.push_back(node);
@@ -148,6 +151,34 @@ class Search {
       ++x.visits;
       x.reward += r[static_cast<std::size_t>(sides_.side_of[static_cast<std::size_t>(x.mover)])];
     }
+    if (!path_.empty()) {  // every side's reward, for the seat's own choices
+      Rewards& sum = root_sides_[static_cast<std::size_t>(path_.front())];
+      for (int side = 0; side < sides_.count; ++side)
+        sum[static_cast<std::size_t>(side)] += r[static_cast<std::size_t>(side)];
+    }
+  }
+
+  // What the search learnt of each of `legal` (the seat's legal actions).
+  std::vector<ActionValue> values(const std::vector<Action>& legal) const {
+    std::vector<ActionValue> out;
+    out.reserve(legal.size());
+    for (const Action& a : legal) {
+      ActionValue v;
+      v.action = a;
+      v.sides.assign(static_cast<std::size_t>(sides_.count), 0.0);
+      for (int c : nodes_[0].children) {
+        const Node& x = nodes_[static_cast<std::size_t>(c)];
+        if (!(x.action == a) || x.visits == 0) continue;
+        v.visits = x.visits;
+        v.value = x.reward / x.visits;
+        const auto it = root_sides_.find(static_cast<std::size_t>(c));
+        if (it != root_sides_.end())
+          for (int side = 0; side < sides_.count; ++side)
+            v.sides[static_cast<std::size_t>(side)] = it->second[static_cast<std::size_t>(side)] / x.visits;
+      }
+      out.push_back(std::move(v));
+    }
+    return out;
   }
 
   // The most visited choice of the seat (ties: the better mean, then the first).
@@ -213,6 +244,20 @@ class Search {
     return best;
   }
 
+  // The root's child for `action`, added when it is new (RootShare::kEven).
+  int root_child(const Action& action) {
+    for (int c : nodes_[0].children)
+      if (nodes_[static_cast<std::size_t>(c)].action == action) return c;
+    Node child;
+    child.action = action;
+    child.mover = seat_;
+    child.parent = 0;
+    nodes_.push_back(std::move(child));
+    const int id = static_cast<int>(nodes_.size() - 1);
+    nodes_[0].children.push_back(id);
+    return id;
+  }
+
   bool is_legal(const Node& x, Seat mover) const {
     if (x.mover != mover) return false;
     for (const Action& a : legal_)
@@ -248,71 +293,11 @@ class Search {
   std::vector<int> path_;
   RuleBot robot_;
   std::vector<Action> legal_, untried_, rollout_legal_;
+  int iteration_ = 0;
+  std::map<std::size_t, Rewards> root_sides_;  // by root child: every side's summed reward
 };
 
-std::optional<Error> bad(std::string message) { return Error{"bad_option", std::move(message)}; }
-
-template <typename T>
-bool parse_number(std::string_view text, T& out) {
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc() && end == text.data() + text.size();
-}
-
 }  // namespace
-
-std::optional<Error> parse_strong_options(std::string_view spec, StrongOptions& out) {
-  StrongOptions o = out;
-  while (!spec.empty()) {
-    const std::size_t comma = spec.find(',');
-    const std::string_view item = spec.substr(0, comma);
-    spec = comma == std::string_view::npos ? std::string_view{} : spec.substr(comma + 1);
-    if (item.empty()) continue;
-    const std::size_t eq = item.find('=');
-    if (eq == std::string_view::npos) return bad("Strong bot options are key=value pairs.");
-    const std::string_view key = item.substr(0, eq);
-    const std::string_view value = item.substr(eq + 1);
-    if (key == "iterations") {
-      if (!parse_number(value, o.iterations) || o.iterations < 0 || o.iterations > 10'000'000)
-        return bad("iterations must be a whole number from 0 to 10000000.");
-    } else if (key == "ms") {
-      std::int64_t ms = 0;
-      if (!parse_number(value, ms) || ms < 1 || ms > 600'000)
-        return bad("ms must be a whole number of milliseconds from 1 to 600000.");
-      o.time_us = ms * 1000;
-    } else if (key == "search") {
-      if (value == "ismcts")
-        o.search = SearchKind::kIsmcts;
-      else if (value == "flat")
-        o.search = SearchKind::kFlat;
-      else
-        return bad("search must be ismcts or flat.");
-    } else if (key == "rollout") {
-      if (value == "robot")
-        o.rollout = RolloutPolicy::kRobot;
-      else if (value == "random")
-        o.rollout = RolloutPolicy::kRandom;
-      else
-        return bad("rollout must be robot or random.");
-    } else if (key == "horizon") {
-      if (value == "round")
-        o.horizon = Horizon::kRound;
-      else if (value == "game")
-        o.horizon = Horizon::kGame;
-      else
-        return bad("horizon must be round or game.");
-    } else if (key == "c") {
-      // from_chars for double is in libstdc++ 11+.
-      if (!parse_number(value, o.exploration) || !(o.exploration >= 0) || o.exploration > 100)
-        return bad("c must be a number from 0 to 100.");
-    } else if (key == "seed") {
-      if (!parse_number(value, o.seed)) return bad("seed must be a whole number.");
-    } else {
-      return bad("The strong bot has no option '" + std::string(key) + "'.");
-    }
-  }
-  out = o;
-  return std::nullopt;
-}
 
 Action strong_action(const Game& game, Seat seat, const StrongOptions& options,
                      const SearchClock& clock, StrongStats* stats) {
@@ -343,6 +328,24 @@ Action strong_action(const Game& game, Seat seat, const StrongOptions& options,
   }
   Rng rng(options.seed);
   return choose_bot_action(game, seat, "robot", rng);
+}
+
+std::vector<ActionValue> strong_evaluate(const Game& game, Seat seat, const StrongOptions& options,
+                                         StrongStats* stats) {
+  std::vector<Action> legal;
+  game.legal_actions(seat, legal);
+  if (stats) *stats = StrongStats{0, static_cast<int>(legal.size()), 0};
+  if (legal.empty()) return {};
+  Search search(game, seat, options);
+  int cap = options.iterations > 0 ? options.iterations : kStrongDefaultIterations;
+  if (options.root == RootShare::kEven && cap < static_cast<int>(legal.size()))
+    cap = static_cast<int>(legal.size());
+  for (int done = 0; done < cap; ++done) search.iterate();
+  if (stats) {
+    stats->iterations = cap;
+    stats->nodes = search.nodes();
+  }
+  return search.values(legal);
 }
 
 }  // namespace casa

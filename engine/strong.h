@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/game.h"
 
@@ -35,6 +36,12 @@ enum class RolloutPolicy : std::uint8_t { kRobot, kRandom };
 // round in every game here) or at the end of the game.
 enum class Horizon : std::uint8_t { kRound, kGame };
 
+// How the seat's own choices at the root share the iterations: by the UCB rule
+// (the bot's play: the promising choices get most of them) or evenly, each legal
+// action in turn (an evaluation: every choice's value is measured as well as the
+// others', see docs/review.md).
+enum class RootShare : std::uint8_t { kUcb, kEven };
+
 struct StrongOptions {
   SearchKind search = SearchKind::kIsmcts;
   RolloutPolicy rollout = RolloutPolicy::kRobot;
@@ -43,6 +50,7 @@ struct StrongOptions {
   std::int64_t time_us = 200'000;  // per decision, used only when a clock is given
   double exploration = 0.7;        // the UCB constant; rewards lie in [0, 1]
   std::uint64_t seed = 0x5742'4F4E'4721ULL;
+  RootShare root = RootShare::kUcb;
 };
 
 inline constexpr int kStrongDefaultIterations = 1000;
@@ -59,11 +67,31 @@ struct StrongStats {
 
 // Reads "key=value,key=value": iterations=N, ms=N (time per decision),
 // search=ismcts|flat, rollout=robot|random, horizon=round|game, c=X (exploration),
-// seed=N. An empty spec keeps the defaults. Unknown keys and bad values are an Error.
+// root=ucb|even, seed=N. An empty spec keeps the defaults. Unknown keys and bad values are an Error.
 std::optional<Error> parse_strong_options(std::string_view spec, StrongOptions& out);
 
 // The bot's choice for `seat`, which must be among the seats to act.
 Action strong_action(const Game& game, Seat seat, const StrongOptions& options,
                      const SearchClock& clock = {}, StrongStats* stats = nullptr);
+
+// What the search learnt of one legal action of the seat.
+struct ActionValue {
+  Action action{};
+  double value = 0;  // the mean reward of the seat's side after it, in [0, 1]
+  int visits = 0;    // iterations that began with it
+  // The mean reward of every side after it (sides as the view's "teams" lists
+  // them, each seat its own side without teams), in [0, 1].
+  std::vector<double> sides;
+};
+
+// Every legal action of `seat` (which must be among the seats to act) with its
+// value, in the order of legal_actions(): the same search as strong_action, which
+// reads the game only through determinize(seat, ·) and the seat's legal list, so
+// the values depend only on what the seat may know. Deterministic for a seed and
+// an iteration count (options.iterations, or kStrongDefaultIterations when 0; no
+// clock). With options.root == RootShare::kEven every action gets an equal share
+// (at least one iteration each). One legal action: it alone, searched all the same.
+std::vector<ActionValue> strong_evaluate(const Game& game, Seat seat, const StrongOptions& options,
+                                         StrongStats* stats = nullptr);
 
 }  // namespace casa

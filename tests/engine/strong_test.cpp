@@ -165,6 +165,54 @@ TEST_CASE("strong: hidden cards the seat cannot see never change its choice") {
   }
 }
 
+TEST_CASE("strong_evaluate: every legal action valued, even shares, repeatable, blind to hidden cards") {
+  for (const Setup& s : kSetups) {
+    INFO(s.game, " ", s.players, " ", s.options);
+    int compared = 0;
+    for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+      auto g = make(s, seed);
+      Rng rng(seed * 17);
+      for (int step = 0; step < 4 && !g->is_over(); ++step) {
+        advance(*g, 4 + static_cast<int>(rng.below(9)), rng);
+        if (g->is_over()) break;
+        const Seat seat = first_to_act(*g);
+        StrongOptions o = quick(45);
+        o.root = RootShare::kEven;
+        o.seed = seed * 7 + static_cast<std::uint64_t>(step);
+        std::vector<Action> legal;
+        g->legal_actions(seat, legal);
+        const std::vector<ActionValue> values = strong_evaluate(*g, seat, o);
+        REQUIRE(values.size() == legal.size());
+        const int share = std::max(45, static_cast<int>(legal.size())) / static_cast<int>(legal.size());
+        for (std::size_t i = 0; i < values.size(); ++i) {
+          CHECK(values[i].action == legal[i]);
+          CHECK(values[i].value >= 0.0);
+          CHECK(values[i].value <= 1.0);
+          CHECK(values[i].visits >= share);  // each its equal share, the rest one more
+          CHECK(values[i].visits <= share + 1);
+          CHECK_FALSE(values[i].sides.empty());
+        }
+        auto same = [](const std::vector<ActionValue>& a, const std::vector<ActionValue>& b) {
+          if (a.size() != b.size()) return false;
+          for (std::size_t i = 0; i < a.size(); ++i)
+            if (!(a[i].action == b[i].action) || a[i].value != b[i].value ||
+                a[i].visits != b[i].visits || a[i].sides != b[i].sides)
+              return false;
+          return true;
+        };
+        CHECK(same(values, strong_evaluate(*g->clone(), seat, o)));
+        // A deal the seat cannot tell from this one gives the very same numbers.
+        auto other = g->determinize(seat, 0xBEEF + seed * 10 + static_cast<std::uint64_t>(step));
+        REQUIRE(other->view(seat) == g->view(seat));
+        if (other->full_state() == g->full_state()) continue;
+        CHECK(same(values, strong_evaluate(*other, seat, o)));
+        ++compared;
+      }
+    }
+    CHECK(compared > 0);
+  }
+}
+
 TEST_CASE("strong: a clock bounds the search; options parse or are refused") {
   auto g = make(kSetups[0], 3);
   const Seat seat = first_to_act(*g);
@@ -183,7 +231,8 @@ TEST_CASE("strong: a clock bounds the search; options parse or are refused") {
 
   StrongOptions parsed;
   CHECK_FALSE(parse_strong_options(
-      "iterations=300,ms=50,search=flat,rollout=random,horizon=game,c=1.5,seed=9", parsed));
+      "iterations=300,ms=50,search=flat,rollout=random,horizon=game,c=1.5,seed=9,root=even", parsed));
+  CHECK(parsed.root == RootShare::kEven);
   CHECK(parsed.iterations == 300);
   CHECK(parsed.time_us == 50'000);
   CHECK(parsed.search == SearchKind::kFlat);
@@ -192,7 +241,7 @@ TEST_CASE("strong: a clock bounds the search; options parse or are refused") {
   CHECK(parsed.exploration == doctest::Approx(1.5));
   CHECK(parsed.seed == 9);
   StrongOptions untouched;
-  for (const char* bad : {"iterations=-1", "ms=0", "search=deep", "depth=3", "c=x", "iterations"}) {
+  for (const char* bad : {"iterations=-1", "ms=0", "search=deep", "depth=3", "c=x", "iterations", "root=all"}) {
     INFO(bad);
     const auto err = parse_strong_options(bad, untouched);
     REQUIRE(err);
@@ -244,6 +293,19 @@ TEST_CASE("LC-2.4 LC-2.5 LC-5.1 strong: ruff low and keep the top trump for the 
   StrongOptions flat = quick(400);
   flat.search = SearchKind::kFlat;
   CHECK(t.game->encode_action(strong_action(*t.game, 0, flat)).get_string("card", "") == "F2");
+  // The evaluation values F2 above F9, with every root share and search kind.
+  for (const SearchKind kind : {SearchKind::kIsmcts, SearchKind::kFlat}) {
+    StrongOptions even = quick(400);
+    even.search = kind;
+    even.root = RootShare::kEven;
+    double f2 = -1, f9 = -1;
+    for (const ActionValue& v : strong_evaluate(*t.game, 0, even)) {
+      const std::string card = t.game->encode_action(v.action).get_string("card", "");
+      if (card == "F2") f2 = v.value;
+      if (card == "F9") f9 = v.value;
+    }
+    CHECK(f2 > f9 + 0.2);
+  }
 }
 
 TEST_CASE(
