@@ -77,8 +77,7 @@ std::optional<std::string> commitment_input(const json& replay) {
   return deal_commitment_text(salt, *seed);
 }
 
-Verdict verify_replay(const json& replay, const Sha256Hex& sha256,
-                      const std::optional<std::string>& published, const GameMaker& make) {
+Verdict walk_replay(const json& replay, const GameMaker& make, const ReplayVisitor& visit) {
   Verdict v;
   auto fail = [&](const char* check, std::string why, int action = 0) {
     v.honest = false;
@@ -89,44 +88,9 @@ Verdict verify_replay(const json& replay, const Sha256Hex& sha256,
   };
   if (!replay.is_object()) return fail("replay", "the replay is not a JSON object");
   v.game = text_or_empty(replay, "game");
-
-  // 1. The commitment.
-  const json& commitment = member(replay, "deal_commitment");
-  const json& deal = member(replay, "deal");
-  if (!commitment.is_object() || !deal.is_object()) {
-    return fail("commitment",
-                "the replay carries no deal commitment (a table from before commitments existed?)");
-  }
-  if (text_or_empty(commitment, "algorithm") != kDealCommitmentAlgorithm) {
-    return fail("commitment",
-                "unknown commitment algorithm '" + text_or_empty(commitment, "algorithm") + "'");
-  }
-  v.commitment = text_or_empty(commitment, "hash");
-  const std::string salt = text_or_empty(deal, "salt");
-  const std::string seed_text = text_or_empty(deal, "seed");
-  if (!is_deal_salt(salt))
-    return fail("commitment", "the revealed salt '" + salt + "' is not 32 lowercase hex digits");
-  const auto seed = parse_seed(seed_text);
-  if (!seed)
-    return fail("commitment",
-                "the revealed seed '" + seed_text + "' is not a decimal 64-bit number");
-  v.seed = seed_text;
-  if (text_or_empty(replay, "seed") != seed_text) {
-    return fail("commitment", "the replay's seed " + text_or_empty(replay, "seed") +
-                                  " is not the revealed seed " + seed_text);
-  }
-  const std::string hashed = deal_commitment_text(salt, *seed);
-  const std::optional<std::string> recomputed = sha256 ? sha256(hashed) : std::nullopt;
-  if (!recomputed) {
-    v.commitment_checked = false;  // said in the verdict, after the other checks
-  } else if (*recomputed != v.commitment) {
-    return fail("commitment", "commitment mismatch: SHA-256(\"" + hashed + "\") is " + *recomputed +
-                                  ", the table published " + v.commitment);
-  }
-  if (published && *published != v.commitment) {
-    return fail("commitment", "commitment mismatch: you noted " + *published +
-                                  ", the replay says the table published " + v.commitment);
-  }
+  v.seed = text_or_empty(replay, "seed");
+  const auto seed = parse_seed(v.seed);
+  if (!seed) return fail("deal", "the replay's seed '" + v.seed + "' is not a decimal 64-bit number");
 
   // 2. The deal.
   const auto players_read = integer_at(replay, "players");
@@ -182,6 +146,7 @@ Verdict verify_replay(const json& replay, const Sha256Hex& sha256,
                   at + ": " + logged.dump() + " by seat " + std::to_string(seat) + " is not legal",
                   expected_seq);
     }
+    if (visit) visit(game, ReplayStep{expected_seq, static_cast<Seat>(seat), action, entry});
     if (auto err = game.apply(static_cast<Seat>(seat), action, nullptr)) {
       return fail("action",
                   at + ": the engine refused " + logged.dump() + " (" + err->message + ")",
@@ -199,7 +164,8 @@ Verdict verify_replay(const json& replay, const Sha256Hex& sha256,
   }
 
   // 4. The end.
-  if (!game.is_over()) return fail("end", "the log ends before the game is over");
+  v.game_over = game.is_over();
+  if (!v.game_over) return fail("end", "the log ends before the game is over");
   if (to_json(game.full_state()) != member(replay, "final_state")) {
     return fail("end", "the final state differs from the engine's");
   }
@@ -213,6 +179,66 @@ Verdict verify_replay(const json& replay, const Sha256Hex& sha256,
     return fail("end", "the winners " + member(replay, "winners").dump() +
                            " are not the engine's " + winners.dump());
   }
+  v.honest = true;
+  return v;
+}
+
+Verdict verify_replay(const json& replay, const Sha256Hex& sha256,
+                      const std::optional<std::string>& published, const GameMaker& make) {
+  Verdict v;
+  auto fail = [&](const char* check, std::string why, int action = 0) {
+    v.honest = false;
+    v.failed_check = check;
+    v.failed_action = action;
+    v.mismatch = std::move(why);
+    return v;
+  };
+  if (!replay.is_object()) return fail("replay", "the replay is not a JSON object");
+  v.game = text_or_empty(replay, "game");
+
+  // 1. The commitment.
+  const json& commitment = member(replay, "deal_commitment");
+  const json& deal = member(replay, "deal");
+  if (!commitment.is_object() || !deal.is_object()) {
+    return fail("commitment",
+                "the replay carries no deal commitment (a table from before commitments existed?)");
+  }
+  if (text_or_empty(commitment, "algorithm") != kDealCommitmentAlgorithm) {
+    return fail("commitment",
+                "unknown commitment algorithm '" + text_or_empty(commitment, "algorithm") + "'");
+  }
+  v.commitment = text_or_empty(commitment, "hash");
+  const std::string salt = text_or_empty(deal, "salt");
+  const std::string seed_text = text_or_empty(deal, "seed");
+  if (!is_deal_salt(salt))
+    return fail("commitment", "the revealed salt '" + salt + "' is not 32 lowercase hex digits");
+  const auto seed = parse_seed(seed_text);
+  if (!seed)
+    return fail("commitment",
+                "the revealed seed '" + seed_text + "' is not a decimal 64-bit number");
+  v.seed = seed_text;
+  if (text_or_empty(replay, "seed") != seed_text) {
+    return fail("commitment", "the replay's seed " + text_or_empty(replay, "seed") +
+                                  " is not the revealed seed " + seed_text);
+  }
+  const std::string hashed = deal_commitment_text(salt, *seed);
+  const std::optional<std::string> recomputed = sha256 ? sha256(hashed) : std::nullopt;
+  if (!recomputed) {
+    v.commitment_checked = false;  // said in the verdict, after the other checks
+  } else if (*recomputed != v.commitment) {
+    return fail("commitment", "commitment mismatch: SHA-256(\"" + hashed + "\") is " + *recomputed +
+                                  ", the table published " + v.commitment);
+  }
+  if (published && *published != v.commitment) {
+    return fail("commitment", "commitment mismatch: you noted " + *published +
+                                  ", the replay says the table published " + v.commitment);
+  }
+
+  // 2-4. The deal, every action and the end.
+  const Verdict walked = walk_replay(replay, make, {});
+  v.actions_checked = walked.actions_checked;
+  v.game_over = walked.game_over;
+  if (!walked.honest) return fail(walked.failed_check.c_str(), walked.mismatch, walked.failed_action);
   if (!v.commitment_checked) {
     return fail("commitment",
                 "the commitment could not be checked: no SHA-256 was available to hash \"" +

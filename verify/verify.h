@@ -46,6 +46,7 @@ struct Verdict {
   bool commitment_checked = true;
   std::string game;
   std::string seed;  // the revealed seed, when it could be read
+  bool game_over = false;  // the engine found the game over after the whole log
 };
 
 // How to create a game (engine's create_game by default; tests add their own games).
@@ -68,6 +69,25 @@ std::optional<std::string> commitment_input(const nlohmann::json& replay);
 Verdict verify_replay(const nlohmann::json& replay, const Sha256Hex& sha256,
                       const std::optional<std::string>& published = std::nullopt,
                       const GameMaker& make = {});
+
+// One logged action, as walk_replay meets it.
+struct ReplayStep {
+  int seq = 0;  // the log's seq
+  Seat seat = 0;
+  Action action{};
+  const nlohmann::json& entry;  // the log's entry ({"seq", "seat", "action", ...})
+};
+// Called with the state the action was decided in, before it is applied.
+using ReplayVisitor = std::function<void(const Game& before, const ReplayStep& step)>;
+
+// Checks 2-4 (deal, action, end) alone, on the engine rebuilt from the replay's
+// game, players, options and "seed", calling `visit` (when given) before each
+// logged action once it is known to be legal: what verify_replay and the game
+// review (review/) walk a replay with. The commitment is not checked; the verdict
+// is honest when every other check passed, its game_over false when the log ends
+// before the game does (then failed_check is "end").
+Verdict walk_replay(const nlohmann::json& replay, const GameMaker& make = {},
+                    const ReplayVisitor& visit = {});
 
 // The verdict as JSON (what the browser receives):
 //   {"verified": true, "game": "la-casa", "seed": "42", "commitment": "7b3b…",
