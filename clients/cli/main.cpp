@@ -9,6 +9,7 @@
 //   casa watch CODE
 //   casa list [--game G]
 //   casa verify TABLE [--url URL] [--commitment HASH] [--invite CODE]
+//   casa review TABLE|FILE [--seat N]... [--iterations N] [--seed N] [--json] [--bench]
 //   casa event create --game G --players N --side SPEC... [--boards B] [--options JSON]
 //   casa event join EVENT [--bot random|first]
 //   casa event standings EVENT [--follow] [--json]
@@ -30,7 +31,9 @@
 #include <boost/beast/websocket/ssl.hpp>
 #include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -39,6 +42,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -46,6 +50,8 @@
 #include "clients/cli/event.h"
 #include "cmdline/cmdline.h"
 #include "protocol/crypto.h"
+#include "review/review.h"
+#include "review/robot_replay.h"
 #include "verify/verify.h"
 #include "versioninfo/version.h"
 
@@ -99,6 +105,8 @@ constexpr const char* kUsage =
     "       casa watch CODE\n"
     "       casa list [--game G]\n"
     "       casa verify TABLE [--url URL] [--commitment HASH] [--invite CODE]\n"
+    "       casa review TABLE|FILE [--seat N]... [--iterations N] [--seed N] [--json]\n"
+    "       casa review --bench [TABLE|FILE] [--runs N]\n"
     "       casa event create|join|standings ...   (casa event --help)\n"
     "       casa --version\n"
     "play/create: [--grace SECONDS] [--takeover robot|strong|none] [--move-timeout SECONDS]\n"
@@ -190,6 +198,20 @@ struct VerifyArgs {
   bool insecure = false;
 };
 
+// casa review TABLE|FILE: what to fetch (or read) and review, and how.
+struct ReviewArgs {
+  std::string source;  // a table id, or a replay file
+  std::string url;
+  std::string invite;
+  bool insecure = false;
+  std::vector<int> seats;
+  int iterations = casa::kReviewDefaultIterations;
+  std::uint64_t seed = casa::kReviewDefaultSeed;
+  bool as_json = false;
+  bool bench = false;
+  int runs = 3;
+};
+
 // casa event standings EVENT.
 struct StandingsArgs {
   std::string event;
@@ -202,9 +224,10 @@ struct StandingsArgs {
 
 // The whole command line: which of the three ways casa runs, and its arguments.
 struct CommandLine {
-  enum class Run { kClient, kVerify, kStandings } run = Run::kClient;
+  enum class Run { kClient, kVerify, kReview, kStandings } run = Run::kClient;
   Args args;
   VerifyArgs verify;
+  ReviewArgs review;
   StandingsArgs standings;
 };
 
@@ -219,6 +242,7 @@ CommandLine parse_command_line(int argc, char** argv) {
   a.token_file = env_token ? env_token : std::string(home ? home : ".") + "/.config/casa/token";
   c.seed = std::random_device{}();
   line.verify.url = a.url;
+  line.review.url = a.url;
   line.standings.url = a.url;
 
   casa::cmdline::App app{"The reference client of the casa table server.", "casa"};
@@ -302,6 +326,24 @@ CommandLine parse_command_line(int argc, char** argv) {
   verify->add_option("--invite", v.invite, "a private table's invite code");
   verify->add_flag("--insecure", v.insecure, "https:// without checking the certificate");
 
+  ReviewArgs& r = line.review;
+  CLI::App* review = app.add_subcommand(
+      "review", "the strong bot's verdict on each decision of a finished game, computed here");
+  review->add_option("TABLE", r.source, "the finished table, or a replay file (its JSON)");
+  review->add_option("--seat", r.seats, "a seat to review (repeat it; default: every human seat)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  review->add_option("--iterations", r.iterations,
+                     "search iterations per decision (" + std::to_string(casa::kReviewDefaultIterations) + ")");
+  review->add_option("--seed", r.seed,
+                     "the review's seed (" + std::to_string(casa::kReviewDefaultSeed) + ")");
+  review->add_flag("--json", r.as_json, "the review as JSON (docs/review.md)");
+  review->add_flag("--bench", r.bench,
+                   "time the review (of a robots' 4-player La Casa game without TABLE)");
+  review->add_option("--runs", r.runs, "reviews timed with --bench (3)");
+  review->add_option("--url", r.url, "the server: its ws://, wss://, http:// or https:// address");
+  review->add_option("--invite", r.invite, "a private table's invite code");
+  review->add_flag("--insecure", r.insecure, "https:// without checking the certificate");
+
   CLI::App* event = app.add_subcommand("event", "duplicate events: create, join, standings");
   event->footer(kEventUsage);
   CLI::App* event_create = event->add_subcommand("create", "open a duplicate event; prints its id");
@@ -348,6 +390,18 @@ CommandLine parse_command_line(int argc, char** argv) {
     for (const char ch : v.table)
       if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_')
         usage("bad table id " + v.table);
+    return line;
+  }
+  if (review->parsed()) {
+    line.run = CommandLine::Run::kReview;
+    if (r.source.empty() && !r.bench) usage("review needs the table of a finished game, or a replay file");
+    if (r.iterations < 1 || r.iterations > casa::kReviewMaxIterations)
+      usage("--iterations takes 1 to " + std::to_string(casa::kReviewMaxIterations));
+    if (r.runs < 1 || r.runs > 100) usage("--runs takes 1 to 100");
+    for (const int s : r.seats)
+      if (s < 0 || s >= casa::kMaxSeats) usage("bad seat " + std::to_string(s));
+    for (const char ch : r.invite)
+      if (!std::isalnum(static_cast<unsigned char>(ch))) usage("bad invite code " + r.invite);
     return line;
   }
   if (event->parsed()) {
@@ -724,6 +778,116 @@ int run_verify(const VerifyArgs& args) {
   return casa::cli::kExitOk;
 }
 
+// ---- casa review -----------------------------------------------------------
+
+// The replay to review: the file named `source` when there is one, else the
+// finished table `source`'s, fetched from the server. Sets *exit on failure.
+std::optional<Json> review_source(const ReviewArgs& args, int* exit) {
+  const std::string& source = args.source;
+  std::error_code not_a_file;
+  std::ifstream file;
+  if (std::filesystem::is_regular_file(source, not_a_file)) file.open(source);
+  if (file.is_open()) {
+    std::ostringstream text;
+    text << file.rdbuf();
+    Json replay = Json::parse(text.str(), nullptr, false);
+    if (replay.is_discarded()) {
+      std::cerr << "casa: " << source << " is not JSON (a replay: GET /api/tables/TABLE/replay)\n";
+      *exit = casa::cli::kExitUsage;
+      return std::nullopt;
+    }
+    return replay;
+  }
+  for (const char ch : source)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_') {
+      std::cerr << "casa: no file " << source << ", and it is not a table id\n";
+      *exit = casa::cli::kExitUsage;
+      return std::nullopt;
+    }
+  std::string url_text = args.url;
+  if (url_text.rfind("http://", 0) == 0) url_text = "ws://" + url_text.substr(7);
+  if (url_text.rfind("https://", 0) == 0) url_text = "wss://" + url_text.substr(8);
+  const Url url = parse_url(url_text);
+  const std::string target =
+      "/api/tables/" + source + "/replay" + (args.invite.empty() ? "" : "?invite=" + args.invite);
+  std::pair<int, std::string> got;
+  try {
+    got = http_get(url, target, args.insecure);
+  } catch (const std::exception& e) {
+    std::cerr << "casa: cannot fetch " << target << " from " << url.host << ":" << url.port << ": "
+              << e.what() << "\n";
+    *exit = casa::cli::kExitConnection;
+    return std::nullopt;
+  }
+  Json replay = Json::parse(got.second, nullptr, false);
+  if (got.first != 200) {
+    const std::string code = replay.is_object() ? replay.value("error", "") : "";
+    std::cerr << "casa: the server answered " << got.first << (code.empty() ? "" : " (" + code + ")")
+              << (code == "not_over" ? ": the game is not over yet; it is reviewed once it ends" : "")
+              << (code == "private_table" ? ": the game was played at a private table; give its code with --invite" : "")
+              << "\n";
+    *exit = casa::cli::kExitServerError;
+    return std::nullopt;
+  }
+  return replay;
+}
+
+// casa review TABLE|FILE [--seat N]... [--iterations N] [--seed N] [--json]: the
+// review runs here, on this machine's one thread (review/review.h); the server
+// only serves the replay, as for any viewer. --bench times it instead.
+int run_review(const ReviewArgs& args) {
+  casa::ReviewOptions options;
+  options.iterations = args.iterations;
+  options.seed = args.seed;
+  options.seats = args.seats;
+  Json replay;
+  if (!args.source.empty()) {
+    int exit = 0;
+    auto got = review_source(args, &exit);
+    if (!got) return exit;
+    replay = std::move(*got);
+  } else {
+    // The benchmark's game: the robots' 4-player La Casa from seed 1, every seat reviewed.
+    replay = casa::robot_replay("la-casa", 4, Json::object(), 1);
+  }
+  if (args.bench) {
+    // Wall time, and this process's CPU time (what the review itself cost when
+    // other programs share the cores).
+    std::vector<double> wall, cpu;
+    Json review;
+    for (int run = 0; run < args.runs; ++run) {
+      const auto start = std::chrono::steady_clock::now();
+      const std::clock_t cpu_start = std::clock();
+      review = casa::review_replay(replay, options);
+      cpu.push_back(static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC);
+      wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      if (review.contains("error")) break;
+      std::printf("run %d: %.2f s (CPU %.2f s)\n", run + 1, wall.back(), cpu.back());
+    }
+    if (review.contains("error")) {
+      for (const auto& line : casa::cli::render_review(review)) std::cout << line << "\n";
+      return kExitMismatch;
+    }
+    std::sort(wall.begin(), wall.end());
+    std::sort(cpu.begin(), cpu.end());
+    std::printf("%s, %d players, %zu decisions reviewed, %d iterations each, seed %s\n",
+                review.value("game", std::string()).c_str(), replay.value("players", 0),
+                review["decisions"].size(), options.iterations, review.value("seed", std::string()).c_str());
+    std::printf("seconds: min %.2f / median %.2f / max %.2f of %d runs (one thread)\n", wall.front(),
+                wall[wall.size() / 2], wall.back(), args.runs);
+    std::printf("CPU seconds: min %.2f / median %.2f / max %.2f\n", cpu.front(), cpu[cpu.size() / 2],
+                cpu.back());
+    return casa::cli::kExitOk;
+  }
+  const Json review = casa::review_replay(replay, options);
+  if (args.as_json) {
+    std::cout << review.dump() << "\n";
+  } else {
+    for (const auto& line : casa::cli::render_review(review)) std::cout << line << "\n";
+  }
+  return review.contains("error") ? kExitMismatch : casa::cli::kExitOk;
+}
+
 // ---- casa event ------------------------------------------------------------
 
 // The URL of the other commands (ws:// or wss://), or the server's http(s):// one.
@@ -815,6 +979,7 @@ int run_event_standings(const StandingsArgs& args) {
 int main(int argc, char** argv) {
   CommandLine line = parse_command_line(argc, argv);
   if (line.run == CommandLine::Run::kVerify) return run_verify(line.verify);
+  if (line.run == CommandLine::Run::kReview) return run_review(line.review);
   if (line.run == CommandLine::Run::kStandings) return run_event_standings(line.standings);
   Args& args = line.args;
   const Url url = parse_url(args.url);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdio>
 #include <map>
 #include <utility>
 #include <vector>
@@ -1102,6 +1103,53 @@ std::vector<std::string> render_game_end(std::string_view game, const Json& scor
   for (const auto& line : lines)
     for (auto& piece : wrap(line, kScreenWidth)) wrapped.push_back(std::move(piece));
   return wrapped;
+}
+
+std::vector<std::string> render_review(const Json& review) {
+  std::vector<std::string> out;
+  if (!review.is_object()) return {"review: not a review"};
+  if (review.contains("error")) {
+    out.push_back("No review (" + review.value("error", std::string()) + "): " +
+                  review.value("why", std::string()));
+    return out;
+  }
+  const std::string game = review.value("game", std::string());
+  auto number = [](const Json& v, int decimals) {
+    if (!v.is_number()) return std::string("-");
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*f", decimals, v.get<double>());
+    return std::string(text);
+  };
+  out.push_back("Review of " + game + ": " + std::to_string(review.value("iterations", 0)) +
+                " search iterations per decision, seed " + review.value("seed", std::string()) +
+                ", losses in expected " + review.value("measure", std::string("score")) + " (0-1)");
+  std::map<int, std::string> names;
+  for (const Json& seat : review.value("seats", Json::array())) {
+    const int s = seat.value("seat", 0);
+    const std::string name = seat.value("name", std::string());
+    names[s] = name.empty() ? "seat " + std::to_string(s) : "seat " + std::to_string(s) + " (" + name + ")";
+    const Json counts = seat.value("counts", Json::object());
+    std::string line = names[s] + ": accuracy " + number(seat.value("accuracy", Json()), 1) + " % over " +
+                       std::to_string(seat.value("decisions", 0)) + " decisions";
+    std::string tally;
+    for (const char* v : {"best", "good", "inaccuracy", "mistake", "blunder"}) {
+      if (!tally.empty()) tally += ", ";
+      tally += std::to_string(counts.value(v, 0)) + " " + v;
+    }
+    line += " (" + tally + "; " + std::to_string(seat.value("forced", 0)) + " forced)";
+    out.push_back(line);
+  }
+  for (const Json& d : review.value("decisions", Json::array())) {
+    const std::string verdict = d.value("verdict", std::string());
+    if (verdict == "best" || verdict == "forced") continue;
+    const int s = d.value("seat", 0);
+    out.push_back("  #" + std::to_string(d.value("seq", 0)) + " " +
+                  (names.count(s) ? names[s] : "seat " + std::to_string(s)) + " played " +
+                  render_action(game, d.value("played", Json())) + "; better " +
+                  render_action(game, d.value("best", Json())) + " (loss " +
+                  number(d.value("loss", Json()), 2) + ", " + verdict + ")");
+  }
+  return out;
 }
 
 }  // namespace casa::cli

@@ -94,6 +94,12 @@ std::vector<std::string> render_screen(const Json& view, const Json& legal,
 std::vector<std::string> render_game_end(std::string_view game, const Json& scores,
                                          const Json& winners, const Seating& seating);
 
+// A game review (review/review.h's JSON, docs/review.md) in words: the review's
+// budget, then per seat its accuracy and verdict counts, then each decision that
+// was not the best: "#12 seat 0 played G5; better R9 (loss 0.22, blunder)".
+// An {"error": ...} answer reads as one line.
+std::vector<std::string> render_review(const Json& review);
+
 // Any JSON value on one line, cards printed with card_label.
 std::string render_inline(std::string_view game, const Json& value);
 

@@ -3,7 +3,9 @@
 # End to end: a real casa-server on an ephemeral port with a temp database; for
 # every game the engine offers, `casa play --fill robot --bot random` must play a
 # whole game, exit 0 and print one JSON line of scores, and `casa verify` must
-# find the finished game honest (and a game whose stored seed was changed not). Also the Python example
+# find the finished game honest (and a game whose stored seed was changed not);
+# `casa review` must review it, the same from the table as from its saved replay
+# file. Also the Python example
 # bot, and the client's error exits. Exit 77 (ctest: skipped) when no game exists yet.
 #   play_all.sh CASA_SERVER CASA CASA_SIM SOURCE_DIR
 set -uo pipefail
@@ -51,6 +53,25 @@ assert isinstance(r['winners'], list), r
   rc=$?
   if [ "$rc" != 0 ] || ! printf '%s' "$verdict" | grep -q "^VERIFIED: table $table"; then
     bad "$game: casa verify $table exited $rc: $verdict"
+  fi
+  # The review, locally: fetched by table, and from the replay saved to a file.
+  if ! "$casa" review "$table" --url "$url" --iterations 8 --json >"$tmp/review.json" 2>"$tmp/err"; then
+    bad "$game: casa review $table: $(cat "$tmp/err")"
+  elif ! python3 - "$tmp/review.json" "$game" "http://127.0.0.1:$port/api/tables/$table/replay" \
+      "$tmp/replay.json" <<'PY'
+import json, sys, urllib.request
+review = json.load(open(sys.argv[1]))
+assert review["game"] == sys.argv[2], review
+assert review["iterations"] == 8, review
+assert len(review["seats"]) == 1 and review["decisions"], review  # the one human seat
+for d in review["decisions"]:
+    assert d["verdict"] in ("forced", "best", "good", "inaccuracy", "mistake", "blunder"), d
+open(sys.argv[4], "wb").write(urllib.request.urlopen(sys.argv[3]).read())
+PY
+  then
+    bad "$game: casa review $table --json: $(head -c 400 "$tmp/review.json")"
+  elif ! "$casa" review "$tmp/replay.json" --iterations 8 --json | cmp -s - "$tmp/review.json"; then
+    bad "$game: casa review of the saved replay differs from the table's"
   fi
   [ -z "$first_table" ] && first_table=$table
   [ -z "$bot_game" ] && bot_game="$game $players $options"

@@ -465,3 +465,33 @@ TEST_CASE("Trophy Case's Infinity reads as \u221e on every screen") {
   CHECK(has(text, "seat 2: ZUR\u221e"));
   CHECK(text.find("ZURX") == std::string::npos);
 }
+
+TEST_CASE("render_review: accuracy per seat, then each decision that was not the best") {
+  const Json review = Json::parse(R"({
+    "game": "la-casa", "iterations": 2000, "seed": "7", "measure": "score",
+    "seats": [{"seat": 0, "name": "ann", "decisions": 3, "forced": 1, "accuracy": 61.5,
+               "counts": {"best": 1, "good": 1, "inaccuracy": 0, "mistake": 0, "blunder": 1}}],
+    "decisions": [
+      {"seq": 4, "seat": 0, "played": {"type": "play", "card": "F2"}, "best": {"type": "play", "card": "F2"},
+       "loss": 0.0, "verdict": "best"},
+      {"seq": 8, "seat": 0, "played": {"type": "play", "card": "K6"}, "best": {"type": "play", "card": "K6"},
+       "verdict": "forced"},
+      {"seq": 12, "seat": 0, "played": {"type": "play", "card": "G5"}, "best": {"type": "play", "card": "M9"},
+       "loss": 0.031, "verdict": "good"},
+      {"seq": 24, "seat": 0, "played": {"type": "play", "card": "F9"}, "best": {"type": "play", "card": "F2"},
+       "loss": 0.6, "verdict": "blunder"}]})");
+  const auto lines = casa::cli::render_review(review);
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0] == "Review of la-casa: 2000 search iterations per decision, seed 7, losses in expected "
+                    "score (0-1)");
+  CHECK(lines[1] == "seat 0 (ann): accuracy 61.5 % over 3 decisions (1 best, 1 good, 0 inaccuracy, "
+                    "0 mistake, 1 blunder; 1 forced)");
+  CHECK(lines[2] == "  #12 seat 0 (ann) played " + render_action("la-casa", review["decisions"][2]["played"]) +
+                        "; better " + render_action("la-casa", review["decisions"][2]["best"]) +
+                        " (loss 0.03, good)");
+  CHECK(lines[3].find("#24 seat 0 (ann) played") != std::string::npos);
+  CHECK(lines[3].find("(loss 0.60, blunder)") != std::string::npos);
+  const auto refused = casa::cli::render_review(Json::parse(R"({"error":"not_over","why":"the game is not over"})"));
+  REQUIRE(refused.size() == 1);
+  CHECK(refused[0] == "No review (not_over): the game is not over");
+}

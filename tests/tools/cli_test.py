@@ -30,7 +30,7 @@ TABLE = ["--game", "--players", "--options", "--fill", "--private", "--grace", "
 COMMANDS = {
     "casa": {
         (): ["--version", "play", "create", "join", "resume", "rematch", "watch", "list", "verify",
-             "event"],
+             "review", "event"],
         ("play",): TABLE + BOT + COMMON,
         ("create",): TABLE + BOT + COMMON,
         ("join",): ["CODE", "--seat"] + BOT + COMMON,
@@ -39,6 +39,8 @@ COMMANDS = {
         ("watch",): ["CODE"] + COMMON,
         ("list",): ["--game"] + COMMON,
         ("verify",): ["TABLE", "--url", "--commitment", "--invite", "--insecure"],
+        ("review",): ["TABLE", "--seat", "--iterations", "--seed", "--json", "--bench", "--runs", "--url",
+                      "--invite", "--insecure"],
         ("event",): ["create", "join", "standings", "casa event join", "casa event standings"],
         ("event", "create"): ["--game", "--players", "--options", "--side", "--boards"] + COMMON,
         ("event", "join"): ["EVENT"] + BOT + COMMON,
@@ -164,6 +166,27 @@ def casa_parses(casa):
     expect(casa, ["verify", "t1", "--invite", "a-b"], 2, "bad invite code a-b", "a bad invite code")
     expect(casa, ["verify", "t1", "--url", "http://127.0.0.1:1", "--commitment", "ab"], 3, "",
            "verify parses --url and --commitment, then finds no server")
+    expect(casa, ["review"], 2, "review needs the table of a finished game, or a replay file",
+           "review without a table")
+    expect(casa, ["review", "t1", "--iterations", "0"], 2, "--iterations takes 1 to 1000000",
+           "review with no iterations")
+    expect(casa, ["review", "t1", "--seat", "9"], 2, "bad seat 9", "review of a seat that cannot be")
+    expect(casa, ["review", "no/such.json"], 2, "no file no/such.json, and it is not a table id",
+           "review of a file that is not there")
+    expect(casa, ["review", "t1", "--url", "http://127.0.0.1:1", "--seat", "1", "--seat", "2"], 3, "",
+           "review parses --url and --seat twice, then finds no server")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "replay.json")
+        with open(path, "w") as f:
+            f.write('{"game": "la-casa", "players": 4, "seed": "1", "log": []}')
+        expect(casa, ["review", path], 4, "", "review of a replay that does not hold together")
+        got = run(casa, ["review", path, "--json"])
+        check(got.returncode == 4 and json.loads(got.stdout or "{}").get("error") == "replay",
+              "review --json of a replay that does not hold together: the error JSON", got)
+    # The robots' 4-player La Casa game, timed once on a tiny budget.
+    got = run(casa, ["review", "--bench", "--runs", "1", "--iterations", "4"])
+    check(got.returncode == 0 and "decisions reviewed, 4 iterations each" in got.stdout,
+          "review --bench times the robots' game", got)
 
 
 def sim_parses(sim):
