@@ -61,6 +61,8 @@ export const UI = {
   get backToLobby() { return t("nav.backToLobby"); },
   get helpIndexTitle() { return t("help.howToPlay"); },
   get helpIndexIntro() { return t("help.indexIntro"); },
+  get helpReviewTitle() { return t("help.reviewTitle"); },
+  get helpReviewText() { return t("help.reviewText"); },
   noSuchGame: (g: string) => t("help.noSuchGame", { game: g }),
   whatIs: (term: string) => t("help.whatIs", { term }),
   get ruleRef() { return t("help.ruleRef"); },

@@ -291,6 +291,8 @@ export function HelpPage({ game, navigate }: { game?: string; navigate: (p: stri
         <h2>{UI.helpIndexTitle}</h2>
         <p>{UI.helpIndexIntro}</p>
         <HelpLinks navigate={navigate} />
+        <h3 id="review">{UI.helpReviewTitle}</h3>
+        <p class="help-review">{UI.helpReviewText}</p>
         <p>{navLink("/", navigate, UI.backToLobby)}</p>
       </div>
     );

@@ -12,6 +12,8 @@ import { Card, Cards, Pick } from "./Card";
 import { replaySeatName, ScoreSheet } from "./Table";
 import { HelpButton } from "./Help";
 import { savedToken } from "../net";
+import { decisionsBySeq, type ReviewOptions } from "../review-view";
+import { lazyRunner, Mark, ReviewAt, ReviewPanel, reviewResult, type ReviewRunner, type ReviewState } from "./Review";
 
 // La Casa's table game keeps its Challenge and Ruling Family in the full state as the
 // engine numbers them (engine/games/la_casa/table_game.h, cards.h; -1: none); its
@@ -227,10 +229,24 @@ function FairDeal({ replay, check }: { replay: Json; check: Check }) {
 /**
  * The replay viewer. Once the replay is loaded (the server serves it only once the
  * game is over), the full check runs on its text: by default in a Web Worker
- * (verify-client.ts); tests pass a verifier of their own.
+ * (verify-client.ts); tests pass a verifier of their own. The game review runs
+ * only when the player asks for it (ui/Review.tsx), by default in a Web Worker
+ * loaded then (review-client.ts); tests pass a runner of their own.
  */
-export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: string; navigate: (p: string) => void; verifier?: () => Promise<AsyncVerifier> }) {
+export function ReplayPage({
+  id,
+  navigate,
+  verifier = loadVerifier,
+  reviewer = lazyRunner,
+}: {
+  id: string;
+  navigate: (p: string) => void;
+  verifier?: () => Promise<AsyncVerifier>;
+  reviewer?: ReviewRunner;
+}) {
   const [replay, setReplay] = useState<Json | null>(null);
+  const [text, setText] = useState("");
+  const [review, setReview] = useState<ReviewState>({ kind: "idle" });
   const [error, setError] = useState("");
   const [step, setStep] = useState(0);
   const [check, setCheck] = useState<Check>({ kind: "running" });
@@ -240,6 +256,8 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
       ({ text, replay: r }) => {
         if (!live) return;
         setReplay(r);
+        setText(text);
+        setReview({ kind: "idle" });
         setStep(r.log.length);
         setCheck({ kind: "running" });
         if (!r.deal_commitment) return;
@@ -265,6 +283,8 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [replay]);
+  // A running review ends with the page.
+  useEffect(() => () => (review.kind === "running" ? review.cancel() : undefined), [review]);
   if (error) return <p class="error">{error}</p>;
   if (!replay) return <p class="muted">{tr("r.loading")}</p>;
   const name = (s: number) => replaySeatName(replay.seats, s);
@@ -275,6 +295,23 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
   const state = step === 0 ? replay.initial_state : (at?.state ?? (step === log.length ? replay.final_state : null));
   const hands = allHands(state);
   const ctx = { game: replay.game, byCard: new Map(), drawn: null, selected: null, pick: () => {} };
+  const startReview = (options: ReviewOptions) => {
+    const run = reviewer(text, options);
+    let over = false;
+    const cancel = () => {
+      if (over) return;
+      over = true;
+      run.cancel();
+      setReview({ kind: "idle" });
+    };
+    setReview({ kind: "running", cancel });
+    run.done.then(
+      (r) => !over && ((over = true), setReview(reviewResult(r))),
+      (e) => !over && ((over = true), setReview({ kind: "failed", why: tr("rv.failed", { error: String(e?.message ?? e) }) })),
+    );
+  };
+  const reviewed = review.kind === "done" ? decisionsBySeq(review.review) : null;
+  const atReview = at && reviewed ? reviewed.get(at.seq) : undefined;
   const rows = (replay.rounds ?? []).map((r: Json) => ({ label: `Round ${r.round}`, scores: Array.isArray(r.scores) ? r.scores : [] }));
   return (
     <div class="replay">
@@ -302,6 +339,7 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
         {positionText(state, replay.game, roundWord)}
       </p>
       <p class="replay-move">{at ? `${name(at.seat)}: ${describeAction(at.action, replay.game)}${at.auto ? ` (${at.auto})` : ""}` : tr("r.theDeal")}</p>
+      {atReview ? <ReviewAt decision={atReview} replay={replay} index={step - 1} /> : null}
       <Pick.Provider value={ctx}>
         {hands ? (
           <section class="replay-hands" aria-label={tr("r.everyHand")}>
@@ -329,6 +367,7 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
         {state && Array.isArray(state.scores) ? <p>{tr("r.scores", { list: state.scores.map((x: Json) => JSON.stringify(x)).join(" – ") })}</p> : null}
       </Pick.Provider>
       <ScoreSheet rows={rows} name={name} />
+      <ReviewPanel replay={replay} state={review} onStart={startReview} name={name} log={log} current={step} onJump={(i) => i >= 0 && setStep(i + 1)} />
       <FairDeal replay={replay} check={check} />
       <div class="replay-log" aria-label={tr("r.everyMove")}>
         {groupMoves(log, replay.initial_state).map((g, gi) => (
@@ -338,13 +377,17 @@ export function ReplayPage({ id, navigate, verifier = loadVerifier }: { id: stri
               <div key={ti} class="replay-trick">
                 {tg.trick !== null ? <h5>{tr("r.trick", { n: tg.trick })}</h5> : null}
                 <ol start={tg.moves[0] + 1}>
-                  {tg.moves.map((i) => (
+                  {tg.moves.map((i) => {
+                    const d = reviewed?.get(log[i].seq);
+                    return (
                     <li key={i} class={i === step - 1 ? "current" : ""}>
                       <button type="button" class="link" onClick={() => setStep(i + 1)}>
                         {name(log[i].seat)}: {describeAction(log[i].action, replay.game)}
+                        {d ? <> <Mark verdict={d.verdict} /></> : null}
                       </button>
                     </li>
-                  ))}
+                    );
+                  })}
                 </ol>
               </div>
             ))}
