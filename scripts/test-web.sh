@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: AGPL-3.0-or-later
 # Builds and tests the browser client (clients/web): installs Chromium, Node.js and
 # the wasm toolchain when missing (Node.js 20 for the test tools, see scripts/deps.sh
-# web), the replay checks' WebAssembly module (scripts/build-wasm.sh), npm ci, type
+# web), the replay checks' and the review's WebAssembly modules (scripts/build-wasm.sh), npm ci, type
 # check and build, the first-load size budget, the unit tests (Vitest), then the
 # end-to-end tests in Debian's Chromium against a real casa-server that they start
 # on a free loopback port with a temporary database.
@@ -16,9 +16,10 @@ if [ -x .cache/node20/node_modules/.bin/node ] &&
   export PATH="$PWD/.cache/node20/node_modules/.bin:$PATH"
 fi
 echo "Node.js $(node --version), npm $(npm --version)"
-if [ ! -x build/server/casa-server ]; then
+# casa-server to play against, and casa, whose review the page's is compared with.
+if [ ! -x build/server/casa-server ] || [ ! -x build/clients/cli/casa ]; then
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-  cmake --build build -j"$(nproc)" --target casa-server
+  cmake --build build -j"$(nproc)" --target casa-server casa
 fi
 scripts/build-wasm.sh
 cd clients/web

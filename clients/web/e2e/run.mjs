@@ -6,6 +6,8 @@
 //   CASA_SERVER_BIN   casa-server to run (default ../../build/server/casa-server)
 //   CHROMIUM          browser binary (default /usr/bin/chromium)
 //   CASA_SCREENSHOTS  directory for the screenshots (default test-results/screenshots)
+//   CASA_CLI_BIN      casa (the command line) whose review the page's is compared with
+//                     (default ../../build/clients/cli/casa)
 //   CASA_E2E_ONLY     run only the tests whose name contains this text (default: all)
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,6 +21,7 @@ const webDir = resolve(here, "..");
 const repo = resolve(webDir, "../..");
 const serverBin = process.env.CASA_SERVER_BIN ?? join(repo, "build/server/casa-server");
 const browserBin = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const cliBin = process.env.CASA_CLI_BIN ?? join(repo, "build/clients/cli/casa");
 const shots = resolve(process.env.CASA_SCREENSHOTS ?? join(webDir, "test-results/screenshots"));
 const started = Date.now();
 mkdirSync(shots, { recursive: true });
@@ -284,6 +287,7 @@ async function checkReplay(page, label) {
   await page.click('[aria-label="Next move"]');
   assert((await page.locator(".replay-hands .card").count()) > 0, "the replay shows the hands");
   await checkVerified(page, JSON.parse(readFileSync(join(shots, `../replay-${label}.json`), "utf8")));
+  await checkReview(page, join(shots, `../replay-${label}.json`), label);
   // How the deal is proved fair: a link to the document, served beside the page.
   const doc = await page.locator(".fair-how a").getAttribute("href");
   if (servesPage) {
@@ -291,6 +295,72 @@ async function checkReplay(page, label) {
     assert(r.ok && (await r.text()).startsWith("# Fair play"), `the fair-play document at ${doc}`);
   }
   await checkCleanPage(page);
+}
+
+/**
+ * The game review on a finished game's replay page (docs/review.md): the quick
+ * budget, every seat (bots too, for decisions enough to find costly ones), run in
+ * the page's worker. The graph, a mark for each reviewed decision of the move
+ * list and, at a costly one, the better action in the table's words appear; and
+ * `casa review FILE --json` with the same budget, seed and seats gives the same
+ * verdict at every decision (the same C++, natively).
+ */
+async function checkReview(page, replayFile, label) {
+  const replay = JSON.parse(readFileSync(replayFile, "utf8"));
+  await page.locator(".review").scrollIntoViewIfNeeded();
+  await page.selectOption('select[name="review-depth"]', "quick");
+  const bots = page.locator('input[name="review-bots"]');
+  if (await bots.count()) await bots.check();
+  await page.click(".review-button");
+  await page.waitForSelector(".review-graph svg path.side", { timeout: 120000 });
+  const sides = await page.locator(".review-graph path.side").count();
+  assert(sides >= 2, `a line per side in the graph (${sides})`);
+  // The page's verdicts, move by move, from the marks of the move list.
+  const marks = await page.locator(".replay-log li").evaluateAll((lis) =>
+    lis.map((li) => {
+      const m = li.querySelector(".mark");
+      return m ? [...m.classList].find((c) => c.startsWith("v-")).slice(2) : null;
+    }),
+  );
+  const words = await page.locator(".replay-log li .mark .sr-only").allTextContents();
+  assert(words.length > 0 && words.every((w) => /^, (best|good|inaccuracy|mistake|blunder|only move)$/.test(w)), `each mark has its word: ${words.slice(0, 5)}`);
+  const seats = replay.seats.map((_, i) => i);
+  const reviewedMoves = replay.log.filter((e) => seats.includes(e.seat)).length;
+  assert(marks.filter(Boolean).length === reviewedMoves, `a mark on each of the ${reviewedMoves} moves reviewed (${marks.filter(Boolean).length})`);
+  // The same review on the command line: same replay, budget, seed and seats.
+  const seed = (await page.locator(".review-budget").textContent()).match(/seed (\d+)/)[1];
+  const cli = JSON.parse(
+    execFileSync(cliBin, ["review", replayFile, "--json", "--iterations", "200", "--seed", seed, ...seats.flatMap((s) => ["--seat", String(s)])], { encoding: "utf8", maxBuffer: 64 << 20 }),
+  );
+  assert(!cli.error, `casa review: ${cli.why}`);
+  const fromCli = replay.log.map((e) => cli.decisions.find((d) => d.seq === e.seq)?.verdict ?? null);
+  const differ = fromCli.map((v, i) => (v === marks[i] ? null : `move ${i + 1}: page ${marks[i]}, casa review ${v}`)).filter(Boolean);
+  assert(differ.length === 0, `the page's verdicts are casa review's: ${differ.slice(0, 5).join("; ")}`);
+  const accuracies = await page.locator(".review-seats td.accuracy").allTextContents();
+  const want = cli.seats.map((s) => (s.accuracy === null ? "no free decision" : `${s.accuracy} %`));
+  assert(JSON.stringify(accuracies) === JSON.stringify(want), `accuracies ${accuracies} are casa review's ${want}`);
+  // A costly decision: the graph's point goes there, and the page says what was better.
+  const costly = page.locator(".review-graph circle.point");
+  assert((await costly.count()) > 0, `a costly decision marked on the graph (${cli.seats.map((s) => JSON.stringify(s.counts)).join(" ")})`);
+  await costly.first().dispatchEvent("click");
+  await page.waitForSelector(".review-at .better-action");
+  const better = await page.locator(".review-at .better").textContent();
+  const d = cli.decisions.find((x) => ["inaccuracy", "mistake", "blunder"].includes(x.verdict));
+  const step = replay.log.findIndex((e) => e.seq === d.seq) + 1;
+  assert((await page.locator(".step").textContent()).includes(`Move ${step} of`), `the graph's point goes to move ${step}`);
+  const before = step === 1 ? replay.initial_state : replay.log[step - 2].state;
+  const does = phraseOf(replay.game, d.best.type, typeof before?.phase === "string" ? before.phase : null);
+  assert(better.startsWith("Better: ") && (!does || better.includes(does)), `the better action with its phrase: ${better}`);
+  assert((await page.locator(".review-at .why").textContent()).includes("points in 100 lost"), "what the move cost");
+  await page.locator(".review").screenshot({ path: join(shots, `review-${label}-desktop.png`) });
+  await page.setViewportSize(PHONE);
+  await page.locator(".review-at").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(shots, `review-${label}-at-phone.png`) });
+  await page.locator(".review-graph").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(shots, `review-${label}-graph-phone.png`) });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 1, `nothing wider than the phone (${overflow} px)`);
+  await page.setViewportSize(DESKTOP);
 }
 
 /**
@@ -484,6 +554,8 @@ await test("two friends play a private La Casa 4p table from an invite link, wit
   // The deal commitment and every move, checked in this browser by the engine compiled
   // to WebAssembly; the commitment is the same hash that every table_state carried.
   await checkVerified(ann, replay);
+  writeFileSync(join(shots, "../replay-la-casa-4p.json"), await (await fetch(`http://127.0.0.1:${port}/api/games/${table}?invite=${code}`)).text());
+  await checkReview(ann, join(shots, "../replay-la-casa-4p.json"), "la-casa-4p");
   const published = spec.frames_.map((raw) => JSON.parse(raw)).find((m) => m.type === "table_state" && m.table === table)?.deal_commitment?.hash;
   assert(published && (await ann.locator(".fair-deal .deal-hash").textContent()) === published, "the page shows the published commitment");
   assert((await ann.locator(".fair-deal").textContent()).includes(`casa verify ${table}`), "the page points to casa verify");
@@ -517,7 +589,18 @@ await test("Play now: Casino against a bot, with a reload in the middle", async 
   let reloaded = false;
   await playToEnd(p, {
     onMove: async (n) => {
-      if (n === 2) await screenshots(p, "casino");
+      if (n === 2) {
+        await screenshots(p, "casino");
+        // In mid-game the replay is not served, and no review is offered.
+        // (Another browser: this one's second tab would take over the player's connection.)
+        const other = await browser.newContext({ viewport: DESKTOP, baseURL: base });
+        const q = await other.newPage();
+        await q.goto(`/replay/${table}`);
+        await q.waitForSelector(".error");
+        assert((await q.locator(".error").textContent()).includes("still being played"), "the replay waits for the end");
+        assert((await q.locator(".review, .review-button").count()) === 0, "no review in mid-game");
+        await other.close();
+      }
       if (n === 4 && !reloaded) {
         reloaded = true;
         await p.reload();

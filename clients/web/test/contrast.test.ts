@@ -124,6 +124,12 @@ for (const v of [".deal-verdict.ok", ".deal-verdict.bad", ".deal-verdict.uncheck
 for (const box of [".errors p", ".closed", ".tag", ".tag.away", ".conn-open", ".conn-connecting", ".countdown", ".countdown.urgent"]) {
   on(`text in ${box}`, prop(":root", "color"), { [box]: prop(box, "background") });
 }
+// The game review's verdict marks on the panels of the move list and the review
+// (text), and its graph's lines on the graph's felt (graphical objects: 3:1).
+for (const v of [".v-best", ".v-good", ".v-inaccuracy", ".v-mistake", ".v-blunder", ".v-forced"]) {
+  on(`review mark ${v}`, prop(v, "color"), { panel: SURFACES.panel, "own seat, areas": SURFACES["own seat, areas"] });
+}
+for (const side of [".side-0", ".side-1", ".side-2", ".side-3"]) on(`review graph line ${side}`, prop(side, "color"), { felt: SURFACES.felt }, LARGE);
 // Buttons: ink on the button's face, the primary button, the help's marks.
 on("button text", prop("button", "color"), { button: prop("button", "background") });
 on("primary button text", prop("button", "color"), { "primary button": prop("button.primary", "background") });

@@ -115,7 +115,7 @@ export function ReviewGraph({ review, name, log, current, onJump }: { review: Re
       <figcaption>
         {tr(review.measure === "win" ? "rv.graph.win" : "rv.graph.score")} <span class="muted">{tr("rv.graph.click")}</span>
       </figcaption>
-      <svg viewBox={`-6 -6 ${W + 12} ${H + 12}`} role="img" aria-label={tr("rv.graph.label")}>
+      <svg viewBox={`-6 -6 ${W + 12} ${H + 12}`} preserveAspectRatio="xMinYMid meet" role="img" aria-label={tr("rv.graph.label")}>
         <rect class="frame" x={0} y={0} width={W} height={H} />
         <line class="even" x1={0} x2={W} y1={H / 2} y2={H / 2} />
         {here >= 0 ? <line class="here" x1={lines[0]?.points[here]?.x} x2={lines[0]?.points[here]?.x} y1={0} y2={H} /> : null}
