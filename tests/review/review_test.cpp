@@ -333,3 +333,51 @@ TEST_CASE("review: a game not over, a bad replay and bad options give the error 
   CHECK_FALSE(good.contains("error"));
   CHECK(good["seed"] == "12");
 }
+
+TEST_CASE("review: verdict steps per game, and the accuracy formula of docs/review.md") {
+  for (const char* game : {"la-casa", "casino", "conference", "trophy-case"}) {
+    INFO(std::string(game));
+    const ReviewThresholds t = review_thresholds(game);
+    CHECK(std::string(t.measure) == "score");
+    CHECK(0 < t.good);
+    CHECK(t.good < t.inaccuracy);
+    CHECK(t.inaccuracy < t.mistake);
+    CHECK(t.mistake < t.blunder);
+    CHECK(std::string(review_verdict(0.0, t)) == "best");
+    CHECK(std::string(review_verdict(t.good, t)) == "good");
+    CHECK(std::string(review_verdict(t.inaccuracy, t)) == "inaccuracy");
+    CHECK(std::string(review_verdict(t.mistake, t)) == "mistake");
+    CHECK(std::string(review_verdict(t.blunder, t)) == "blunder");
+    CHECK(std::string(review_verdict(1.0, t)) == "blunder");
+  }
+  CHECK(review_seed(1, 5) == review_seed(1, 5));
+  CHECK(review_seed(1, 5) != review_seed(1, 6));
+  CHECK(review_seed(1, 5) != review_seed(2, 5));
+
+  const json review = review_replay(make_replay("casino", 2, json::object(), 4, {}, 2), quick(40));
+  REQUIRE_FALSE(review.contains("error"));
+  const double blunder = review["thresholds"]["blunder"].get<double>();
+  for (const json& seat : review["seats"]) {
+    const int s = seat["seat"].get<int>();
+    double credit = 0;
+    int decisions = 0, forced = 0;
+    for (const json& d : review["decisions"]) {
+      if (d["seat"] != s) continue;
+      if (d["verdict"] == "forced") {
+        ++forced;
+        CHECK_FALSE(d.contains("loss"));
+        continue;
+      }
+      ++decisions;
+      credit += std::max(0.0, 1.0 - d["loss"].get<double>() / blunder);
+      CHECK(d["verdict"] == review_verdict(d["loss"].get<double>(), review_thresholds("casino")));
+      CHECK(d["actions"].size() > 1);
+      CHECK(d["actions"][0]["value"] == d["value_best"]);
+    }
+    REQUIRE(decisions > 0);
+    CHECK(seat["decisions"] == decisions);
+    CHECK(seat["forced"] == forced);
+    CHECK(seat["accuracy"].get<double>() ==
+          doctest::Approx(100.0 * credit / decisions).epsilon(0.001));
+  }
+}
