@@ -44,7 +44,8 @@ std::vector<int> side_of(const Game& game) {
   for (const Value& members : teams->as_array()) {
     if (!members.is_array()) return sides;
     for (const Value& m : members.as_array())
-      if (m.is_int() && m.as_int() >= 0 && m.as_int() < n) sides[static_cast<std::size_t>(m.as_int())] = side;
+      if (m.is_int() && m.as_int() >= 0 && m.as_int() < n)
+        sides[static_cast<std::size_t>(m.as_int())] = side;
     ++side;
   }
   return sides;
@@ -73,7 +74,8 @@ struct SeatTally {
   std::array<int, 5> counts{};
 };
 
-constexpr std::array<const char*, 5> kVerdicts = {"best", "good", "inaccuracy", "mistake", "blunder"};
+constexpr std::array<const char*, 5> kVerdicts = {"best", "good", "inaccuracy", "mistake",
+                                                  "blunder"};
 
 }  // namespace
 
@@ -140,7 +142,7 @@ json review_replay(const json& replay, const ReviewOptions& options, const GameM
   const ReviewThresholds t = review_thresholds(game_name);
   json decisions = json::array();
   std::vector<SeatTally> tally(static_cast<std::size_t>(players));
-  json sides;                      // from the first decision's teams
+  json sides;                        // from the first decision's teams
   std::vector<int> first_side_seat;  // a seat of each side, in "sides" order
 
   walk_replay(replay, make, [&](const Game& before, const ReplayStep& step) {
@@ -232,7 +234,10 @@ json review_replay(const json& replay, const ReviewOptions& options, const GameM
           {"seed", std::to_string(options.seed)},
           {"measure", t.measure},
           {"thresholds",
-           {{"good", t.good}, {"inaccuracy", t.inaccuracy}, {"mistake", t.mistake}, {"blunder", t.blunder}}},
+           {{"good", t.good},
+            {"inaccuracy", t.inaccuracy},
+            {"mistake", t.mistake},
+            {"blunder", t.blunder}}},
           {"seats", std::move(seats)},
           {"sides", std::move(sides)},
           {"decisions", std::move(decisions)}};
@@ -260,7 +265,8 @@ std::string review_replay_text(std::string_view replay_text, std::string_view op
   ReviewOptions options;
   if (!options_text.empty()) {
     const json o = json::parse(options_text.begin(), options_text.end(), nullptr, false);
-    if (o.is_discarded() || !o.is_object()) return error("options", "the options are not a JSON object").dump();
+    if (o.is_discarded() || !o.is_object())
+      return error("options", "the options are not a JSON object").dump();
     for (const auto& [key, value] : o.items()) {
       if (key == "iterations") {
         if (!value.is_number_integer() || value.get<std::int64_t>() < 1 ||
@@ -271,14 +277,18 @@ std::string review_replay_text(std::string_view replay_text, std::string_view op
         options.iterations = value.get<int>();
       } else if (key == "seed") {
         const auto seed = value.is_string() ? parse_decimal(value.get<std::string>())
-                          : value.is_number_unsigned() ? std::optional<std::uint64_t>(value.get<std::uint64_t>())
-                                                       : std::nullopt;
-        if (!seed) return error("options", "seed must be a decimal string of a 64-bit number").dump();
+                          : value.is_number_unsigned()
+                              ? std::optional<std::uint64_t>(value.get<std::uint64_t>())
+                              : std::nullopt;
+        if (!seed)
+          return error("options", "seed must be a decimal string of a 64-bit number").dump();
         options.seed = *seed;
       } else if (key == "seats") {
-        if (!value.is_array()) return error("options", "seats must be a list of seat numbers").dump();
+        if (!value.is_array())
+          return error("options", "seats must be a list of seat numbers").dump();
         for (const json& s : value) {
-          if (!s.is_number_integer() || s.get<std::int64_t>() < 0 || s.get<std::int64_t>() >= kMaxSeats)
+          if (!s.is_number_integer() || s.get<std::int64_t>() < 0 ||
+              s.get<std::int64_t>() >= kMaxSeats)
             return error("options", "seats must be a list of seat numbers").dump();
           options.seats.push_back(s.get<int>());
         }

@@ -19,7 +19,8 @@ nlohmann::json robot_replay(std::string_view game, int players, const json& opti
     return {{"error", "create"}, {"why", created.error ? created.error->message : "no such game"}};
   Game& g = *created.game;
   json seats = json::array();
-  for (int s = 0; s < players; ++s) seats.push_back({{"seat", s}, {"name", "Player " + std::to_string(s + 1)}});
+  for (int s = 0; s < players; ++s)
+    seats.push_back({{"seat", s}, {"name", "Player " + std::to_string(s + 1)}});
   json replay = {{"table", "robots"},
                  {"game", std::string(game)},
                  {"players", players},
@@ -44,9 +45,13 @@ nlohmann::json robot_replay(std::string_view game, int players, const json& opti
     }
     json action = to_json(g.encode_action(a));
     if (const auto err = g.apply(seat, a, nullptr))
-      return {{"error", "script"}, {"why", action.dump() + " by seat " + std::to_string(seat) + ": " + err->message}};
+      return {{"error", "script"},
+              {"why", action.dump() + " by seat " + std::to_string(seat) + ": " + err->message}};
     ++seq;
-    log.push_back({{"seq", seq}, {"seat", seat}, {"action", std::move(action)}, {"state", to_json(g.full_state())}});
+    log.push_back({{"seq", seq},
+                   {"seat", seat},
+                   {"action", std::move(action)},
+                   {"state", to_json(g.full_state())}});
   }
   replay["log"] = std::move(log);
   replay["scores"] = g.scores();

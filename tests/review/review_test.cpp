@@ -4,7 +4,6 @@
 // game), it finds the known best and losing choices of stacked positions, it
 // repeats itself byte for byte, and it refuses a game not over or a bad replay.
 #include "review/review.h"
-#include "review/robot_replay.h"
 
 #include <doctest/doctest.h>
 
@@ -18,6 +17,7 @@
 #include "engine/games/trophy_case/cards.h"
 #include "engine/rng.h"
 #include "protocol/value_json.h"
+#include "review/robot_replay.h"
 #include "tests/engine/conference/helpers.h"
 #include "tests/engine/la_casa/table_support.h"
 #include "tests/engine/trophy_case/table.h"
@@ -195,7 +195,8 @@ TEST_CASE("LC-2.4 LC-2.5 LC-5.1 review: ruffing with the top trump is a blunder,
                             Cards{"G2", "M2", "M8", "G8", "K2", "K6", "G1"},
                             Cards{"G3", "M3", "M6", "G5", "K3", "K8", "K7"}},
                            Cards{"F1"});
-  const json options = {{"format", "classic"}, {"dealer", 0}, {"target", 1}, {"deck", to_json(deck)}};
+  const json options = {
+      {"format", "classic"}, {"dealer", 0}, {"target", 1}, {"deck", to_json(deck)}};
   const char* tricks[5][4] = {{"G9", "G2", "G3", "G4"},
                               {"M9", "M2", "M3", "M4"},
                               {"M5", "M8", "M6", "M7"},
@@ -249,15 +250,16 @@ TEST_CASE("TC-4.3 TC-4.4 TC-4.6 TC-6.1 TC-6.3 review: folding loses the game, th
   stack.players = 3;
   stack.dealer = 2;
   stack.hands[0][0] = {"MAZX"};
-  stack.hands[0][1] = {"T-GRUE", "BUG8", "BUG9", "BUGX", "FRO8", "FRO9", "FROX", "INK8",
-                       "INK9", "INKX", "TIM8", "TIM9", "TIMX", "LAM8"};
+  stack.hands[0][1] = {"T-GRUE", "BUG8", "BUG9", "BUGX", "FRO8", "FRO9", "FROX",
+                       "INK8",   "INK9", "INKX", "TIM8", "TIM9", "TIMX", "LAM8"};
   const json options = to_json(stack.options(Value::obj({{"target", 2}})));
   const std::vector<Step> lead = {{0, {{"type", "play"}, {"card", "MAZX"}}}};
   std::vector<Step> blunder = lead, right = lead;
   blunder.push_back({1, {{"type", "fold"}}});
   right.push_back({1, {{"type", "play"}, {"card", "T-GRUE"}}});
 
-  const json lost = review_replay(make_replay("trophy-case", 3, options, 7, blunder), quick(600, {1}));
+  const json lost =
+      review_replay(make_replay("trophy-case", 3, options, 7, blunder), quick(600, {1}));
   REQUIRE_MESSAGE(!lost.contains("error"), lost.dump());
   const json* d = decision_at(lost, 2);
   REQUIRE(d);
@@ -321,12 +323,61 @@ TEST_CASE("review: a game not over, a bad replay and bad options give the error 
 
   CHECK(review_replay(finished, quick(0))["error"] == "options");
   CHECK(review_replay(finished, quick(10, {2}))["error"] == "options");
-  for (const char* bad : {R"({"iterations":0})", R"({"seed":"x"})", R"({"seats":[9]})", R"({"depth":1})",
-                          "[1]"}) {
+  for (const char* bad :
+       {R"({"iterations":0})", R"({"seed":"x"})", R"({"seats":[9]})", R"({"depth":1})", "[1]"}) {
     INFO(bad);
     CHECK(json::parse(review_replay_text(finished.dump(), bad))["error"] == "options");
   }
-  const json good = json::parse(review_replay_text(finished.dump(), R"({"iterations":5,"seed":"12","seats":[1]})"));
+  const json good = json::parse(
+      review_replay_text(finished.dump(), R"({"iterations":5,"seed":"12","seats":[1]})"));
   CHECK_FALSE(good.contains("error"));
   CHECK(good["seed"] == "12");
+}
+
+TEST_CASE("review: verdict steps per game, and the accuracy formula of docs/review.md") {
+  for (const char* game : {"la-casa", "casino", "conference", "trophy-case"}) {
+    INFO(std::string(game));
+    const ReviewThresholds t = review_thresholds(game);
+    CHECK(std::string(t.measure) == "score");
+    CHECK(0 < t.good);
+    CHECK(t.good < t.inaccuracy);
+    CHECK(t.inaccuracy < t.mistake);
+    CHECK(t.mistake < t.blunder);
+    CHECK(std::string(review_verdict(0.0, t)) == "best");
+    CHECK(std::string(review_verdict(t.good, t)) == "good");
+    CHECK(std::string(review_verdict(t.inaccuracy, t)) == "inaccuracy");
+    CHECK(std::string(review_verdict(t.mistake, t)) == "mistake");
+    CHECK(std::string(review_verdict(t.blunder, t)) == "blunder");
+    CHECK(std::string(review_verdict(1.0, t)) == "blunder");
+  }
+  CHECK(review_seed(1, 5) == review_seed(1, 5));
+  CHECK(review_seed(1, 5) != review_seed(1, 6));
+  CHECK(review_seed(1, 5) != review_seed(2, 5));
+
+  const json review = review_replay(make_replay("casino", 2, json::object(), 4, {}, 2), quick(40));
+  REQUIRE_FALSE(review.contains("error"));
+  const double blunder = review["thresholds"]["blunder"].get<double>();
+  for (const json& seat : review["seats"]) {
+    const int s = seat["seat"].get<int>();
+    double credit = 0;
+    int decisions = 0, forced = 0;
+    for (const json& d : review["decisions"]) {
+      if (d["seat"] != s) continue;
+      if (d["verdict"] == "forced") {
+        ++forced;
+        CHECK_FALSE(d.contains("loss"));
+        continue;
+      }
+      ++decisions;
+      credit += std::max(0.0, 1.0 - d["loss"].get<double>() / blunder);
+      CHECK(d["verdict"] == review_verdict(d["loss"].get<double>(), review_thresholds("casino")));
+      CHECK(d["actions"].size() > 1);
+      CHECK(d["actions"][0]["value"] == d["value_best"]);
+    }
+    REQUIRE(decisions > 0);
+    CHECK(seat["decisions"] == decisions);
+    CHECK(seat["forced"] == forced);
+    CHECK(seat["accuracy"].get<double>() ==
+          doctest::Approx(100.0 * credit / decisions).epsilon(0.001));
+  }
 }
