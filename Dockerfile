@@ -22,8 +22,9 @@ RUN --mount=type=cache,target=/root/.cache/ccache \
     CCACHE_DIR="$CCACHE_DIR" CCACHE_MAXSIZE=2G docker/build.sh /src /build \
  && strip /build/server/casa-server /build/clients/cli/casa
 
-# ---- wasm: the replay checks with the rules engine as WebAssembly, for the web ----
-# client's replay page (scripts/build-wasm.sh): Debian's clang 14 for wasm32-wasi.
+# ---- wasm: the replay checks and the game review with the rules engine as --------
+# WebAssembly, for the web client's replay page (scripts/build-wasm.sh): Debian's
+# clang 14 for wasm32-wasi.
 FROM debian:12 AS wasm
 WORKDIR /src
 COPY scripts/deps.sh scripts/deps.sh
@@ -33,6 +34,7 @@ COPY cmake/ cmake/
 COPY engine/ engine/
 COPY protocol/ protocol/
 COPY verify/ verify/
+COPY review/ review/
 COPY scripts/build-wasm.sh scripts/build-wasm.sh
 ARG CCACHE_DIR=/root/.cache/ccache
 RUN --mount=type=cache,target=/root/.cache/ccache \

@@ -10,7 +10,7 @@
 #                            enough to build the web client (scripts/build-web.sh)
 #   scripts/deps.sh web      also Chromium and a font for the web client's browser tests,
 #                            Node.js with npm as for "node", and the wasm toolchain below
-#                            (the web build bundles casa-verify.wasm). The browser tests'
+#                            (the web build bundles casa-verify.wasm and casa-review.wasm). The browser tests'
 #                            tools need Node.js 20: when the node found is older, Node.js
 #                            20 from the npm registry's node package goes into .cache/node20
 #                            (scripts/test-web.sh puts it first on PATH)
