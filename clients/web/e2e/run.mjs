@@ -311,8 +311,12 @@ async function checkReview(page, replayFile, label, { costly: needCostly = true 
   await page.selectOption('select[name="review-depth"]', "quick");
   const bots = page.locator('input[name="review-bots"]');
   if (await bots.count()) await bots.check();
+  // The review is loaded only when asked for: not with the page.
+  const loaded = () => page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name).filter((n) => /review/.test(n)));
+  assert((await loaded()).length === 0, `nothing of the review loaded before the button: ${await loaded()}`);
   await page.click(".review-button");
   await page.waitForSelector(".review-graph svg path.side", { timeout: 120000 });
+  assert((await loaded()).some((n) => /review-client/.test(n)), `the review's script loaded on demand: ${await loaded()}`);
   // The page's verdicts, move by move, from the marks of the move list.
   const marks = await page.locator(".replay-log li").evaluateAll((lis) =>
     lis.map((li) => {

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { setLang } from "../src/i18n";
 import { makeReviewer } from "../src/review";
 import { betterAction, countsText, graphLines, type Review, type ReviewError, type ReviewOptions } from "../src/review-view";
+import { HelpPage } from "../src/ui/Help";
 import { ReplayPage } from "../src/ui/Replay";
 import type { ReviewRunner } from "../src/ui/Review";
 import type { AsyncVerifier } from "../src/verify";
@@ -194,6 +195,16 @@ describe("the review on the replay page", () => {
     expect(root.querySelector(".review-at .better")!.textContent).toBe("Meglio: Gioca 2 di Pugni (Gioca una carta)");
     expect(root.querySelector(".review h3")!.textContent).toBe("Analisi della partita");
     expect(root.textContent).not.toContain("⟦");
+  });
+});
+
+describe("the help", () => {
+  it("says what the review is and that it uses only what the player could see, in each language", () => {
+    act(() => render(<HelpPage navigate={() => {}} />, root));
+    expect(root.querySelector(".help-review")!.textContent).toContain("only from what that player could see");
+    setLang("it", false);
+    act(() => render(<HelpPage navigate={() => {}} />, root));
+    expect(root.querySelector(".help-review")!.textContent).toContain("solo da ciò che quel giocatore poteva vedere");
   });
 });
 

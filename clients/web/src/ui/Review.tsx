@@ -101,10 +101,21 @@ export function ReviewAt({ decision, replay, index }: { decision: ReviewDecision
 }
 
 const W = 600;
-const H = 160;
+/** The graph's height: taller on a narrow screen, where the graph is drawn smaller. */
+function graphHeight(): number {
+  return typeof matchMedia === "function" && matchMedia("(max-width: 600px)").matches ? 320 : 160;
+}
 
 /** Each side's expected result along the game; a click on the graph goes to that decision. */
 export function ReviewGraph({ review, name, log, current, onJump }: { review: Review; name: (s: number) => string; log: Json[]; current: number; onJump: (logIndex: number) => void }) {
+  const [H, setH] = useState(graphHeight);
+  useEffect(() => {
+    if (typeof matchMedia !== "function") return;
+    const q = matchMedia("(max-width: 600px)");
+    const on = () => setH(graphHeight());
+    q.addEventListener?.("change", on);
+    return () => q.removeEventListener?.("change", on);
+  }, []);
   const lines = graphLines(review, W, H);
   const n = review.decisions.length;
   const band = n <= 1 ? W : W / (n - 1);
