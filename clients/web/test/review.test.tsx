@@ -96,6 +96,16 @@ describe("the review on the replay page", () => {
     expect(root.querySelector(".review-graph")).toBeNull();
   });
 
+  it("leaves the arrow keys to the depth's list while it has the focus", async () => {
+    const replay = fixture("replay-la-casa.json");
+    await showReplay(replay, handRunner().runner);
+    const select = root.querySelector('select[name="review-depth"]') as HTMLSelectElement;
+    await act(() => void select.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowLeft", bubbles: true })));
+    expect(root.querySelector(".step")!.textContent).toContain(`Move ${replay.log.length} of`);
+    await act(() => void document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowLeft", bubbles: true })));
+    expect(root.querySelector(".step")!.textContent).toContain(`Move ${replay.log.length - 1} of`);
+  });
+
   it("is not offered for a game that is not over", async () => {
     const replay = fixture("replay-la-casa.json");
     replay.game_over = false;

@@ -276,7 +276,7 @@ export function ReplayPage({
   }, [id]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!replay || (e.target as HTMLElement)?.tagName === "INPUT") return;
+      if (!replay || ["INPUT", "SELECT", "TEXTAREA"].includes((e.target as HTMLElement)?.tagName)) return;
       if (e.key === "ArrowRight") setStep((s) => Math.min(replay.log.length, s + 1));
       if (e.key === "ArrowLeft") setStep((s) => Math.max(0, s - 1));
     };
