@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/game.h"
+#include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/la_casa.h"
 #include "engine/rng.h"
 
@@ -80,5 +81,16 @@ TEST_CASE("the La Casa robot plays the same games as before, action for action")
     const Fingerprint f = robot_games(c.players, c.format, 150);
         CHECK(f.hash == c.hash);
     CHECK(f.actions == c.actions);
+  }
+}
+
+TEST_CASE("every Challenge that begins a phase of its own says how the robot plays it") {
+  for (const la_casa::Challenge* c : la_casa::all_challenges()) {
+    CAPTURE(c->name);
+    for (const la_casa::ExtraPhase& p : c->phases) {
+      CAPTURE(p.name);
+      CHECK(static_cast<bool>(p.bot));
+    }
+    CHECK(static_cast<bool>(c->solo_bot) == c->solo_names_cousins);
   }
 }
