@@ -9,7 +9,6 @@
 
 #include "engine/games/la_casa/bot_moves.h"
 #include "engine/games/la_casa/challenges/challenge.h"
-
 #include "engine/games/la_casa/domination_game.h"
 #include "engine/games/la_casa/la_casa.h"
 #include "engine/games/la_casa/robot.h"
