@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "engine/bots.h"
 
-#include "engine/games/casino/casino.h"
-#include "engine/games/conference/conference.h"
-#include "engine/games/la_casa/la_casa.h"
-#include "engine/games/trophy_case/trophy_case.h"
+#include "engine/registry.h"
 
 namespace casa {
 
@@ -17,11 +14,8 @@ bool is_bot_name(std::string_view name) {
 bool is_search_bot(std::string_view name) { return name == "strong"; }
 
 RuleBot rule_bot_for(std::string_view game_name) {
-  if (game_name == "la-casa") return la_casa::rule_bot_action;
-  if (game_name == "casino") return casino::rule_bot_action;
-  if (game_name == "conference") return conference::rule_bot_action;
-  if (game_name == "trophy-case") return trophy_case::rule_bot_action;
-  return nullptr;
+  const GameInfo* game = find_game(game_name);
+  return game ? game->rule_bot : nullptr;
 }
 
 Action choose_bot_action(const Game& game, Seat seat, std::string_view bot, Rng& rng) {

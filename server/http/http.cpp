@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "engine/bots.h"
+#include "engine/registry.h"
+#include "protocol/options_schema.h"
 #include "protocol/protocol.h"
 #include "protocol/schema_documents.h"
 #include "server/table/bot_pool.h"
@@ -255,12 +257,15 @@ json game_catalogue(const std::vector<std::string>& games, bool testing) {
   json list = json::array();
   for (const auto& name : games) {
     json entry = {{"name", name}};
-    if (const json* s = protocol::schema_document("options/" + name + ".json")) {
-      entry["title"] = s->value("title", name);
-      entry["description"] = s->value("description", "");
-      entry["players"] = s->value("x-players", json::array());
-      if (s->contains("x-teams")) entry["teams"] = (*s)["x-teams"];
-      entry["options"] = public_schema(*s, testing);
+    if (const GameInfo* game = find_game(name)) {
+      // The game's own declaration (engine/registry.h), and the schema made from
+      // its options: the same document as protocol/schemas/options/<name>.json.
+      const json s = json::parse(protocol::options_schema(*game).dump());
+      entry["title"] = s["title"];
+      entry["description"] = s["description"];
+      entry["players"] = s["x-players"];
+      entry["teams"] = s["x-teams"];
+      entry["options"] = public_schema(s, testing);
     } else {
       // A game without a published schema (a test game): its options are not described.
       entry["title"] = name;

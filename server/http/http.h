@@ -64,7 +64,8 @@ class WebFiles {
 std::filesystem::path find_web_dir(const Config& config);
 
 // GET /api/games: the games `games` this server runs, each with its player
-// counts and the JSON Schema of its options (protocol/schemas/options/), and
+// counts and the JSON Schema of its options, from the game's declaration
+// (engine/registry.h; the same as protocol/schemas/options/<game>.json), and
 // the table settings every game shares. Options marked "x-testing" are left out
 // unless `testing`.
 nlohmann::json game_catalogue(const std::vector<std::string>& games, bool testing);

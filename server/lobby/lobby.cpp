@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "engine/bots.h"
+#include "engine/registry.h"
 #include "protocol/deal_commitment.h"
 #include "protocol/protocol.h"
 #include "server/store/ratings.h"
@@ -785,12 +786,10 @@ std::optional<Refusal> Lobby::check_options(const TableSetup& setup) const {
   if (std::find(games_.begin(), games_.end(), setup.game) == games_.end()) {
     return Refusal{"no_such_game", "This server does not run '" + setup.game + "'."};
   }
-  // Options that fix the deal or cut a game short are for test servers only
-  // (docs/games/ marks them "testing"). Conference's `hands` is a real option.
+  // Options that fix the deal or cut a game short are for test servers only:
+  // each game's declaration of its options marks them (docs/games/ says "testing").
   if (!config_.testing) {
-    std::vector<std::string> testing_only = {"deck", "dealer", "rounds", "challenge"};
-    if (setup.game == "trophy-case") testing_only.push_back("hands");
-    for (const auto& option : testing_only) {
+    for (const auto& option : testing_options(setup.game)) {
       if (setup.options.contains(option)) {
         return Refusal{"bad_option", "The option '" + option + "' is for test servers only."};
       }

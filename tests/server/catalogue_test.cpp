@@ -12,10 +12,12 @@
 #include <vector>
 
 #include "engine/game.h"
+#include "engine/registry.h"
 #include "engine/games/casino/cards.h"
 #include "engine/games/conference/cards.h"
 #include "engine/games/la_casa/cards.h"
 #include "engine/games/trophy_case/cards.h"
+#include "protocol/options_schema.h"
 #include "protocol/schema_documents.h"
 #include "protocol/protocol.h"
 #include "server/http/http.h"
@@ -273,4 +275,32 @@ TEST_CASE("the catalogue hides testing options unless the server runs with --tes
   }
   CHECK_FALSE(open["table"]["properties"].contains("seed"));
   CHECK(test["table"]["properties"].contains("seed"));
+}
+
+TEST_CASE("the catalogue is each game's declaration, and so are the schema files") {
+  const json test = casa::server::game_catalogue(casa::game_names(), true);
+  const json open = casa::server::game_catalogue(casa::game_names(), false);
+  REQUIRE(test["games"].size() == casa::all_games().size());
+  for (std::size_t i = 0; i < casa::all_games().size(); ++i) {
+    const casa::GameInfo& game = casa::all_games()[i];
+    const json& entry = test["games"][i];
+    CAPTURE(game.name);
+    CHECK(entry["name"] == std::string(game.name));
+    CHECK(entry["title"] == std::string(game.title));
+    CHECK(entry["description"] == std::string(game.description));
+    CHECK(entry["teams"] == std::string(game.teams));
+    CHECK(entry["players"] == json(game.players));
+    const json declared = json::parse(casa::protocol::options_schema(game).dump());
+    CHECK(entry["options"] == declared);
+    // protocol/schemas/options/<game>.json (compiled in): the same document.
+    CHECK(schema_of(std::string(game.name)) == declared);
+    // Without --testing, exactly the options the declaration marks for test servers are left out.
+    const auto testing = casa::testing_options(game.name);
+    for (const auto& [key, p] : declared["properties"].items()) {
+      CAPTURE(key);
+      const bool marked = std::find(testing.begin(), testing.end(), key) != testing.end();
+      CHECK(p.value("x-testing", false) == marked);
+      CHECK(open["games"][i]["options"]["properties"].contains(key) == !marked);
+    }
+  }
 }

@@ -7,7 +7,10 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <string>
 #include <thread>
+#include <tuple>
+#include <vector>
 
 #include "tests/server/support.h"
 
@@ -73,7 +76,14 @@ TEST_CASE("testing-only options and a fixed seed are refused with bad_option on 
     CHECK_MESSAGE(r["code"] == "bad_option", options.dump() << " -> " << r.dump());
   }
   CHECK(create(c, {{"game", "la-casa"}, {"players", 2}, {"seed", 7}})["code"] == "bad_option");
-  CHECK(create(c, {{"game", "trophy-case"}, {"players", 3}, {"options", {{"hands", 1}}}})["code"] == "bad_option");
+  // Each game's declaration marks its testing options (engine/games/*/).
+  for (const auto& [game, players, option] : std::vector<std::tuple<std::string, int, std::string>>{
+           {"trophy-case", 3, "hands"}, {"trophy-case", 3, "rounds"}, {"casino", 2, "rounds"},
+           {"casino", 2, "dealer"}, {"conference", 4, "dealer"}}) {
+    const json r = create(c, {{"game", game}, {"players", players}, {"options", {{option, 1}}}});
+    CHECK_MESSAGE(r["code"] == "bad_option", game << " " << option << " -> " << r.dump());
+    CHECK(r["message"] == "The option '" + option + "' is for test servers only.");
+  }
   // Conference's `hands` is an ordinary option.
   CHECK(create(c, {{"game", "conference"}, {"players", 4}, {"options", {{"hands", 1}}}})["type"] == "table_created");
   // Refusals change nothing: the player may still create their tables.

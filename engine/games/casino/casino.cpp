@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Casino: options, the flow of rounds (CA-2, CA-5, CA-6, CA-7), views (CA-9),
+// Casino: the flow of rounds (CA-2, CA-5, CA-6, CA-7), views (CA-9),
 // the public form of actions, and determinization. The plays themselves are in
-// plays.cpp.
+// plays.cpp, the options and create() in options.cpp.
 #include "engine/games/casino/casino.h"
 #include "engine/teams.h"
 
@@ -16,7 +16,6 @@
 namespace casa::casino {
 namespace {
 
-Error bad_option(std::string message) { return Error{"bad_option", std::move(message)}; }
 
 Value card_list(std::uint64_t cards) {
   Value list = Value::array();
@@ -56,97 +55,7 @@ Event public_event(int players, Value body) {
   return Event{(SeatMask{1} << players) - 1, true, std::move(body)};
 }
 
-std::optional<Error> parse_questions(const Value& v, Options& o) {
-  if (v.is_null() || (v.is_bool() && !v.as_bool()) || (v.is_string() && v.as_string() == "off")) {
-    o.questions = nullptr;
-    return std::nullopt;
-  }
-  if ((v.is_bool() && v.as_bool()) || (v.is_string() && v.as_string() == "default")) {
-    // Aliasing constructor: shares nothing, points at the static set.
-    o.questions = std::shared_ptr<const QuestionSet>(std::shared_ptr<void>(), &default_questions());
-    return std::nullopt;
-  }
-  if (!v.is_object()) {
-    return bad_option("questions must be false, \"off\", \"default\" or an object of 52 texts.");
-  }
-  auto set = std::make_shared<QuestionSet>();
-  std::uint64_t seen = 0;
-  for (const auto& [id, text] : v.as_object()) {
-    const int card = parse_card(id);
-    if (card < 0) return bad_option("questions: '" + id + "' is not a card id.");
-    if (!text.is_string() || text.as_string().empty())
-      return bad_option("questions: the text for " + id + " must be a non-empty string.");
-    if (seen & bit(card)) return bad_option("questions: " + id + " appears twice.");
-    seen |= bit(card);
-    (*set)[card] = text.as_string();
-  }
-  if (seen != kAllCards) return bad_option("questions must give a text for each of the 52 cards.");
-  o.questions = std::move(set);
-  o.custom_questions = true;
-  return std::nullopt;
-}
-
 }  // namespace
-
-CreateResult create(int players, const Value& options, std::uint64_t seed) {
-  if (players < kMinPlayers || players > kMaxPlayers) {
-    return {nullptr, Error{"bad_players", "Casino is for 2 to 4 players (CA-2.1)."}};
-  }
-  Options o;
-  std::array<std::uint8_t, kDeckSize> deck{};
-  bool has_deck = false;
-  int dealer = -1;
-  if (!options.is_null() && !options.is_object()) return {nullptr, bad_option("Options must be an object.")};
-  if (options.is_object()) {
-    for (const auto& [key, v] : options.as_object()) {
-      if (key == "target") {
-        if (!v.is_int() || v.as_int() < 1 || v.as_int() > 1000000)
-          return {nullptr, bad_option("target must be a positive integer.")};
-        o.target = static_cast<int>(v.as_int());
-      } else if (key == "partners") {
-        if (!v.is_bool()) return {nullptr, bad_option("partners must be true or false.")};
-        o.partners = v.as_bool();
-      } else if (key == "questions") {
-        if (auto err = parse_questions(v, o)) return {nullptr, err};
-      } else if (key == "sweeps") {
-        if (!v.is_bool()) return {nullptr, bad_option("sweeps must be true or false.")};
-        o.sweeps = v.as_bool();
-      } else if (key == "deck") {
-        if (!v.is_array() || v.size() != kDeckSize)
-          return {nullptr, bad_option("deck must list all 52 card ids.")};
-        std::uint64_t seen = 0;
-        for (int i = 0; i < kDeckSize; ++i) {
-          const Value& item = v.as_array()[i];
-          const int card = item.is_string() ? parse_card(item.as_string()) : -1;
-          if (card < 0 || (seen & bit(card)))
-            return {nullptr, bad_option("deck must list each of the 52 card ids once.")};
-          seen |= bit(card);
-          deck[i] = static_cast<std::uint8_t>(card);
-        }
-        has_deck = true;
-      } else if (key == "dealer") {
-        if (!v.is_int() || v.as_int() < 0 || v.as_int() >= players)
-          return {nullptr, bad_option("dealer must be a seat of this table.")};
-        dealer = static_cast<int>(v.as_int());
-      } else if (key == "rounds") {
-        if (!v.is_int() || v.as_int() < 1 || v.as_int() > 1000000)
-          return {nullptr, bad_option("rounds must be a positive integer.")};
-        o.rounds = static_cast<int>(v.as_int());
-      } else {
-        return {nullptr, bad_option("Casino has no option '" + key + "'.")};
-      }
-    }
-  }
-  if (o.partners && players != 4) {
-    return {nullptr, bad_option("partners needs exactly 4 players (CA-2.1).")};
-  }
-  Rng rng(seed);
-  const std::uint64_t shuffle_seed = rng.next();
-  if (dealer < 0) dealer = static_cast<int>(rng.below(static_cast<std::uint32_t>(players)));  // CA-2.2
-  return {std::make_unique<CasinoGame>(players, std::move(o), shuffle_seed, dealer,
-                                       has_deck ? &deck : nullptr),
-          std::nullopt};
-}
 
 CasinoGame::CasinoGame(int players, Options options, std::uint64_t seed, int dealer,
                        const std::array<std::uint8_t, kDeckSize>* first_deck)

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/action_fields.h"
+#include "engine/options.h"
 #include "engine/games/conference/state.h"
 
 namespace casa::conference {
@@ -1080,42 +1081,119 @@ std::unique_ptr<ConferenceGame> ConferenceGame::determinize_with(Seat seat, std:
 // ---------------------------------------------------------------------------
 // Options
 
+namespace {
+
+struct Setup {
+  Options opts;
+  int dealer = -1;
+  const Value* deck = nullptr;  // checked once good_evil is known
+};
+
+constexpr std::string_view kGoodEvilChoices[] = {"off", "trumps", "allegiance"};
+
+template <bool Options::*Member>
+std::optional<Error> store_switch(const Value& v, Setup& s, int) {
+  s.opts.*Member = *read_switch(v);
+  return std::nullopt;
+}
+
+constexpr Option<Setup> kOptions[] = {
+    {.spec = {.name = "good_evil",
+              .title = "Good and Evil",
+              .description = "Adds the GOOD and EVIL cards (80 cards) (CO-6): off; trumps (they play as "
+                             "trumps); allegiance (their plays carry calls that decide the sides of the hand).",
+              .type = OptionType::kChoice,
+              .choices = kGoodEvilChoices,
+              .default_json = "\"off\"",
+              .invalid = "good_evil is \"off\", \"trumps\" or \"allegiance\"."},
+     .store = [](const Value& v, Setup& s, int) -> std::optional<Error> {
+       const std::string& g = v.as_string();
+       s.opts.good_evil = g == "off" ? GoodEvil::kOff : g == "trumps" ? GoodEvil::kTrumps : GoodEvil::kAllegiance;
+       return std::nullopt;
+     }},
+    {.spec = {.name = "attack_defence",
+              .title = "Attack and Defence",
+              .description = "The dealer is dealt T21 and the partner T20 (CO-7). true or false (\"on\" and "
+                             "\"off\" are accepted too).",
+              .type = OptionType::kSwitch,
+              .default_json = "false",
+              .invalid = "attack_defence is true or false."},
+     .store = store_switch<&Options::attack_defence>},
+    {.spec = {.name = "gallowglass",
+              .title = "Gallowglass",
+              .description = "After the discard the dealer names a gallowglass suit, whose cards may be "
+                             "played in place of the led suit (CO-8). true or false (\"on\" and \"off\" are "
+                             "accepted too).",
+              .type = OptionType::kSwitch,
+              .default_json = "false",
+              .invalid = "gallowglass is true or false."},
+     .store = store_switch<&Options::gallowglass>},
+    {.spec = {.name = "hands",
+              .title = "Hands",
+              .description = "Hands per game; a tie after the last hand plays on.",
+              .type = OptionType::kInteger,
+              .min = 1,
+              .max = kMaxHands,
+              .default_json = "4",
+              .invalid = "hands is a whole number from 1 to 1000."},
+     .store = [](const Value& v, Setup& s, int) -> std::optional<Error> {
+       s.opts.hands = static_cast<int>(v.as_int());
+       return std::nullopt;
+     }},
+    {.spec = {.name = "dealer",
+              .title = "First dealer",
+              .description = "Testing: the first dealer, seat 0 to 3; drawn from the seed when absent (CO-2.3).",
+              .type = OptionType::kInteger,
+              .min = 0,
+              .max = kPlayers - 1,
+              .testing = true,
+              .invalid = "dealer is a seat from 0 to 3."},
+     .store = [](const Value& v, Setup& s, int) -> std::optional<Error> {
+       s.dealer = static_cast<int>(v.as_int());
+       return std::nullopt;
+     }},
+    {.spec = {.name = "deck",
+              .title = "Stacked deck",
+              .description = "Testing: the first hand's order, all 78 card ids each once (80 with good_evil, "
+                             "adding GOOD and EVIL), dealt in packets 4, 5, 5, 5 to dealer+1, +2, +3, dealer; "
+                             "the last 2 (4) to the dealer. Refused unless the server runs with --testing.",
+              .type = OptionType::kCards,
+              .min = 78,
+              .max = 80,
+              .testing = true},
+     .store = [](const Value& v, Setup& s, int) -> std::optional<Error> {
+       s.deck = &v;
+       return std::nullopt;
+     }},
+};
+
+}  // namespace
+
+GameInfo game_info() {
+  return GameInfo{
+      .name = "conference",
+      .title = "Conference",
+      .description = "A partnership trick game for four with the Tarot of Loka: suits Earth, Air, Fire and "
+                     "Water, 21 trumps and the Fool; the dealer discards and plays for a contract. Variants: "
+                     "Good & Evil, Attack & Defence, Gallowglass.",
+      .teams = "Two sides of partners: seats 0+1 against 2+3.",
+      .players = {kPlayers},
+      .create = create,
+      .rule_bot = rule_bot_action,
+      .option_modes = {OptionMode{{}, specs_of<Setup>(kOptions)}},
+  };
+}
+
 CreateResult create(int players, const Value& options, std::uint64_t seed) {
   if (players != kPlayers) return {nullptr, Error{"bad_players", "Conference is for four players."}};
   auto bad = [](std::string why) { return CreateResult{nullptr, Error{"bad_option", std::move(why)}}; };
-  Options opts;
-  int dealer = -1;
-  const Value* deck = nullptr;
-  if (!options.is_null()) {
-    if (!options.is_object()) return bad("Options must be an object.");
-    for (const auto& [key, value] : options.as_object()) {
-      if (key == "good_evil") {
-        const std::string g = value.is_string() ? value.as_string() : "";
-        if (g == "off") opts.good_evil = GoodEvil::kOff;
-        else if (g == "trumps") opts.good_evil = GoodEvil::kTrumps;
-        else if (g == "allegiance") opts.good_evil = GoodEvil::kAllegiance;
-        else return bad("good_evil is \"off\", \"trumps\" or \"allegiance\".");
-      } else if (key == "attack_defence" || key == "gallowglass") {
-        const auto on = read_switch(value);
-        if (!on) return bad(key + " is true or false.");
-        (key == "gallowglass" ? opts.gallowglass : opts.attack_defence) = *on;
-      } else if (key == "hands") {
-        if (!value.is_int() || value.as_int() < 1 || value.as_int() > kMaxHands) {
-          return bad("hands is a whole number from 1 to 1000.");
-        }
-        opts.hands = static_cast<int>(value.as_int());
-      } else if (key == "dealer") {
-        if (!value.is_int() || value.as_int() < 0 || value.as_int() >= kPlayers) {
-          return bad("dealer is a seat from 0 to 3.");
-        }
-        dealer = static_cast<int>(value.as_int());
-      } else if (key == "deck") {
-        deck = &value;
-      } else {
-        return bad("Conference has no option '" + key + "'.");
-      }
-    }
+  Setup setup;
+  if (auto err = read_options<Setup>(kOptions, "Conference has no option '{}'.", players, options, setup)) {
+    return {nullptr, std::move(err)};
   }
+  Options& opts = setup.opts;
+  int dealer = setup.dealer;
+  const Value* deck = setup.deck;
   const int deck_size = opts.good_evil == GoodEvil::kOff ? 78 : 80;
   std::array<std::uint8_t, kCardCount> order{};
   if (deck) {

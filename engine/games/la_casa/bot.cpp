@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The rule-following "robot" of La Casa: the Robot's rules of LC-8.4 extended
 // to a hand, and simple fixed choices for every other decision, for the table
-// game, Domination (LC-9) and the human's seat of Solo (LC-8).
+// game, Domination (LC-9) and the human's seat of Solo (LC-8). The choices in a
+// Challenge's own phases are made in that Challenge's file (challenges/*.cpp:
+// ExtraPhase::bot, Challenge::solo_bot) from the moves of bot_moves.h.
+#include <span>
 #include <vector>
 
+#include "engine/games/la_casa/bot_moves.h"
+#include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/domination_game.h"
 #include "engine/games/la_casa/la_casa.h"
 #include "engine/games/la_casa/robot.h"
@@ -22,14 +27,16 @@ int highest(CardSet cards) {
   return best;
 }
 
-int lowest(CardSet cards) {
+}  // namespace
+
+int lowest_card(CardSet cards) {
   int best = -1;
   for (int c : cards)
     if (best < 0 || card_value(c) < card_value(best)) best = c;
   return best;
 }
 
-Action with_card(std::uint16_t kind, int card) {
+Action card_action(std::uint16_t kind, int card) {
   Action a;
   a.kind = kind;
   a.card = static_cast<std::uint16_t>(card);
@@ -37,19 +44,39 @@ Action with_card(std::uint16_t kind, int card) {
 }
 
 // LC-8.4 rules 1-3 for a hand.
-int choose_play(const TableGame& g, Seat seat) {
+int robot_trick_card(const TableGame& g, Seat seat) {
   const CardSet legal = g.legal_plays(seat);
   const int lead = g.lead_family();
   if (g.trick_size() == 0 || lead == kNoFamily) return highest(legal);  // rule 1
   const CardSet follow = legal & counted_family_cards(lead, g.ruling_family());
   if (!follow.empty()) {
     const int top = highest(follow);  // rule 2
-    return g.would_win(seat, top) ? top : lowest(follow);
+    return g.would_win(seat, top) ? top : lowest_card(follow);
   }
   const CardSet ruling = legal & counted_family_cards(g.ruling_family(), g.ruling_family());
   if (!ruling.empty()) return highest(ruling);  // rule 3
-  return lowest(legal);
+  return lowest_card(legal);
 }
+
+Action decline(std::span<const Action> legal) {
+  for (const Action& a : legal) {
+    if (a.kind == kActPass || a.kind == kActNoElimination || a.kind == kActNoSteal) return a;
+  }
+  return legal[0];
+}
+
+Action family_held_most(std::span<const Action> legal, CardSet hand) {
+  int best = legal[0].arg, best_count = -1;
+  for (const Action& a : legal) {
+    const int count = (hand & family_cards(a.arg)).size();
+    if (count > best_count) best = a.arg, best_count = count;
+  }
+  Action a = legal[0];
+  a.arg = best;
+  return a;
+}
+
+namespace {
 
 // The listed action of `kind` with `card` (or with `arg`), if there is one.
 const Action* find_card(const std::vector<Action>& legal, std::uint16_t kind, int card) {
@@ -71,7 +98,7 @@ int holding(CardSet hand, int family) {
 
 // Among the listed actions of `kind`, the family `hand` holds most of (ties: the
 // first listed); nullptr if none is listed.
-const Action* strongest_family(const std::vector<Action>& legal, std::uint16_t kind, CardSet hand) {
+const Action* strongest_listed(std::span<const Action> legal, std::uint16_t kind, CardSet hand) {
   const Action* best = nullptr;
   for (const Action& a : legal) {
     if (a.kind != kind) continue;
@@ -86,7 +113,7 @@ const Action* strongest_family(const std::vector<Action>& legal, std::uint16_t k
 Action election_choice(const std::vector<Action>& legal, std::uint16_t elect, std::uint16_t pass,
                        CardSet hand) {
   constexpr int kEnoughToElect = 3;
-  const Action* best = strongest_family(legal, elect, hand);
+  const Action* best = strongest_listed(legal, elect, hand);
   const Action* passing = find_arg(legal, pass, 0);
   if (best && (holding(hand, best->arg) >= kEnoughToElect || !passing)) return *best;
   return passing ? *passing : legal.at(0);
@@ -130,8 +157,9 @@ Action solo_action(const SoloGame& g, const std::vector<Action>& legal) {
   using S = SoloGame;
   switch (g.phase()) {
     case S::kNameCousins: {
-      const Action* a = strongest_family(legal, S::kNameFamily, g.hand());
-      return a ? *a : legal.at(0);
+      // Entered only by a Challenge that makes the human name the Cousins.
+      const Challenge& c = challenge(g.round_challenge());
+      return c.solo_bot ? c.solo_bot(g, legal) : legal.at(0);
     }
     case S::kPlay: return robot_play(legal, S::kPlayCard, g.robot_situation());
     case S::kRoundOver:
@@ -141,6 +169,11 @@ Action solo_action(const SoloGame& g, const std::vector<Action>& legal) {
 }
 
 }  // namespace
+
+Action strongest_family(std::span<const Action> legal, std::uint16_t kind, CardSet hand) {
+  const Action* a = strongest_listed(legal, kind, hand);
+  return a ? *a : legal[0];
+}
 
 Action rule_bot_action(const Game& game, Seat seat, Rng&) {
   thread_local std::vector<Action> legal;  // no allocation per call (search rollouts)
@@ -153,32 +186,16 @@ Action rule_bot_action(const Game& game, Seat seat, Rng&) {
   if (!table) return legal.at(0);
   const TableGame& g = *table;
   switch (g.phase()) {
-    case Phase::kPlay:
-    case Phase::kSlapFollow: return with_card(kActPlay, choose_play(g, seat));
-    case Phase::kElectionDiscard: return with_card(kActDiscard, lowest(g.hand(seat)));
-    case Phase::kReveal: return with_card(kActReveal, lowest(g.hand(seat)));
-    case Phase::kPassCard: return with_card(kActPassCard, lowest(g.hand(seat)));
-    case Phase::kGive: return with_card(kActGive, lowest(g.hand(seat).empty() ? g.playable(seat)
-                                                                               : g.hand(seat)));
-    case Phase::kNameCousins:
-    case Phase::kNameRuling: {
-      // The family it holds most of (ties: the first).
-      int best = legal[0].arg, best_count = -1;
-      for (const Action& a : legal) {
-        const int count = (g.hand(seat) & family_cards(a.arg)).size();
-        if (count > best_count) best = a.arg, best_count = count;
-      }
-      Action a = legal[0];
-      a.arg = best;
-      return a;
-    }
+    case Phase::kPlay: return card_action(kActPlay, robot_trick_card(g, seat));
+    case Phase::kElectionDiscard: return card_action(kActDiscard, lowest_card(g.hand(seat)));
     default: break;
   }
-  // Elsewhere: pass, keep everything, eliminate or steal nothing, bid the minimum.
-  for (const Action& a : legal) {
-    if (a.kind == kActPass || a.kind == kActNoElimination || a.kind == kActNoSteal) return a;
+  // A phase of the round's Challenge: its own file chooses.
+  for (const ExtraPhase& p : challenge(g.challenge()).phases) {
+    if (p.phase == g.phase() && p.bot) return p.bot(g, seat, legal);
   }
-  return legal[0];
+  // Elsewhere (the Election, the sticky choice): pass, or the first listed.
+  return decline(legal);
 }
 
 }  // namespace casa::la_casa

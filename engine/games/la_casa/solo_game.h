@@ -70,6 +70,7 @@ class SoloGame final : public Game {
   Phase phase() const { return phase_; }
   CardSet hand() const { return hand_; }
   int ruling_family() const { return ruling_; }
+  int round_challenge() const { return challenge_; }  // a ChallengeId
   // The trick as robot_choose() judges it, with the human's hand as the cards it
   // may choose from (valid while this game lives and does not change).
   RobotSituation robot_situation() const;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "engine/games/trophy_case/trophy_case.h"
+#include "engine/options.h"
 #include "engine/teams.h"
 
 #include <algorithm>
@@ -810,56 +811,128 @@ std::unique_ptr<TrophyCaseGame> TrophyCaseGame::determinize_with(Seat seat, std:
 // ---------------------------------------------------------------------------
 // Options (TC-7 and the testing options)
 
+namespace {
+
+struct Setup {
+  TrophyCaseGame::Config config;
+  bool have_stop = false;
+};
+
+// `hands` and `rounds` (one of them): also end after this many hands.
+template <char const* Name>
+std::optional<Error> store_stop(const Value& value, Setup& s, int) {
+  if (s.have_stop) return bad_option("Give \"hands\" or \"rounds\", not both.");
+  s.have_stop = true;
+  if (!value.is_int() || value.as_int() < 1 || value.as_int() > 100000) {
+    return bad_option("\"" + std::string(Name) + "\" must be a whole number of at least 1.");
+  }
+  s.config.stop_after_hands = static_cast<int>(value.as_int());
+  return std::nullopt;
+}
+constexpr char kHands[] = "hands";
+constexpr char kRounds[] = "rounds";
+
+constexpr Option<Setup> kOptions[] = {
+    {.spec = {.name = "target",
+              .title = "Target",
+              .description = "A trick that brings its winner to this score ends the game (TC-7).",
+              .type = OptionType::kInteger,
+              .min = 1,
+              .max = 10000,
+              .default_json = "30",
+              .invalid = "\"target\" must be a whole number from 1 to 10000."},
+     .store = [](const Value& v, Setup& s, int) -> std::optional<Error> {
+       s.config.target = static_cast<int>(v.as_int());
+       return std::nullopt;
+     }},
+    {.spec = {.name = "hands",
+              .title = "Hands",
+              .description = "Testing: also end after this many hands; every seat with the top score wins. "
+                             "Give hands or rounds, not both.",
+              .type = OptionType::kInteger,
+              .min = 1,
+              .max = 100000,
+              .testing = true},
+     .store = store_stop<kHands>},
+    {.spec = {.name = "rounds",
+              .title = "Rounds",
+              .description = "Testing: another name for hands. Give hands or rounds, not both.",
+              .type = OptionType::kInteger,
+              .min = 1,
+              .max = 100000,
+              .testing = true},
+     .store = store_stop<kRounds>},
+    {.spec = {.name = "dealer",
+              .title = "First dealer",
+              .description = "Testing: the first dealer's seat (TC-2.1); drawn from the seed when absent.",
+              .type = OptionType::kInteger,
+              .min = 0,
+              .max = kMaxPlayers - 1,
+              .max_seat = true,
+              .testing = true,
+              .invalid = "\"dealer\" must be a seat number."},
+     .store = [](const Value& v, Setup& s, int) -> std::optional<Error> {
+       s.config.dealer = static_cast<int>(v.as_int());
+       return std::nullopt;
+     }},
+    {.spec = {.name = "deck",
+              .title = "Stacked deck",
+              .description = "Testing: the stock order of the first shuffle, all 174 card ids each once, "
+                             "position 0 dealt first: blocks of a hand size to dealer + 1, dealer + 2, ..., the "
+                             "dealer last. Refused unless the server runs with --testing.",
+              .type = OptionType::kCards,
+              .min = kDeckSize,
+              .max = kDeckSize,
+              .testing = true},
+     .store = [](const Value& value, Setup& s, int) -> std::optional<Error> {
+       if (!value.is_array() || value.size() != kDeckSize) {
+         return bad_option("\"deck\" must list all 174 card ids.");
+       }
+       DeckSet seen;
+       int i = 0;
+       for (const auto& item : value.as_array()) {
+         const auto card = item.is_string() ? parse_card(item.as_string()) : std::nullopt;
+         if (!card) return bad_option("\"deck\" holds something that is not a card id.");
+         if (seen.has(*card)) return bad_option("\"deck\" names " + card_id(*card) + " twice.");
+         seen.add(*card);
+         s.config.deck[i++] = static_cast<std::uint8_t>(*card);
+       }
+       s.config.stacked = true;
+       return std::nullopt;
+     }},
+};
+
+}  // namespace
+
 CreateResult create(int players, const Value& options, std::uint64_t seed) {
   if (players < kMinPlayers || players > kMaxPlayers) {
     return {nullptr, Error{"bad_players", "Trophy Case is for 3, 4 or 5 players."}};
   }
-  auto bad = [](std::string message) {
-    return CreateResult{nullptr, Error{"bad_option", std::move(message)}};
-  };
-  TrophyCaseGame::Config config;
-  config.players = players;
+  Setup s;
+  s.config.players = players;
   Rng dealer_draw(seed ^ 0x7C0FFEEULL);
-  config.dealer = static_cast<int>(dealer_draw.below(static_cast<std::uint32_t>(players)));
-  bool have_stop = false;
-  if (!options.is_object()) return bad("Options must be an object.");
-  for (const auto& [key, value] : options.as_object()) {
-    if (key == "target") {
-      if (!value.is_int() || value.as_int() < 1 || value.as_int() > 10000) {
-        return bad("\"target\" must be a whole number from 1 to 10000.");
-      }
-      config.target = static_cast<int>(value.as_int());
-    } else if (key == "hands" || key == "rounds") {
-      if (have_stop) return bad("Give \"hands\" or \"rounds\", not both.");
-      have_stop = true;
-      if (!value.is_int() || value.as_int() < 1 || value.as_int() > 100000) {
-        return bad("\"" + key + "\" must be a whole number of at least 1.");
-      }
-      config.stop_after_hands = static_cast<int>(value.as_int());
-    } else if (key == "dealer") {
-      if (!value.is_int() || value.as_int() < 0 || value.as_int() >= players) {
-        return bad("\"dealer\" must be a seat number.");
-      }
-      config.dealer = static_cast<int>(value.as_int());
-    } else if (key == "deck") {
-      if (!value.is_array() || value.size() != kDeckSize) {
-        return bad("\"deck\" must list all 174 card ids.");
-      }
-      DeckSet seen;
-      int i = 0;
-      for (const auto& item : value.as_array()) {
-        const auto card = item.is_string() ? parse_card(item.as_string()) : std::nullopt;
-        if (!card) return bad("\"deck\" holds something that is not a card id.");
-        if (seen.has(*card)) return bad("\"deck\" names " + card_id(*card) + " twice.");
-        seen.add(*card);
-        config.deck[i++] = static_cast<std::uint8_t>(*card);
-      }
-      config.stacked = true;
-    } else {
-      return bad("Trophy Case has no option \"" + key + "\".");
-    }
+  s.config.dealer = static_cast<int>(dealer_draw.below(static_cast<std::uint32_t>(players)));
+  if (!options.is_object()) return {nullptr, bad_option("Options must be an object.")};
+  if (auto err = read_options<Setup>(kOptions, "Trophy Case has no option \"{}\".", players, options, s)) {
+    return {nullptr, std::move(err)};
   }
-  return {std::make_unique<TrophyCaseGame>(config, seed), std::nullopt};
+  return {std::make_unique<TrophyCaseGame>(s.config, seed), std::nullopt};
+}
+
+GameInfo game_info() {
+  return GameInfo{
+      .name = "trophy-case",
+      .title = "Trophy Case",
+      .description = "A trick-taking game for 3 to 5 with 174 cards: 15 suits in five colours, values 0 to 9 "
+                     "and infinity, and nine trumps. Follow the led colour or fold; the first to the target "
+                     "wins.",
+      .teams = "Each player for themselves.",
+      .players = {3, 4, 5},
+      .create = create,
+      .rule_bot = rule_bot_action,
+      .option_modes = {OptionMode{{}, specs_of<Setup>(kOptions)}},
+      .schema_json = R"({"dependencies": {"hands": {"not": {"required": ["rounds"]}}}})",
+  };
 }
 
 }  // namespace casa::trophy_case

@@ -39,6 +39,7 @@
 #include <cstdint>
 
 #include "engine/game.h"
+#include "engine/registry.h"
 #include "engine/rng.h"
 
 namespace casa::trophy_case {
@@ -47,6 +48,8 @@ inline constexpr std::uint16_t kPlay = 1;
 inline constexpr std::uint16_t kFold = 2;
 
 CreateResult create(int players, const Value& options, std::uint64_t seed);
+// The game as the registry lists it (engine/registry.h): name, player counts, options.
+GameInfo game_info();
 
 // The rule-following server bot for this game ("robot" in engine/bots.h); `game`
 // must be a game created by create() and `seat` one of its seats to act.

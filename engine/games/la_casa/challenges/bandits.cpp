@@ -5,6 +5,9 @@
 //
 // Rule choice: a face-down card put into a trick is known to its placer only (if
 // it came from a face-up tableau it was public already).
+#include <span>
+
+#include "engine/games/la_casa/bot_moves.h"
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/table_game.h"
 
@@ -116,6 +119,15 @@ struct ChallengeRules<kBandits> {
     }
     resume(g, events);
   }
+
+  // The robot steals nothing, and puts down its lowest card (from the cards it
+  // may play once its hand is empty).
+  static Action steal_bot(const TableGame&, Seat, std::span<const Action> legal) {
+    return decline(legal);
+  }
+  static Action give_bot(const TableGame& g, Seat seat, std::span<const Action>) {
+    return card_action(kActGive, lowest_card(g.hand(seat).empty() ? g.playable(seat) : g.hand(seat)));
+  }
 };
 
 namespace {
@@ -124,12 +136,14 @@ constexpr ExtraPhase kBanditsPhases[] = {
      .name = "steal",
      .legal = &ChallengeRules<kBandits>::steal_legal,
      .check = &ChallengeRules<kBandits>::steal_check,
-     .apply = &ChallengeRules<kBandits>::steal},
+     .apply = &ChallengeRules<kBandits>::steal,
+     .bot = &ChallengeRules<kBandits>::steal_bot},
     {.phase = Phase::kGive,
      .name = "give",
      .legal = &ChallengeRules<kBandits>::give_legal,
      .check = &ChallengeRules<kBandits>::give_check,
-     .apply = &ChallengeRules<kBandits>::give},
+     .apply = &ChallengeRules<kBandits>::give,
+     .bot = &ChallengeRules<kBandits>::give_bot},
 };
 }  // namespace
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // LC-7.4 Bruto (four players): when a Bruto is played, its player may eliminate
 // another card still in the trick (LC-11.3), in an elimination phase of its own.
+#include <span>
+
+#include "engine/games/la_casa/bot_moves.h"
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/table_game.h"
 
@@ -58,6 +61,9 @@ struct ChallengeRules<kBruto> {
     }
     g.after_play(seat, events);
   }
+
+  // The robot eliminates nothing.
+  static Action bot(const TableGame&, Seat, std::span<const Action> legal) { return decline(legal); }
 };
 
 namespace {
@@ -66,7 +72,8 @@ constexpr ExtraPhase kBrutoPhases[] = {
      .name = "eliminate",
      .legal = &ChallengeRules<kBruto>::legal,
      .check = &ChallengeRules<kBruto>::check,
-     .apply = &ChallengeRules<kBruto>::apply},
+     .apply = &ChallengeRules<kBruto>::apply,
+     .bot = &ChallengeRules<kBruto>::bot},
 };
 }  // namespace
 

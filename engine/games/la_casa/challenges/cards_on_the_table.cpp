@@ -2,6 +2,9 @@
 // LC-7.7 Cards on the Table (four players): after playing to a trick, a player
 // puts one hand card face up in front of them (LC-11.7); face-up cards may be
 // played like hand cards. The reveal is a phase of its own.
+#include <span>
+
+#include "engine/games/la_casa/bot_moves.h"
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/table_game.h"
 
@@ -39,6 +42,11 @@ struct ChallengeRules<kCardsOnTheTable> {
       g.emit(events, Value::obj({{"type", "reveal"}, {"seat", seat}, {"card", card_id(a.card)}}));
     g.next_player(events);
   }
+
+  // The robot shows its lowest card.
+  static Action bot(const TableGame& g, Seat seat, std::span<const Action>) {
+    return card_action(kActReveal, lowest_card(g.hand(seat)));
+  }
 };
 
 namespace {
@@ -47,7 +55,8 @@ constexpr ExtraPhase kCardsOnTheTablePhases[] = {
      .name = "reveal",
      .legal = &ChallengeRules<kCardsOnTheTable>::legal,
      .check = &ChallengeRules<kCardsOnTheTable>::check,
-     .apply = &ChallengeRules<kCardsOnTheTable>::apply},
+     .apply = &ChallengeRules<kCardsOnTheTable>::apply,
+     .bot = &ChallengeRules<kCardsOnTheTable>::bot},
 };
 }  // namespace
 

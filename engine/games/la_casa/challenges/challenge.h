@@ -15,9 +15,10 @@
 //   the play           leader, nobody_follows, play, on_play, ruling_after, after_play
 //   the trick          resolve, after_resolve, ends_on_mangia_cake
 //   the score          tally, tally_most, score
-//   the extra phases   phases (who acts, legal actions, check, apply, view)
+//   the extra phases   phases (who acts, legal actions, check, apply, view, the robot's choice)
 //   the view           view_after_casa, view_after_trick, set_apart
-//   Solo               solo_* (Solo deals, scores and shows some Challenges its own way)
+//   Solo               solo_* (Solo deals, scores and shows some Challenges its own way,
+//                      and the robot names the Cousins at the human's seat)
 // The extra phases (Bruto's elimination, the bandits' steal and give, ...) are
 // entered from these hooks and declared with their actions in the Challenge's
 // file (ExtraPhase): the table game asks the round's Challenge for them.
@@ -109,6 +110,9 @@ struct ExtraPhase {
   // determinize(): deals hidden cards of this phase first from `pool[0..n)`
   // (shuffled), returns how many it took from the front. Empty: none.
   int (*determinize)(TableGame& world, std::int8_t* pool, int n) = nullptr;
+  // The rule-following robot's choice for `seat` (one to act) among `legal`, its
+  // legal actions (engine/bots.h "robot"; moves from bot_moves.h).
+  Action (*bot)(const TableGame& g, Seat seat, std::span<const Action> legal) = nullptr;
 };
 
 struct Challenge {
@@ -202,6 +206,9 @@ struct Challenge {
   void (*solo_view_after_tricks)(const SoloGame& g, Value& v) = nullptr;
   // Extra members of the Solo round's end event.
   void (*solo_round_end)(const SoloGame& g, Value& body) = nullptr;
+  // The robot's choice at the human's seat when solo_names_cousins asks it to
+  // name the Cousins, among `legal`.
+  Action (*solo_bot)(const SoloGame& g, std::span<const Action> legal) = nullptr;
 };
 
 // The registry: every Challenge, indexed by id. challenge(kNoChallenge) is the

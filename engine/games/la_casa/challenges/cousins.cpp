@@ -2,7 +2,11 @@
 // LC-7.9 Cousins: after the Selection a player names a second family, the Cousins,
 // that beats every family but the Ruling one (LC-2.5, LC-11.11), in a naming
 // phase of its own (Solo names them its own way, solo_game.cpp).
+#include <span>
+
+#include "engine/games/la_casa/bot_moves.h"
 #include "engine/games/la_casa/challenges/challenge.h"
+#include "engine/games/la_casa/solo_game.h"
 #include "engine/games/la_casa/table_game.h"
 
 namespace casa::la_casa {
@@ -40,6 +44,15 @@ struct ChallengeRules<kCousins> {
                                  {"family", family_name(a.arg)}}));
     g.after_ruling(events);
   }
+
+  // The robot names the family it holds most cards of; in Solo, counting the
+  // Mangia-Cake as it would be once that family rules.
+  static Action bot(const TableGame& g, Seat seat, std::span<const Action> legal) {
+    return family_held_most(legal, g.hand(seat));
+  }
+  static Action solo_bot(const SoloGame& g, std::span<const Action> legal) {
+    return strongest_family(legal, SoloGame::kNameFamily, g.hand());
+  }
 };
 
 namespace {
@@ -48,7 +61,8 @@ constexpr ExtraPhase kCousinsPhases[] = {
      .name = "name_cousins",
      .legal = &ChallengeRules<kCousins>::legal,
      .check = &ChallengeRules<kCousins>::check,
-     .apply = &ChallengeRules<kCousins>::apply},
+     .apply = &ChallengeRules<kCousins>::apply,
+     .bot = &ChallengeRules<kCousins>::bot},
 };
 }  // namespace
 
@@ -63,6 +77,7 @@ const Challenge kCousinsChallenge{
     .phases = kCousinsPhases,
     // LC-8.5 / LC-11.11 in Solo the human names the Cousins.
     .solo_names_cousins = true,
+    .solo_bot = &ChallengeRules<kCousins>::solo_bot,
 };
 
 }  // namespace casa::la_casa

@@ -3,8 +3,10 @@
 // side will take (LC-11.17), the highest bidder names the Ruling Family and leads;
 // the bidding side scores 1 if it takes at least its bid. The bidding and the
 // naming are phases of their own.
+#include <span>
 #include <string>
 
+#include "engine/games/la_casa/bot_moves.h"
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/table_game.h"
 #include "engine/view_writer.h"
@@ -115,6 +117,13 @@ struct ChallengeRules<kFigura> {
     v.end_array();
     v.end_object();
   }
+
+  // The robot passes (bids nothing), and as highest bidder names the family it
+  // holds most cards of.
+  static Action bid_bot(const TableGame&, Seat, std::span<const Action> legal) { return decline(legal); }
+  static Action name_bot(const TableGame& g, Seat seat, std::span<const Action> legal) {
+    return family_held_most(legal, g.hand(seat));
+  }
 };
 
 namespace {
@@ -123,12 +132,14 @@ constexpr ExtraPhase kFiguraPhases[] = {
      .name = "bidding",
      .legal = &ChallengeRules<kFigura>::bid_legal,
      .check = &ChallengeRules<kFigura>::bid_check,
-     .apply = &ChallengeRules<kFigura>::bid},
+     .apply = &ChallengeRules<kFigura>::bid,
+     .bot = &ChallengeRules<kFigura>::bid_bot},
     {.phase = Phase::kNameRuling,
      .name = "name_ruling_family",
      .legal = &ChallengeRules<kFigura>::name_legal,
      .check = &ChallengeRules<kFigura>::name_check,
-     .apply = &ChallengeRules<kFigura>::name},
+     .apply = &ChallengeRules<kFigura>::name,
+     .bot = &ChallengeRules<kFigura>::name_bot},
 };
 }  // namespace
 

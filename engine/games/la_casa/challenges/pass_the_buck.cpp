@@ -2,6 +2,9 @@
 // LC-7.14 Pass the Buck (four players): right after playing a card to a trick, a
 // player with two or more cards left passes one to the left (LC-11.9), in a
 // passing phase of its own.
+#include <span>
+
+#include "engine/games/la_casa/bot_moves.h"
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/table_game.h"
 
@@ -47,6 +50,11 @@ struct ChallengeRules<kPassTheBuck> {
     }
     g.next_player(events);
   }
+
+  // The robot passes its lowest card.
+  static Action bot(const TableGame& g, Seat seat, std::span<const Action>) {
+    return card_action(kActPassCard, lowest_card(g.hand(seat)));
+  }
 };
 
 namespace {
@@ -55,7 +63,8 @@ constexpr ExtraPhase kPassTheBuckPhases[] = {
      .name = "pass_card",
      .legal = &ChallengeRules<kPassTheBuck>::legal,
      .check = &ChallengeRules<kPassTheBuck>::check,
-     .apply = &ChallengeRules<kPassTheBuck>::apply},
+     .apply = &ChallengeRules<kPassTheBuck>::apply,
+     .bot = &ChallengeRules<kPassTheBuck>::bot},
 };
 }  // namespace
 

@@ -8,8 +8,10 @@
 // committed seat has nothing left to decide). Views never tell who has committed:
 // every view lists all three followers as acting, except that a seat's own view
 // leaves itself out once it has committed.
+#include <span>
 #include <utility>
 
+#include "engine/games/la_casa/bot_moves.h"
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/table_game.h"
 #include "engine/view_writer.h"
@@ -120,6 +122,11 @@ struct ChallengeRules<kSlapDown> {
       v.member("my_commit", std::string_view(id));
     }
   }
+
+  // The robot commits the card it would play to the trick (LC-8.4 rules 1-3).
+  static Action bot(const TableGame& g, Seat seat, std::span<const Action>) {
+    return card_action(kActPlay, robot_trick_card(g, seat));
+  }
 };
 
 namespace {
@@ -133,7 +140,8 @@ constexpr ExtraPhase kSlapDownPhases[] = {
      .apply = &ChallengeRules<kSlapDown>::apply,
      .view_to_act = &ChallengeRules<kSlapDown>::view_to_act,
      .view_hand_size = &ChallengeRules<kSlapDown>::view_hand_size,
-     .determinize = &ChallengeRules<kSlapDown>::determinize},
+     .determinize = &ChallengeRules<kSlapDown>::determinize,
+     .bot = &ChallengeRules<kSlapDown>::bot},
 };
 }  // namespace
 

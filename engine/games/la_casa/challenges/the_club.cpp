@@ -2,6 +2,9 @@
 // LC-7.8 The Club (four players): once the Ruling Family is known, each player in
 // turn sets aside up to two hand cards, which return once the hand is empty
 // (LC-11.8). The set-aside is a phase of its own.
+#include <span>
+
+#include "engine/games/la_casa/bot_moves.h"
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/table_game.h"
 
@@ -72,6 +75,9 @@ struct ChallengeRules<kTheClub> {
     }
     return false;
   }
+
+  // The robot makes the first listed choice.
+  static Action bot(const TableGame&, Seat, std::span<const Action> legal) { return decline(legal); }
 };
 
 namespace {
@@ -80,7 +86,8 @@ constexpr ExtraPhase kTheClubPhases[] = {
      .name = "set_aside",
      .legal = &ChallengeRules<kTheClub>::legal,
      .check = &ChallengeRules<kTheClub>::check,
-     .apply = &ChallengeRules<kTheClub>::apply},
+     .apply = &ChallengeRules<kTheClub>::apply,
+     .bot = &ChallengeRules<kTheClub>::bot},
 };
 }  // namespace
 
