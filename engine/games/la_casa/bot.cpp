@@ -8,7 +8,7 @@
 #include "engine/games/la_casa/la_casa.h"
 #include "engine/games/la_casa/robot.h"
 #include "engine/games/la_casa/solo_game.h"
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 
 namespace casa::la_casa {
 
@@ -37,7 +37,7 @@ Action with_card(std::uint16_t kind, int card) {
 }
 
 // LC-8.4 rules 1-3 for a hand.
-int choose_play(const TableGame& g, Seat seat) {
+int choose_play(const LaCasaGame& g, Seat seat) {
   const CardSet legal = g.legal_plays(seat);
   const int lead = g.lead_family();
   if (g.trick_size() == 0 || lead == kNoFamily) return highest(legal);  // rule 1
@@ -149,9 +149,9 @@ Action rule_bot_action(const Game& game, Seat seat, Rng&) {
   if (const auto* domination = dynamic_cast<const DominationGame*>(&game))
     return domination_action(*domination, seat, legal);
   if (const auto* solo = dynamic_cast<const SoloGame*>(&game)) return solo_action(*solo, legal);
-  const auto* table = dynamic_cast<const TableGame*>(&game);
+  const auto* table = dynamic_cast<const LaCasaGame*>(&game);
   if (!table) return legal.at(0);
-  const TableGame& g = *table;
+  const LaCasaGame& g = *table;
   switch (g.phase()) {
     case Phase::kPlay:
     case Phase::kSlapFollow: return with_card(kActPlay, choose_play(g, seat));

@@ -14,7 +14,7 @@ import { HelpButton } from "./Help";
 import { savedToken } from "../net";
 
 // La Casa's table game keeps its Challenge and Ruling Family in the full state as the
-// engine numbers them (engine/games/la_casa/table_game.h, cards.h; -1: none); its
+// engine numbers them (engine/games/la_casa/la_casa_game.h, cards.h; -1: none); its
 // Solo and Domination states give the names.
 const LC_CHALLENGES = [
   "anarchy", "bandits", "betrayal", "bruto", "capitano", "carita", "cards_on_the_table", "the_club",
