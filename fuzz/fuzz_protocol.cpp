@@ -4,9 +4,10 @@
 // With the protocol library (CASA_FUZZ_HAS_PROTOCOL, set by fuzz/CMakeLists.txt
 // when protocol/protocol.h is built): the bytes go through
 // protocol::parse_client, the server's entry point for every frame (JSON
-// parsing, depth limit, schema validation). It must never crash, must either
-// accept with a known type or refuse with a code, and an accepted `action`
-// frame's action value goes on through the JSON bridge and every game's
+// parsing, depth limit, schema validation, typed messages). It must never
+// crash, must either accept or refuse with a code, must answer as the
+// tree-only reader does (its shortcut for plain actions changes nothing), and
+// an accepted `action` frame's action value goes on through every game's
 // decode_action, as the server would.
 //
 // Always: the JSON <-> Value bridge (protocol/value_json.h) must not crash and
@@ -23,7 +24,7 @@
 #include "engine/game.h"
 #include "protocol/value_json.h"
 #ifdef CASA_FUZZ_HAS_PROTOCOL
-#include "protocol/protocol.h"
+#include "protocol/messages.h"
 #endif
 
 namespace {
@@ -84,13 +85,21 @@ bool only_known_keys(const casa::Value& action, const casa::Value& encoded) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
 #ifdef CASA_FUZZ_HAS_PROTOCOL
-  casa::protocol::Incoming incoming;
-  if (const auto refusal = casa::protocol::parse_client(text, incoming)) {
+  casa::protocol::ClientFrame incoming, tree;
+  const auto refusal = casa::protocol::parse_client(text, incoming);
+  const auto tree_refusal = casa::protocol::parse_client_tree(text, tree);
+  require(refusal.has_value() == tree_refusal.has_value() && incoming.id == tree.id,
+          "parse_client answers as parse_client_tree");
+  if (refusal) {
     require(!refusal->code.empty(), "a refusal has a code");
+    require(refusal->code == tree_refusal->code && refusal->message == tree_refusal->message,
+            "the same refusal either way");
   } else {
-    require(casa::protocol::is_client_type(incoming.type), "an accepted frame has a client type");
-    if (incoming.type == "action" && incoming.body.contains("action")) {
-      const casa::Value action = casa::protocol::json_to_value(incoming.body["action"]);
+    require(incoming.message == tree.message, "the same message either way");
+    require(casa::protocol::is_client_type(casa::protocol::type_of(incoming.message)),
+            "an accepted frame has a client type");
+    if (const auto* message = std::get_if<casa::protocol::ActionMessage>(&incoming.message)) {
+      const casa::Value& action = message->action;
       for (const auto& game : games()) {
         casa::Action decoded;
         if (!game->decode_action(action, decoded)) {

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Protocol v1 (docs/protocol.md): parsing of client frames and the builders of
-// every server message. The only place (with value_json.h) where engine Values
-// become JSON. Client frames are checked against the same JSON Schemas that
-// document them (protocol/schemas/), so the schemas cannot drift from the code.
+// Protocol v1 (docs/protocol.md): the builders of every server message (a
+// client's messages are read in protocol/messages.h). The only place (with
+// value_json.h) where engine Values become JSON.
 #pragma once
 
 #include <optional>
@@ -26,34 +25,7 @@ struct Refusal {
   std::string message;
 };
 
-// One client message, already checked against its schema.
-struct Incoming {
-  std::string type;
-  json body;               // the whole object
-  std::optional<json> id;  // the request id, echoed in the reply
-};
-
-// Parses a text frame: malformed_json, unknown_type or bad_field on failure.
-// `id` is filled in when the frame is an object with a usable id, even when
-// refused, so that the error can carry it.
-std::optional<Refusal> parse_client(std::string_view text, Incoming& out);
-
-bool is_client_type(std::string_view type);
-
-// An `action` message, the one a game sends most, read without a JSON tree.
-struct ActionMessage {
-  std::string table;
-  std::int64_t seq = 0;
-  Value action;            // as json_to_value of the message's "action"
-  std::optional<json> id;  // the request id, as parse_client gives it
-};
-
-// Reads `text` when it is an `action` message in the plain form clients send:
-// ASCII strings without escapes, integers, no duplicate or unknown member. True
-// only when parse_client would accept the same text as an `action` with these
-// members; false (with `out` unspecified) for anything else, which
-// parse_client then reads or refuses as always.
-bool parse_action(std::string_view text, ActionMessage& out);
+// The messages a client sends, and their parsing: protocol/messages.h.
 
 // ---- builders: each returns the serialised frame ----------------------------
 

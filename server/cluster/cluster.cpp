@@ -548,14 +548,10 @@ std::optional<std::string> Cluster::table_by_invite(const std::string& invite) {
   return id;
 }
 
-void Cluster::forward(const std::shared_ptr<Client>& client, const json& body, std::string_view text,
-                      std::function<void(Forwarded)> done) {
-  std::string table, invite;
-  if (auto t = body.find("table"); t != body.end() && t->is_string()) {
-    table = t->get<std::string>();
-  } else if (auto inv = body.find("invite"); inv != body.end() && inv->is_string()) {
-    invite = inv->get<std::string>();
-  }
+void Cluster::forward(const std::shared_ptr<Client>& client, const std::string& table, const std::string& given_invite,
+                      std::string_view text, std::function<void(Forwarded)> done) {
+  // By its id when given, else by its code.
+  const std::string invite = table.empty() ? given_invite : std::string();
   if (table.empty() && invite.empty()) return done(Forwarded::none);
   const int hops = current_hops + 1;
   if (!table.empty()) {
@@ -651,7 +647,7 @@ void Cluster::resumed(const std::shared_ptr<Client>& client) {
   asio::post(io_, [this, client, tables = std::move(tables)] {
     for (const auto& t : tables) {
       if (lobby_.table(t)) continue;  // run here: the lobby resumed it already
-      forward(client, json{{"table", t}}, resync_text(t), [](Forwarded) {});
+      forward(client, t, {}, resync_text(t), [](Forwarded) {});
     }
   });
   });

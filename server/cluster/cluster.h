@@ -91,14 +91,15 @@ class Cluster : public ClusterPort {
   // The table left this node's memory (finished and forgotten, or deleted): its
   // lease goes, so that no node claims and loads it again.
   void forgotten(const std::string& table) override;
-  // A table message (`text`, whose body is `body`) for a table not in this
-  // node's memory: forwarded to its owner, or held until a takeover names one.
+  // A table message (`text`, naming the table by id `table` or, when that is
+  // empty, by its `invite` code) for a table not in this node's memory:
+  // forwarded to its owner, or held until a takeover names one.
   // `done` says which, on the io_context or at once: `none` when no node runs
   // such a table, `busy` when the owner had to be read from the database and
   // the pool's queue was full (nothing was sent).
   using Forwarded = ClusterPort::Forwarded;
-  void forward(const std::shared_ptr<Client>& client, const nlohmann::json& body, std::string_view text,
-               std::function<void(Forwarded)> done) override;
+  void forward(const std::shared_ptr<Client>& client, const std::string& table, const std::string& invite,
+               std::string_view text, std::function<void(Forwarded)> done) override;
   // A player resumed here: their unfinished tables run elsewhere send them
   // their table_state (as a resync would). The store is read on the pool.
   void resumed(const std::shared_ptr<Client>& client) override;

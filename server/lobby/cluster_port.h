@@ -37,12 +37,14 @@ class ClusterPort {
   virtual bool acquire_async(const std::string& table, std::function<void(bool)> done) = 0;
   // The table left this node's memory: its lease goes.
   virtual void forgotten(const std::string& table) = 0;
-  // A table message (`text`, whose body is `body`) for a table not in this
-  // node's memory: forwarded to its owner, or held until a takeover names one.
+  // A table message (`text`, naming the table by id `table` or, when that is
+  // empty, by its `invite` code) for a table not in this node's memory:
+  // forwarded to its owner, or held until a takeover names one.
   // `done` says which: `none` when no node runs such a table, `busy` when the
   // pool's queue was full (nothing was sent).
   enum class Forwarded { sent, none, busy };
-  virtual void forward(const std::shared_ptr<Client>& client, const nlohmann::json& body, std::string_view text,
+  virtual void forward(const std::shared_ptr<Client>& client, const std::string& table, const std::string& invite,
+                       std::string_view text,
                        std::function<void(Forwarded)> done) = 0;
   // A player resumed here / their connection went.
   virtual void resumed(const std::shared_ptr<Client>& client) = 0;

@@ -219,105 +219,129 @@ bool Lobby::adopt_table(const StoredTable& stored) {
 // ---- dispatch --------------------------------------------------------------------
 
 void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view text, std::function<void()> resume) {
-  // The hot message first, without a JSON tree: an action for a table of this
-  // node from a welcomed player. Anything else takes the general path below,
-  // which reads, checks and answers it as for every message.
-  if (!draining_ && !client->player_id.empty()) {
-    thread_local protocol::ActionMessage action;
-    if (protocol::parse_action(text, action)) {
-      if (auto table = find_table(action.table)) {
-        table->act(client, action.seq, std::move(action.action), std::move(action.id));
-        action.id.reset();
-        resume();
-        return;
-      }
-    }
-  }
-  protocol::Incoming in;
-  if (auto refusal = protocol::parse_client(text, in)) {
-    client->send(protocol::error(*refusal, in.id));
+  protocol::ClientFrame frame;
+  if (auto refusal = protocol::parse_client(text, frame)) {
+    client->send(protocol::error(*refusal, frame.id));
     resume();
     return;
   }
-  const json& body = in.body;
-  const auto& id = in.id;
+  Request r{client, std::move(frame.id), text, std::move(resume)};
   if (draining_) {
     // The connection is about to be told to reconnect; the node it reaches
     // next answers this message.
-    client->send(protocol::error({"draining", "The server is shutting down; reconnect and send it again."}, id));
-    resume();
+    client->send(protocol::error({"draining", "The server is shutting down; reconnect and send it again."}, r.id));
+    r.resume();
     return;
   }
-  if (client->player_id.empty()) {
-    if (in.type != "hello") {
-      client->send(protocol::error({"hello_required", "Say hello first."}, id));
-      resume();
-      return;
-    }
-    hello(client, body, id, std::move(resume));
+  if (client->player_id.empty() && !std::holds_alternative<protocol::Hello>(frame.message)) {
+    client->send(protocol::error({"hello_required", "Say hello first."}, r.id));
+    r.resume();
     return;
   }
-  if (in.type == "hello") {
-    client->send(protocol::error({"already_welcomed", "This connection already said hello."}, id));
-  } else if (in.type == "ping") {
-    client->send(protocol::reply("pong", json::object(), id));
-  } else if (in.type == "create_table") {
-    create_table(client, body, id, std::move(resume));
-    return;
-  } else if (in.type == "list_tables") {
-    list_tables(client, body, id, std::move(resume));
-    return;
-  } else if (in.type == "create_event") {
-    tournaments_->create(client, body, id);
-  } else if (in.type == "accept_invitation" || in.type == "decline_invitation") {
-    tournaments_->answer(client, body, id, in.type == "accept_invitation");
+  std::visit(
+      [&](auto& m) {
+        if constexpr (requires { m.at; }) {
+          // A table-bound message: the table's lookup and its refusals are
+          // the same for all of them. An action is the table's own to refuse
+          // (only who sits there acts: not_seated), so it is not asked
+          // whether the sender may reach a private table.
+          constexpr bool admission = !std::is_same_v<std::decay_t<decltype(m)>, protocol::ActionMessage>;
+          if (auto table = at_table(r, m.at, admission)) {
+            on(r, *table, m);
+            r.resume();
+          }
+        } else {
+          on(r, m);
+        }
+      },
+      frame.message);
+}
+
+std::shared_ptr<Table> Lobby::at_table(Request& r, const protocol::TableRef& at, bool admission) {
+  const auto& client = r.client;
+  std::optional<Refusal> refusal;
+  bool missed = false;
+  auto table = find_table(client, at, refusal, missed, admission);
+  if (table) return table;
+  if (refusal) {
+    client->send(protocol::error(*refusal, r.id));
+  } else if (cluster_) {
+    // Perhaps run by another node: its owner answers. The connection reads
+    // on once it is known (the database may be asked, off this thread).
+    cluster_->forward(client, at.table, at.invite, r.text,
+                      [this, client, id = r.id, missed, resume = std::move(r.resume)](ClusterPort::Forwarded f) {
+                        if (f == ClusterPort::Forwarded::busy) {
+                          client->send(protocol::error(busy_refusal(), id));
+                        } else if (f == ClusterPort::Forwarded::none) {
+                          if (missed) invite_guesses_.take(client->address());
+                          client->send(protocol::error({"no_such_table", "There is no such table."}, id));
+                        }
+                        resume();
+                      });
+    return nullptr;
   } else {
-    std::optional<Refusal> refusal;
-    bool missed = false;
-    auto table = find_table(client, body, refusal, missed);
-    if (refusal) {
-      client->send(protocol::error(*refusal, id));
-    } else if (!table && cluster_) {
-      // Perhaps run by another node: its owner answers. The connection reads
-      // on once it is known (the database may be asked, off this thread).
-      cluster_->forward(client, body, text,
-                        [this, client, id, missed, resume = std::move(resume)](ClusterPort::Forwarded f) {
-                          if (f == ClusterPort::Forwarded::busy) {
-                            client->send(protocol::error(busy_refusal(), id));
-                          } else if (f == ClusterPort::Forwarded::none) {
-                            if (missed) invite_guesses_.take(client->address());
-                            client->send(protocol::error({"no_such_table", "There is no such table."}, id));
-                          }
-                          resume();
-                        });
-      return;
-    } else if (!table) {
-      if (missed) invite_guesses_.take(client->address());
-      client->send(protocol::error({"no_such_table", "There is no such table."}, id));
-    } else if (in.type == "join") {
-      std::optional<int> seat;
-      if (body.contains("seat")) seat = body["seat"].get<int>();
-      table->join(client, seat, id);
-    } else if ((in.type == "spectate" || in.type == "resync") && !tournaments_->may_watch(table->id(), client->player_id)) {
-      // Watching another table of a running duplicate event would show its deals.
-      client->send(protocol::error({"event_table", "Only its players see a table of a running event."}, id));
-    } else if (in.type == "spectate") {
-      table->spectate(client, id, body.value("history", false));
-    } else if (in.type == "leave") {
-      table->leave(client, id);
-    } else if (in.type == "add_bot") {
-      table->add_bot(client, body["seat"].get<int>(), body["bot"].get<std::string>(), id);
-    } else if (in.type == "action") {
-      table->act(client, body["seq"].get<std::int64_t>(), protocol::json_to_value(body["action"]), id);
-    } else if (in.type == "chat") {
-      table->chat(client, body["text"].get<std::string>(), body.value("team", false), id);
-    } else if (in.type == "rematch") {
-      table->rematch(client, id);
-    } else if (in.type == "resync") {
-      table->resync(client, id, body.value("history", false));
-    }
+    if (missed) invite_guesses_.take(client->address());
+    client->send(protocol::error({"no_such_table", "There is no such table."}, r.id));
   }
-  resume();
+  r.resume();
+  return nullptr;
+}
+
+void Lobby::on(Request& r, const protocol::Hello& m) {
+  if (!r.client->player_id.empty()) {
+    r.client->send(protocol::error({"already_welcomed", "This connection already said hello."}, r.id));
+    r.resume();
+    return;
+  }
+  hello(r.client, m, r.id, std::move(r.resume));
+}
+
+void Lobby::on(Request& r, const protocol::Ping&) {
+  r.client->send(protocol::reply("pong", json::object(), r.id));
+  r.resume();
+}
+
+void Lobby::on(Request& r, protocol::CreateEvent& m) {
+  tournaments_->create(r.client, m, r.id);
+  r.resume();
+}
+
+void Lobby::on(Request& r, const protocol::AnswerInvitation& m) {
+  tournaments_->answer(r.client, m.invitation, r.id, m.accept);
+  r.resume();
+}
+
+void Lobby::on(Request& r, Table& table, const protocol::Join& m) { table.join(r.client, m.seat, r.id); }
+
+void Lobby::on(Request& r, Table& table, const protocol::Spectate& m) {
+  // Watching another table of a running duplicate event would show its deals.
+  if (!tournaments_->may_watch(table.id(), r.client->player_id)) {
+    r.client->send(protocol::error({"event_table", "Only its players see a table of a running event."}, r.id));
+    return;
+  }
+  table.spectate(r.client, r.id, m.history);
+}
+
+void Lobby::on(Request& r, Table& table, const protocol::Leave&) { table.leave(r.client, r.id); }
+
+void Lobby::on(Request& r, Table& table, const protocol::AddBot& m) { table.add_bot(r.client, m.seat, m.bot, r.id); }
+
+void Lobby::on(Request& r, Table& table, protocol::ActionMessage& m) {
+  table.act(r.client, m.seq, std::move(m.action), std::move(r.id));
+}
+
+void Lobby::on(Request& r, Table& table, protocol::Chat& m) {
+  table.chat(r.client, std::move(m.text), m.team, r.id);
+}
+
+void Lobby::on(Request& r, Table& table, const protocol::Rematch&) { table.rematch(r.client, r.id); }
+
+void Lobby::on(Request& r, Table& table, const protocol::Resync& m) {
+  if (!tournaments_->may_watch(table.id(), r.client->player_id)) {
+    r.client->send(protocol::error({"event_table", "Only its players see a table of a running event."}, r.id));
+    return;
+  }
+  table.resync(r.client, r.id, m.history);
 }
 
 void Lobby::drain(std::function<void()> idle) {
@@ -350,11 +374,11 @@ void Lobby::drain(std::function<void()> idle) {
   one_done();
 }
 
-std::shared_ptr<Table> Lobby::find_table(const std::shared_ptr<Client>& client, const json& body,
-                                         std::optional<Refusal>& refusal, bool& missed) {
-  if (auto inv = body.find("invite"); inv != body.end()) {
+std::shared_ptr<Table> Lobby::find_table(const std::shared_ptr<Client>& client, const protocol::TableRef& at,
+                                         std::optional<Refusal>& refusal, bool& missed, bool admission) {
+  if (!at.invite.empty()) {
     // Codes are shown in capitals; people type them as they like.
-    std::string code = inv->get<std::string>();
+    std::string code = at.invite;
     for (char& c : code) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     // With the address's bucket of wrong guesses empty, no code is looked up
     // (a right one neither: else the bucket would not slow a search down).
@@ -370,8 +394,8 @@ std::shared_ptr<Table> Lobby::find_table(const std::shared_ptr<Client>& client, 
     // A table id given with the code must be the code's table. Refused here
     // when that table runs here (in a cluster its owner is the node that
     // knows its code; forwarding from there would come back to it).
-    if (auto t = body.find("table"); t != body.end() && t->get<std::string>() != id) {
-      if (!find_table(t->get<std::string>())) {
+    if (!at.table.empty() && at.table != id) {
+      if (!find_table(at.table)) {
         missed = true;  // unknown here: not ours to judge (Cluster::forward)
         return nullptr;
       }
@@ -389,30 +413,17 @@ std::shared_ptr<Table> Lobby::find_table(const std::shared_ptr<Client>& client, 
     if (table) table->admit(client->player_id);
     return table;
   }
-  auto table = find_table(body);
+  auto table = find_table(at.table);
   // A private table by its id alone: only for its creator, its players and
   // those who gave its code. Refused here, by the node that runs the table,
   // so in a cluster the refusal goes back over the bus like any answer.
   // An event's tables are private only so as not to be listed: who may watch
   // them the event decides (event_table while it runs, anyone once it is over).
-  if (table && !table->admits(client->player_id) && !tournaments_->has_table(table->id())) {
+  if (table && admission && !table->admits(client->player_id) && !tournaments_->has_table(table->id())) {
     refusal = Refusal{"private_table", "This table is private: send its invite code."};
     return nullptr;
   }
   return table;
-}
-
-std::shared_ptr<Table> Lobby::find_table(const json& body) {
-  std::string id;
-  if (auto t = body.find("table"); t != body.end()) {
-    id = t->get<std::string>();
-  } else if (auto inv = body.find("invite"); inv != body.end()) {
-    std::lock_guard lock(mutex_);
-    auto it = by_invite_.find(inv->get<std::string>());
-    if (it == by_invite_.end()) return nullptr;
-    id = it->second;
-  }
-  return find_table(id);
 }
 
 std::shared_ptr<Table> Lobby::find_table(const std::string& id) {
@@ -421,9 +432,9 @@ std::shared_ptr<Table> Lobby::find_table(const std::string& id) {
   return it == tables_.end() ? nullptr : it->second;
 }
 
-void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id,
+void Lobby::hello(const std::shared_ptr<Client>& client, const protocol::Hello& m, const std::optional<json>& id,
                   std::function<void()> resume, bool looked_up) {
-  if (body["version"].get<int>() != protocol::kVersion) {
+  if (m.version != protocol::kVersion) {
     client->send(protocol::error({"bad_version", "This server speaks protocol version 1."}, id));
     resume();
     return;
@@ -433,9 +444,9 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
   // granted ones only when hello asked for any, so v1 clients see no change.
   std::optional<json> granted;
   client->view_patch = false;
-  if (const auto asked = body.find("features"); asked != body.end()) {
+  if (m.features) {
     granted = json::array();
-    for (const auto& f : *asked) {
+    for (const auto& f : *m.features) {
       if (f == "view_patch" && !client->view_patch) {
         client->view_patch = true;
         granted->push_back(f);
@@ -449,12 +460,12 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
     if (granted) body["features"] = *granted;
     return protocol::reply("welcome", std::move(body), id);
   };
-  if (auto token = body.find("token"); token != body.end()) {
-    const std::string hash = sha256_hex(token->get<std::string>());
+  if (const auto& token = m.token) {
+    const std::string hash = sha256_hex(*token);
     if (cluster_ && !looked_up) {
       // The store is read on the cluster's pool; this hello goes on from the
       // io_context once it was (the connection reads nothing meanwhile).
-      const bool queued = cluster_->offload([this, client, body, id, resume, hash] {
+      const bool queued = cluster_->offload([this, client, m, id, resume, hash] {
         try {
           bool known = false;
           {
@@ -473,7 +484,7 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
         } catch (const std::exception& e) {
           spdlog::warn("hello: the store could not be read ({}); this node's players only", e.what());
         }
-        asio::post(io_, [this, client, body, id, resume] { hello(client, body, id, resume, true); });
+        asio::post(io_, [this, client, m, id, resume] { hello(client, m, id, resume, true); });
       });
       if (!queued) {
         client->send(protocol::error(busy_refusal(), id));
@@ -498,7 +509,7 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
         previous = p.connection.lock();
         p.connection = client;
         client->player_id = p.id;
-        frame = welcome(p, token->get<std::string>(), true);
+        frame = welcome(p, *token, true);
         for (const auto& t : p.tables) {
           if (auto tt = tables_.find(t); tt != tables_.end()) seated.push_back(tt->second);
         }
@@ -522,8 +533,8 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const json& body, const
     return;
   }
   Player p;
-  if (body.contains("name")) {
-    auto name = clean_display_text(body["name"].get<std::string>());
+  if (m.name) {
+    auto name = clean_display_text(*m.name);
     if (name.refusal) {
       client->send(protocol::error(*name.refusal, id));
       resume();
@@ -685,33 +696,35 @@ bool Lobby::attach_remote(const std::shared_ptr<Client>& client) {
   return true;
 }
 
-void Lobby::create_table(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id,
-                         std::function<void()> resume) {
+void Lobby::on(Request& r, protocol::CreateTable& m) {
+  const auto& client = r.client;
+  const auto& id = r.id;
+  auto& resume = r.resume;
   auto refuse = [&](std::string code, std::string message) {
     client->send(protocol::error({std::move(code), std::move(message)}, id));
     resume();
   };
   TableSetup setup;
-  setup.game = body["game"].get<std::string>();
-  setup.players = body["players"].get<int>();
-  setup.options = body.value("options", json::object());
-  setup.is_private = body.value("private", false);
-  if (auto rated = body.find("rated"); rated != body.end()) setup.rated = rated->get<bool>();
+  setup.game = std::move(m.game);
+  setup.players = m.players;
+  setup.options = std::move(m.options);
+  setup.is_private = m.is_private;
+  if (m.rated) setup.rated = *m.rated;
   setup.creator = client->player_id;
-  setup.move_timeout_seconds = body.value("move_timeout_seconds", 0);
-  if (auto policy = body.find("disconnect_policy"); policy != body.end()) {
-    setup.grace_seconds = policy->value("grace_seconds", setup.grace_seconds);
+  setup.move_timeout_seconds = m.move_timeout_seconds;
+  if (const auto& policy = m.disconnect_policy) {
+    setup.grace_seconds = policy->grace_seconds.value_or(setup.grace_seconds);
     // The schema allows only "robot", "strong" and "none".
-    setup.takeover = policy->value("takeover", std::string("robot"));
+    setup.takeover = policy->takeover.value_or("robot");
   }
   if (auto refusal = check_options(setup)) return refuse(refusal->code, refusal->message);
-  if (body.contains("seed")) {
+  if (m.seed) {
     if (!config_.testing) return refuse("bad_option", "A fixed seed is for test servers only.");
-    setup.seed = body["seed"].get<std::uint64_t>();
+    setup.seed = *m.seed;
   } else {
     setup.seed = random_seed();
   }
-  const int seat = body.value("seat", 0);
+  const int seat = m.seat;
   if (seat >= setup.players) return refuse("bad_seat", "There is no such seat at this table.");
   if (auto refusal = table_limit(client->player_id)) return refuse(refusal->code, refusal->message);
   auto created = make_game(setup);
@@ -879,9 +892,11 @@ std::optional<Refusal> Lobby::create_rematch(const TableSetup& old, const std::s
   return std::nullopt;
 }
 
-void Lobby::list_tables(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id,
-                        std::function<void()> resume) {
-  const std::string game = body.value("game", "");
+void Lobby::on(Request& r, const protocol::ListTables& m) {
+  const auto& client = r.client;
+  const auto& id = r.id;
+  auto& resume = r.resume;
+  const std::string& game = m.game;
   std::vector<std::shared_ptr<Table>> all;
   {
     std::lock_guard lock(mutex_);

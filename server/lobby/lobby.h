@@ -24,6 +24,7 @@
 
 #include "engine/game.h"
 #include "protocol/crypto.h"
+#include "protocol/messages.h"
 #include "protocol/protocol.h"
 #include "server/table/bot_pool.h"
 #include "server/net/client.h"
@@ -227,18 +228,46 @@ class Lobby : public TournamentHost {
     int open_created = 0;          // unfinished tables they created
   };
 
+  // ---- the dispatch (lobby.cpp): one handler per client message ----
+  // A message being answered: who sent it, its request id, its text (passed
+  // on unchanged to the node that runs its table, in a cluster), and
+  // `resume`, to be called once the connection may read its next frame.
+  struct Request {
+    const std::shared_ptr<Client>& client;
+    std::optional<nlohmann::json> id;
+    std::string_view text;
+    std::function<void()> resume;
+  };
+  // Each calls r.resume once it answered (at once, or after the database or
+  // another node did their part).
+  void on(Request& r, const protocol::Hello& m);
+  void on(Request& r, const protocol::Ping& m);
+  void on(Request& r, protocol::CreateTable& m);
+  void on(Request& r, const protocol::ListTables& m);
+  void on(Request& r, protocol::CreateEvent& m);
+  void on(Request& r, const protocol::AnswerInvitation& m);
+  // The messages bound to one table, once at_table found it here (r.resume
+  // is called after them).
+  void on(Request& r, Table& table, const protocol::Join& m);
+  void on(Request& r, Table& table, const protocol::Spectate& m);
+  void on(Request& r, Table& table, const protocol::Leave& m);
+  void on(Request& r, Table& table, const protocol::AddBot& m);
+  void on(Request& r, Table& table, protocol::ActionMessage& m);
+  void on(Request& r, Table& table, protocol::Chat& m);
+  void on(Request& r, Table& table, const protocol::Rematch& m);
+  void on(Request& r, Table& table, const protocol::Resync& m);
+  // The table a table-bound message names, when it runs here and the sender
+  // may reach it (`admission`: see find_table). Null when the message was
+  // answered instead (an error, or passed on to the node that runs the table
+  // in a cluster): then r.resume is called, or handed on.
+  std::shared_ptr<Table> at_table(Request& r, const protocol::TableRef& at, bool admission);
+
   // `looked_up`: cluster mode, the token's player and ban were read from the
   // store already (on the cluster's pool, never on an event loop).
-  void hello(const std::shared_ptr<Client>& client, const nlohmann::json& body,
+  void hello(const std::shared_ptr<Client>& client, const protocol::Hello& m,
              const std::optional<nlohmann::json>& id, std::function<void()> resume, bool looked_up = false);
-  // `resume` once answered (in cluster mode, after the database was asked off
-  // the event loop).
-  void create_table(const std::shared_ptr<Client>& client, const nlohmann::json& body,
-                    const std::optional<nlohmann::json>& id, std::function<void()> resume);
   void open_created_table(const std::shared_ptr<Client>& client, const std::shared_ptr<Table>& table,
                           std::vector<StoredSeat> seats, int seat, const std::optional<nlohmann::json>& id);
-  void list_tables(const std::shared_ptr<Client>& client, const nlohmann::json& body,
-                   const std::optional<nlohmann::json>& id, std::function<void()> resume);
   // The table a message names by "table" or "invite". A private table named by
   // its id is found only for its creator, its players and those who gave its
   // invite before; wrong invite codes spend the address's bucket, and with it
@@ -246,9 +275,10 @@ class Lobby : public TournamentHost {
   // a reason other than an unknown table.
   // `missed`: set when an invite code was not found here (the caller counts it
   // as a wrong guess unless another node of a cluster knows it).
-  std::shared_ptr<Table> find_table(const std::shared_ptr<Client>& client, const nlohmann::json& body,
-                                    std::optional<protocol::Refusal>& refusal, bool& missed);
-  std::shared_ptr<Table> find_table(const nlohmann::json& body);
+  // `admission` false: a private table by its id is found for anyone (an
+  // action, which the table refuses itself to anyone not seated there).
+  std::shared_ptr<Table> find_table(const std::shared_ptr<Client>& client, const protocol::TableRef& at,
+                                    std::optional<protocol::Refusal>& refusal, bool& missed, bool admission);
   std::shared_ptr<Table> find_table(const std::string& id);
   void forget_later(const std::string& table, std::chrono::seconds after,
                     std::vector<std::string> owed);

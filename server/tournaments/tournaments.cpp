@@ -126,18 +126,18 @@ std::vector<StoredSeat> Tournaments::seating(const EventSpec& e, int rotation) c
 
 // ---- create_event ------------------------------------------------------------
 
-void Tournaments::create(const std::shared_ptr<Client>& client, const json& body,
+void Tournaments::create(const std::shared_ptr<Client>& client, protocol::CreateEvent& body,
                     const std::optional<json>& id) {
   auto refuse = [&](std::string code, std::string message) {
     client->send(protocol::error({std::move(code), std::move(message)}, id));
   };
   EventSpec e;
-  e.game = body["game"].get<std::string>();
-  e.players = body["players"].get<int>();
-  e.options = body.value("options", json::object());
-  e.boards = body.value("boards", 1);
+  e.game = body.game;
+  e.players = body.players;
+  e.options = std::move(body.options);
+  e.boards = body.boards;
   e.creator = client->player_id;
-  e.rated = body.value("rated", false);
+  e.rated = body.rated;
   const int max_boards = host_.config().max_event_boards;
   if (e.boards < 1 || e.boards > max_boards)
     return refuse("bad_field", "boards must be from 1 to " + std::to_string(max_boards) + ".");
@@ -146,12 +146,12 @@ void Tournaments::create(const std::shared_ptr<Client>& client, const json& body
   setup.players = e.players;
   setup.options = e.options;
   if (auto refusal = host_.check_options(setup)) return refuse(refusal->code, refusal->message);
-  if (auto seeds = body.find("seeds"); seeds != body.end()) {
+  if (const auto& seeds = body.seeds) {
     if (!host_.config().testing)
       return refuse("bad_option", "Fixed seeds are for test servers only.");
     if (static_cast<int>(seeds->size()) != e.boards)
       return refuse("bad_field", "seeds must list one seed per board.");
-    for (const auto& s : *seeds) e.seeds.push_back(s.get<std::uint64_t>());
+    e.seeds = *seeds;
   } else {
     for (int b = 0; b < e.boards; ++b) e.seeds.push_back(random_seed());
   }
@@ -166,7 +166,7 @@ void Tournaments::create(const std::shared_ptr<Client>& client, const json& body
   e.groups = seat_groups(*created.game);
   const std::size_t rotations = e.groups.size();
   const std::size_t group_size = e.groups[0].size();
-  const json& sides = body["sides"];
+  const auto& sides = body.sides;
   if (sides.size() != rotations) {
     return refuse("bad_field", "This game has " + std::to_string(rotations) +
                                    " sides: sides must list " + std::to_string(rotations) +
@@ -175,21 +175,21 @@ void Tournaments::create(const std::shared_ptr<Client>& client, const json& body
   const auto bots = bot_names();
   for (const auto& s : sides) {
     EventSide side;
-    if (s.contains("name")) {
+    if (s.name) {
       // Shown to every player of the event: the same rules as a player's name.
-      auto name = clean_display_text(s["name"].get<std::string>(), false);
+      auto name = clean_display_text(*s.name, false);
       if (name.refusal) return refuse(name.refusal->code, "A side's name: " + name.refusal->message);
       side.name = std::move(name.text);
     }
-    std::vector<json> per_table;
-    if (s.contains("tables")) {
-      if (s["tables"].size() != rotations) {
+    std::vector<std::vector<protocol::EventMember>> per_table;
+    if (s.tables) {
+      if (s.tables->size() != rotations) {
         return refuse("bad_field", "A side's tables must list its members at each of the " +
                                        std::to_string(rotations) + " tables.");
       }
-      for (const auto& row : s["tables"]) per_table.push_back(row);
-    } else if (s.contains("members")) {
-      per_table.assign(rotations, s["members"]);
+      per_table = *s.tables;
+    } else if (s.members) {
+      per_table.assign(rotations, *s.members);
     } else {
       return refuse("bad_field", "A side needs members or tables.");
     }
@@ -200,7 +200,7 @@ void Tournaments::create(const std::shared_ptr<Client>& client, const json& body
       }
       std::vector<EventMember> members;
       for (const auto& m : row) {
-        EventMember member{m.value("player_id", ""), m.value("bot", "")};
+        EventMember member{m.player_id, m.bot};
         if (member.player_id.empty() == member.bot.empty()) {
           return refuse("bad_field", "A member is either a bot or a player_id.");
         }
@@ -429,9 +429,8 @@ void Tournaments::welcomed(const std::shared_ptr<Client>& client) {
   for (auto& f : frames) client->send(make_frame(std::move(f)));
 }
 
-void Tournaments::answer(const std::shared_ptr<Client>& client, const json& body, const std::optional<json>& id,
+void Tournaments::answer(const std::shared_ptr<Client>& client, const std::string& iid, const std::optional<json>& id,
                     bool accept) {
-  const std::string iid = body["invitation"].get<std::string>();
   {
     std::lock_guard lock(mutex_);
     auto it = invitations_.find(iid);

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/messages.h"
 #include "server/net/client.h"
 #include "server/store/store.h"
 
@@ -83,7 +84,7 @@ class Tournaments {
   explicit Tournaments(TournamentHost& host);
 
   // create_event from a welcomed client: validates, stores, opens board 1 of every rotation.
-  void create(const std::shared_ptr<Client>& client, const nlohmann::json& body,
+  void create(const std::shared_ptr<Client>& client, protocol::CreateEvent& body,
               const std::optional<nlohmann::json>& id);
   // After the lobby recovered its tables: loads running events, opens what a
   // crash left unopened, moves on rotations whose board finished meanwhile.
@@ -104,7 +105,7 @@ class Tournaments {
   bool has_table(const std::string& table);
   // accept_invitation / decline_invitation from a welcomed client. Only the
   // invited player answers; anyone else is told there is no such invitation.
-  void answer(const std::shared_ptr<Client>& client, const nlohmann::json& body,
+  void answer(const std::shared_ptr<Client>& client, const std::string& invitation,
               const std::optional<nlohmann::json>& id, bool accept);
   // A player said hello: the invitations waiting for them, again.
   void welcomed(const std::shared_ptr<Client>& client);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "protocol/messages.h"
 #include "protocol/protocol.h"
 #include "protocol/schema.h"
 #include "protocol/value_json.h"
@@ -224,7 +225,7 @@ TEST_CASE("every schema resolves, and the envelopes pick exactly one message") {
 }
 
 TEST_CASE("client frames: malformed_json, unknown_type, bad_field, and the id survives") {
-  casa::protocol::Incoming in;
+  casa::protocol::ClientFrame in;
   CHECK(casa::protocol::parse_client("{", in)->code == "malformed_json");
   CHECK(casa::protocol::parse_client("3", in)->code == "malformed_json");
   CHECK(casa::protocol::parse_client(std::string(100, '[') + std::string(100, ']'), in)->code == "malformed_json");
@@ -236,8 +237,8 @@ TEST_CASE("client frames: malformed_json, unknown_type, bad_field, and the id su
   CHECK(casa::protocol::parse_client(R"({"type":"action","table":"t","seq":-1,"action":{"type":"x"}})", in)->code ==
         "bad_field");
   CHECK_FALSE(casa::protocol::parse_client(R"({"type":"action","table":"t","seq":0,"action":{"type":"x"},"id":1})", in));
-  CHECK(in.type == "action");
-  CHECK(in.body["seq"] == 0);
+  REQUIRE(std::holds_alternative<casa::protocol::ActionMessage>(in.message));
+  CHECK(std::get<casa::protocol::ActionMessage>(in.message).seq == 0);
 }
 
 TEST_CASE("builders produce messages that fit their schemas") {
@@ -344,45 +345,53 @@ TEST_CASE("the validator names where a document fails") {
 }
 
 namespace {
-// parse_action may only take a text that parse_client accepts as an `action`,
-// and must then give the same members (objects in the same key order).
+// parse_action may only take a text that the tree reader accepts as an
+// `action`, and must then give the same members (objects in the same key
+// order); parse_client, which tries it first, answers as the tree reader.
 void check_action_reader_agrees(const std::string& text) {
-  casa::protocol::ActionMessage fast;
-  if (!casa::protocol::parse_action(text, fast)) return;
-  casa::protocol::Incoming in;
-  const auto refusal = casa::protocol::parse_client(text, in);
   INFO(text);
-  REQUIRE_FALSE(refusal);
-  CHECK(in.type == "action");
-  CHECK(in.body["table"].get<std::string>() == fast.table);
-  CHECK(in.body["seq"].get<std::int64_t>() == fast.seq);
-  CHECK(casa::from_json(in.body["action"]).debug_string() == fast.action.debug_string());
-  REQUIRE(in.id.has_value() == fast.id.has_value());
-  if (in.id) {
-    CHECK(*in.id == *fast.id);
-    CHECK(in.id->type() == fast.id->type());
-    CHECK(in.id->dump() == fast.id->dump());
+  casa::protocol::ClientFrame tree, both;
+  const auto tree_refusal = casa::protocol::parse_client_tree(text, tree);
+  const auto refusal = casa::protocol::parse_client(text, both);
+  REQUIRE(refusal.has_value() == tree_refusal.has_value());
+  if (refusal) CHECK(refusal->message == tree_refusal->message);
+  CHECK(both.id == tree.id);
+  casa::protocol::ActionMessage fast;
+  std::optional<json> fast_id;
+  if (!casa::protocol::parse_action(text, fast, fast_id)) return;
+  REQUIRE_FALSE(tree_refusal);
+  const auto* in = std::get_if<casa::protocol::ActionMessage>(&tree.message);
+  REQUIRE(in != nullptr);
+  CHECK(in->at == fast.at);
+  CHECK(in->seq == fast.seq);
+  CHECK(in->action.debug_string() == fast.action.debug_string());
+  REQUIRE(tree.id.has_value() == fast_id.has_value());
+  if (tree.id) {
+    CHECK(*tree.id == *fast_id);
+    CHECK(tree.id->type() == fast_id->type());
+    CHECK(tree.id->dump() == fast_id->dump());
   }
 }
 }  // namespace
 
 TEST_CASE("the action reader takes the plain form of `action` and leaves everything else to parse_client") {
   casa::protocol::ActionMessage a;
+  std::optional<json> id;
   const std::string plain =
       R"({"type":"action","table":"t12","seq":40,"action":{"type":"play","card":"G5"},"id":"r-1"})";
-  REQUIRE(casa::protocol::parse_action(plain, a));
-  CHECK(a.table == "t12");
+  REQUIRE(casa::protocol::parse_action(plain, a, id));
+  CHECK(a.at.table == "t12");
   CHECK(a.seq == 40);
   CHECK(a.action == casa::Value::obj({{"type", "play"}, {"card", "G5"}}));
   CHECK(a.action.as_object().front().first == "card");  // sorted as nlohmann_json sorts
-  CHECK(*a.id == json("r-1"));
+  CHECK(*id == json("r-1"));
   REQUIRE(casa::protocol::parse_action(
       " {\n\"seq\" : 0 , \"action\":{\"type\":\"bid\",\"n\":-3,\"x\":[true,false,null,[]],\"o\":{}},"
       "\"table\":\"t\",\"type\":\"action\",\"id\":7}\t",
-      a));
-  CHECK(a.id->is_number_unsigned());  // as nlohmann_json reads 7
-  CHECK(casa::protocol::parse_action(R"({"type":"action","table":"t","seq":1,"action":{"type":"x"}})", a));
-  CHECK_FALSE(a.id.has_value());  // none left from the text before
+      a, id));
+  CHECK(id->is_number_unsigned());  // as nlohmann_json reads 7
+  CHECK(casa::protocol::parse_action(R"({"type":"action","table":"t","seq":1,"action":{"type":"x"}})", a, id));
+  CHECK_FALSE(id.has_value());  // none left from the text before
 
   // Not the plain form, or not a valid action: parse_client decides.
   for (const std::string& text : std::vector<std::string>{
@@ -404,7 +413,7 @@ TEST_CASE("the action reader takes the plain form of `action` and leaves everyth
            R"({"type":"join","table":"t","seq":1,"action":{"type":"x"}})",
            R"({"type":"action","table":"t","seq":1,"action":{"type":"x"},})",
        }) {
-    CHECK_MESSAGE(!casa::protocol::parse_action(text, a), text);
+    CHECK_MESSAGE(!casa::protocol::parse_action(text, a, id), text);
     check_action_reader_agrees(text);
   }
 
@@ -423,7 +432,7 @@ TEST_CASE("the action reader takes the plain form of `action` and leaves everyth
         std::string text = base;
         text[i] = c;
         check_action_reader_agrees(text);
-        taken += casa::protocol::parse_action(text, a) ? 1 : 0;
+        taken += casa::protocol::parse_action(text, a, id) ? 1 : 0;
       }
     }
   }

@@ -126,7 +126,7 @@ describe("the glossary covers what the engine produces", () => {
       // `case Phase::kX: return "name";` and `kPhaseNames{"a", "b", …}` in the engines,
       // and the phases each La Casa Challenge declares in its own file.
       "la-casa": [
-        ...[...read("engine/games/la_casa/table_game.cpp").matchAll(/case Phase::k\w+: return "(\w+)";/g)].map((m) => m[1]),
+        ...[...read("engine/games/la_casa/la_casa_game.cpp").matchAll(/case Phase::k\w+: return "(\w+)";/g)].map((m) => m[1]),
         ...challengePhases(),
         ...cppNames("engine/games/la_casa/domination_game.cpp", "kPhaseNames"),
         ...cppNames("engine/games/la_casa/solo_game.cpp", "kPhaseNames"),

@@ -13,7 +13,7 @@
 #include "engine/games/la_casa/la_casa.h"
 #include "engine/games/la_casa/robot.h"
 #include "engine/games/la_casa/solo_game.h"
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 
 namespace casa::la_casa {
 
@@ -44,7 +44,7 @@ Action card_action(std::uint16_t kind, int card) {
 }
 
 // LC-8.4 rules 1-3 for a hand.
-int robot_trick_card(const TableGame& g, Seat seat) {
+int robot_trick_card(const LaCasaGame& g, Seat seat) {
   const CardSet legal = g.legal_plays(seat);
   const int lead = g.lead_family();
   if (g.trick_size() == 0 || lead == kNoFamily) return highest(legal);  // rule 1
@@ -182,9 +182,9 @@ Action rule_bot_action(const Game& game, Seat seat, Rng&) {
   if (const auto* domination = dynamic_cast<const DominationGame*>(&game))
     return domination_action(*domination, seat, legal);
   if (const auto* solo = dynamic_cast<const SoloGame*>(&game)) return solo_action(*solo, legal);
-  const auto* table = dynamic_cast<const TableGame*>(&game);
+  const auto* table = dynamic_cast<const LaCasaGame*>(&game);
   if (!table) return legal.at(0);
-  const TableGame& g = *table;
+  const LaCasaGame& g = *table;
   switch (g.phase()) {
     case Phase::kPlay: return card_action(kActPlay, robot_trick_card(g, seat));
     case Phase::kElectionDiscard: return card_action(kActDiscard, lowest_card(g.hand(seat)));

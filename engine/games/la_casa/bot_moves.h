@@ -12,14 +12,14 @@
 
 namespace casa::la_casa {
 
-class TableGame;
+class LaCasaGame;
 
 // The lowest-valued card of `cards` (equal values: the lowest card index); -1 if none.
 int lowest_card(CardSet cards);
 // An action of `kind` naming `card`.
 Action card_action(std::uint16_t kind, int card);
 // LC-8.4 rules 1-3 for a hand in the table game: the card `seat` plays to the trick.
-int robot_trick_card(const TableGame& g, Seat seat);
+int robot_trick_card(const LaCasaGame& g, Seat seat);
 // The first listed pass, no-elimination or no-steal; else the first listed action
 // (keep everything, take nothing, bid nothing).
 Action decline(std::span<const Action> legal);

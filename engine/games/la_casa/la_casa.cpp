@@ -8,7 +8,7 @@
 #include "engine/games/la_casa/domination.h"
 #include "engine/games/la_casa/options.h"
 #include "engine/games/la_casa/solo.h"
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 
 namespace casa::la_casa {
 
@@ -24,7 +24,7 @@ CreateResult create(int players, const Value& options, std::uint64_t seed) {
     return {nullptr, Error{"bad_players", "La Casa is played by 1, 2 or 4 players."}};
   TableOptions o;
   if (auto err = read_table_options(players, options, o)) return {nullptr, *err};
-  return {std::make_unique<TableGame>(o, seed), std::nullopt};
+  return {std::make_unique<LaCasaGame>(o, seed), std::nullopt};
 }
 
 }  // namespace casa::la_casa

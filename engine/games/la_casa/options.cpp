@@ -26,7 +26,7 @@
 #include "engine/games/la_casa/domination_game.h"
 #include "engine/games/la_casa/la_casa.h"
 #include "engine/games/la_casa/solo_game.h"
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 
 namespace casa::la_casa {
 

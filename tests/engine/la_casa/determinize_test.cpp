@@ -115,11 +115,11 @@ TEST_CASE(
     }
     t.play(0, led);
     t.play(2, std::string(led) == "MC" ? "G2" : "F6");  // must follow Guns to a led MC
-    const TableGame& real = t.t();
+    const LaCasaGame& real = t.t();
     for (std::uint64_t seed = 1; seed <= 40; ++seed) {
       for (Seat s = 1; s < 4; ++s) {
         auto sample = t.game->determinize(s, seed);
-        const auto& g = dynamic_cast<const TableGame&>(*sample);
+        const auto& g = dynamic_cast<const LaCasaGame&>(*sample);
         const Value trick = *sample->full_state().find("trick");
         const std::optional<int> card = parse_card(trick.as_array()[0].get_string("card", ""));
         REQUIRE(card.has_value());

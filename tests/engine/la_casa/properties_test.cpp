@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 #include "tests/engine/la_casa/table_support.h"
 #include "tests/engine/support/properties.h"
 

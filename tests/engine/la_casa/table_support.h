@@ -13,7 +13,7 @@
 
 #include "engine/game.h"
 #include "engine/games/la_casa/cards.h"
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 
 namespace casa::la_casa::testing {
 
@@ -78,7 +78,7 @@ struct Table {
     REQUIRE_MESSAGE(created.game, (created.error ? created.error->message : ""));
     game = std::move(created.game);
   }
-  const TableGame& t() const { return dynamic_cast<const TableGame&>(*game); }
+  const LaCasaGame& t() const { return dynamic_cast<const LaCasaGame&>(*game); }
 
   std::vector<Event> act(Seat seat, const Value& action) {
     Action a;
@@ -199,7 +199,7 @@ inline void check_card_conservation(const Game& game) {
 // cards of its tableau, and nothing else (playable() keeps the tableau as a mask).
 // `state` is game.full_state().
 inline void check_playable(const Game& game, const Value& state) {
-  const auto& table = dynamic_cast<const TableGame&>(game);
+  const auto& table = dynamic_cast<const LaCasaGame&>(game);
   for (Seat s = 0; s < game.players(); ++s) {
     casa::CardSet expected = table.hand(s);
     for (const Value& c : state.find("face_up")->as_array()[static_cast<std::size_t>(s)].as_array())

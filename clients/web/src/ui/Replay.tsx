@@ -16,7 +16,7 @@ import { decisionsBySeq, type ReviewOptions } from "../review-view";
 import { lazyRunner, Mark, ReviewAt, ReviewPanel, reviewResult, type ReviewRunner, type ReviewState } from "./Review";
 
 // La Casa's table game keeps its Challenge and Ruling Family in the full state as the
-// engine numbers them (engine/games/la_casa/table_game.h, cards.h; -1: none); its
+// engine numbers them (engine/games/la_casa/la_casa_game.h, cards.h; -1: none); its
 // Solo and Domination states give the names.
 const LC_CHALLENGES = [
   "anarchy", "bandits", "betrayal", "bruto", "capitano", "carita", "cards_on_the_table", "the_club",

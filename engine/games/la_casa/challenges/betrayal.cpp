@@ -7,14 +7,14 @@
 // reference cards and the valid trick counts are shown when it ends.
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/solo_game.h"
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 
 namespace casa::la_casa {
 
 template <>
 struct ChallengeRules<kBetrayal> {
   // LC-7.3 Betrayal: the 1s come out first, in deck order.
-  static int deal(TableGame& g, const std::int8_t* deck, std::int8_t* rest) {
+  static int deal(LaCasaGame& g, const std::int8_t* deck, std::int8_t* rest) {
     int n = 0;
     int ones = 0;
     for (int i = 0; i < kDeckSize; ++i) {
@@ -34,10 +34,10 @@ struct ChallengeRules<kBetrayal> {
   }
 
   // LC-7.3 the dealer leads.
-  static int leader(const TableGame& g) { return g.dealer_; }
+  static int leader(const LaCasaGame& g) { return g.dealer_; }
 
   // LC-7.3 / LC-11.5 the side with more valid tricks scores.
-  static void score(TableGame& g, std::array<int, 2>& points) {
+  static void score(LaCasaGame& g, std::array<int, 2>& points) {
     std::array<int, 2> valid{};
     for (int s = 0; s < g.players_; ++s) {
       const int ref_family = printed_family(g.reference_[s]);

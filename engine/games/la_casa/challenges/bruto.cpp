@@ -5,7 +5,7 @@
 
 #include "engine/games/la_casa/bot_moves.h"
 #include "engine/games/la_casa/challenges/challenge.h"
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 
 namespace casa::la_casa {
 
@@ -16,10 +16,10 @@ using table_action::plain_card;
 template <>
 struct ChallengeRules<kBruto> {
   // LC-7.4 / LC-11.3 Bruto: a Bruto may eliminate another card still in the trick.
-  static bool on_play(TableGame& g, Seat s, int card, std::vector<Event>*) {
+  static bool on_play(LaCasaGame& g, Seat s, int card, std::vector<Event>*) {
     if (!kBrutos.has(card)) return false;
     for (int i = 0; i + 1 < g.trick_n_; ++i) {
-      if (!(g.trick_[i].flags & TableGame::kEliminated)) {
+      if (!(g.trick_[i].flags & LaCasaGame::kEliminated)) {
         g.phase_ = Phase::kEliminate;
         g.actor_ = s;
         return true;
@@ -29,27 +29,27 @@ struct ChallengeRules<kBruto> {
   }
 
   // LC-11.3 elimination is optional: any other card still in the trick.
-  static void legal(const TableGame& g, Seat, ActionSink& out) {
+  static void legal(const LaCasaGame& g, Seat, ActionSink& out) {
     out.push(kActNoElimination);
     for (int i = 0; i + 1 < g.trick_n_; ++i)
-      if (!(g.trick_[i].flags & TableGame::kEliminated)) out.push(kActEliminate, g.trick_[i].card);
+      if (!(g.trick_[i].flags & LaCasaGame::kEliminated)) out.push(kActEliminate, g.trick_[i].card);
   }
 
-  static std::optional<Error> check(const TableGame& g, Seat, const Action& a) {
+  static std::optional<Error> check(const LaCasaGame& g, Seat, const Action& a) {
     if (a.kind == kActNoElimination && plain(a)) return std::nullopt;
     if (a.kind != kActEliminate || !plain_card(a)) return g.wrong_decision();
     for (int i = 0; i + 1 < g.trick_n_; ++i)
-      if (g.trick_[i].card == a.card && !(g.trick_[i].flags & TableGame::kEliminated))
+      if (g.trick_[i].card == a.card && !(g.trick_[i].flags & LaCasaGame::kEliminated))
         return std::nullopt;
     return illegal("That card is not in the trick.");
   }
 
   // LC-7.4 the eliminated card goes out of play (LC-4.7); then the next player.
-  static void apply(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
+  static void apply(LaCasaGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
     if (a.kind == kActEliminate) {
       for (int i = 0; i + 1 < g.trick_n_; ++i) {
         if (g.trick_[i].card == a.card) {
-          g.trick_[i].flags |= TableGame::kEliminated;
+          g.trick_[i].flags |= LaCasaGame::kEliminated;
           g.out_.add(a.card);  // LC-4.7
         }
       }
@@ -63,7 +63,7 @@ struct ChallengeRules<kBruto> {
   }
 
   // The robot eliminates nothing.
-  static Action bot(const TableGame&, Seat, std::span<const Action> legal) { return decline(legal); }
+  static Action bot(const LaCasaGame&, Seat, std::span<const Action> legal) { return decline(legal); }
 };
 
 namespace {

@@ -2,7 +2,7 @@
 // LC-7.5 Capitano: two more cards each; no Ruling Family at the start; a 5 played
 // makes its family the Ruling Family at once (LC-11.2); most tricks scores.
 #include "engine/games/la_casa/challenges/challenge.h"
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 #include "engine/games/la_casa/trick.h"
 
 namespace casa::la_casa {
@@ -13,7 +13,7 @@ struct ChallengeRules<kCapitano> {
   static int ruling_after(int card, int ruling) { return trick::ruling_after(card, ruling, true); }
 
   // LC-7.5 / LC-11.2 Capitano: a 5 makes its family the Ruling Family at once.
-  static bool on_play(TableGame& g, Seat s, int card, std::vector<Event>* events) {
+  static bool on_play(LaCasaGame& g, Seat s, int card, std::vector<Event>* events) {
     if (!trick::capitano_sets_ruling(card)) return false;
     g.ruling_ = ruling_after(card, g.ruling_);
     if (events)

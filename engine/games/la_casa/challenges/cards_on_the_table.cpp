@@ -6,7 +6,7 @@
 
 #include "engine/games/la_casa/bot_moves.h"
 #include "engine/games/la_casa/challenges/challenge.h"
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 
 namespace casa::la_casa {
 
@@ -16,25 +16,25 @@ using table_action::plain_card;
 template <>
 struct ChallengeRules<kCardsOnTheTable> {
   // LC-7.7 / LC-11.7 Cards on the Table: one hand card goes face up.
-  static bool after_play(TableGame& g, Seat s, std::vector<Event>*) {
+  static bool after_play(LaCasaGame& g, Seat s, std::vector<Event>*) {
     if (g.hand_[s].empty()) return false;
     g.phase_ = Phase::kReveal;
     g.actor_ = s;
     return true;
   }
 
-  static void legal(const TableGame& g, Seat seat, ActionSink& out) {
+  static void legal(const LaCasaGame& g, Seat seat, ActionSink& out) {
     for (int c : g.hand_[seat]) out.push(kActReveal, c);
   }
 
-  static std::optional<Error> check(const TableGame& g, Seat seat, const Action& a) {
+  static std::optional<Error> check(const LaCasaGame& g, Seat seat, const Action& a) {
     if (a.kind != kActReveal || !plain_card(a)) return g.wrong_decision();
     if (!g.hand_[seat].has(a.card)) return illegal("Put a card from your hand face up.");
     return std::nullopt;
   }
 
   // LC-7.7 the card goes face up in front of its player, for everyone to see.
-  static void apply(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
+  static void apply(LaCasaGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
     g.hand_[seat].remove(a.card);
     g.face_up_[seat].add(a.card);
     g.make_public(a.card);
@@ -44,7 +44,7 @@ struct ChallengeRules<kCardsOnTheTable> {
   }
 
   // The robot shows its lowest card.
-  static Action bot(const TableGame& g, Seat seat, std::span<const Action>) {
+  static Action bot(const LaCasaGame& g, Seat seat, std::span<const Action>) {
     return card_action(kActReveal, lowest_card(g.hand(seat)));
   }
 };

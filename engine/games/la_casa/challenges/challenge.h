@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // A La Casa Challenge card (LC-7) as one record: the facts and hooks by which it
-// departs from the plain round. The table game (two and four players, table_game.h)
+// departs from the plain round. The table game (two and four players, la_casa_game.h)
 // and Solo (solo_game.h) read the same records from one registry, so a
 // Challenge's whole rule is in its own file here (anarchy.cpp ... slap_down.cpp).
 //
@@ -40,10 +40,10 @@ class ViewWriter;
 
 namespace casa::la_casa {
 
-class TableGame;
+class LaCasaGame;
 class SoloGame;
 struct TrickCard;
-enum class Phase : int;  // table_game.h
+enum class Phase : int;  // la_casa_game.h
 
 // LC-7 The Challenge cards, in the order of their ids.
 enum ChallengeId : int {
@@ -94,25 +94,25 @@ struct ExtraPhase {
   // Its name in views and messages ("phase").
   std::string_view name;
   // The seats to act. Empty: the one seat whose turn it is.
-  SeatMask (*to_act)(const TableGame& g) = nullptr;
+  SeatMask (*to_act)(const LaCasaGame& g) = nullptr;
   // Why `seat`, which is not to act, may not act. Empty: it is not their turn.
-  std::optional<Error> (*not_acting)(const TableGame& g, Seat seat) = nullptr;
+  std::optional<Error> (*not_acting)(const LaCasaGame& g, Seat seat) = nullptr;
   // The legal actions of `seat` (one to act).
-  void (*legal)(const TableGame& g, Seat seat, ActionSink& out) = nullptr;
+  void (*legal)(const LaCasaGame& g, Seat seat, ActionSink& out) = nullptr;
   // Validates an action of `seat` (one to act) without changing anything.
-  std::optional<Error> (*check)(const TableGame& g, Seat seat, const Action& a) = nullptr;
+  std::optional<Error> (*check)(const LaCasaGame& g, Seat seat, const Action& a) = nullptr;
   // Applies an action that check() accepted.
-  void (*apply)(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) = nullptr;
+  void (*apply)(LaCasaGame& g, Seat seat, const Action& a, std::vector<Event>* events) = nullptr;
   // What the view of `seat` (a player or not) shows: the seats acting, and the
   // hand size of `s`. Empty: to_act(), and the real size.
-  SeatMask (*view_to_act)(const TableGame& g, Seat seat, bool player) = nullptr;
-  int (*view_hand_size)(const TableGame& g, Seat s, Seat seat, bool player) = nullptr;
+  SeatMask (*view_to_act)(const LaCasaGame& g, Seat seat, bool player) = nullptr;
+  int (*view_hand_size)(const LaCasaGame& g, Seat s, Seat seat, bool player) = nullptr;
   // determinize(): deals hidden cards of this phase first from `pool[0..n)`
   // (shuffled), returns how many it took from the front. Empty: none.
-  int (*determinize)(TableGame& world, std::int8_t* pool, int n) = nullptr;
+  int (*determinize)(LaCasaGame& world, std::int8_t* pool, int n) = nullptr;
   // The rule-following robot's choice for `seat` (one to act) among `legal`, its
   // legal actions (engine/bots.h "robot"; moves from bot_moves.h).
-  Action (*bot)(const TableGame& g, Seat seat, std::span<const Action> legal) = nullptr;
+  Action (*bot)(const LaCasaGame& g, Seat seat, std::span<const Action> legal) = nullptr;
 };
 
 struct Challenge {
@@ -129,7 +129,7 @@ struct Challenge {
   bool deals_two_more = false;
   // Sets cards apart before the deal: copies the rest of `deck` to `rest` in
   // order and returns how many. Empty: every card is dealt.
-  int (*deal)(TableGame& g, const std::int8_t* deck, std::int8_t* rest) = nullptr;
+  int (*deal)(LaCasaGame& g, const std::int8_t* deck, std::int8_t* rest) = nullptr;
   // A face-up tableau card that is the Mangia-Cake swaps with the card under it.
   bool mangia_cake_face_down = false;
 
@@ -139,34 +139,34 @@ struct Challenge {
   // LC-4.9 A Mangia-Cake turned up by the Selection means a re-deal.
   bool redeal_on_mangia_cake = false;
   // Without Selection: how the round opens. Empty: no Ruling Family, then play.
-  void (*open_round)(TableGame& g, std::vector<Event>* events) = nullptr;
+  void (*open_round)(LaCasaGame& g, std::vector<Event>* events) = nullptr;
   // Once the Ruling Family is known and before the first lead: enters an extra
   // phase and returns true, or returns false when there is none (left).
-  bool (*before_play)(TableGame& g) = nullptr;
+  bool (*before_play)(LaCasaGame& g) = nullptr;
 
   // --- The play ---
   // Who leads the first trick. Empty: LC-4.6 / LC-6.4.
-  int (*leader)(const TableGame& g) = nullptr;
+  int (*leader)(const LaCasaGame& g) = nullptr;
   // LC-2.4 is lifted: any card may be played to any trick.
   bool nobody_follows = false;
   // Replaces the play of a card to the trick entirely.
-  void (*play)(TableGame& g, Seat s, int card, std::uint8_t flags,
+  void (*play)(LaCasaGame& g, Seat s, int card, std::uint8_t flags,
                std::vector<Event>* events) = nullptr;
   // Right after a card joins the trick (and its play event). Returns true when an
   // extra phase begins, false to go on.
-  bool (*on_play)(TableGame& g, Seat s, int card, std::vector<Event>* events) = nullptr;
+  bool (*on_play)(LaCasaGame& g, Seat s, int card, std::vector<Event>* events) = nullptr;
   // The Ruling Family in force once `card` is played under `ruling`.
   int (*ruling_after)(int card, int ruling) = nullptr;
   // After the play and any on_play phase, before the next player: true when an
   // extra phase begins.
-  bool (*after_play)(TableGame& g, Seat s, std::vector<Event>* events) = nullptr;
+  bool (*after_play)(LaCasaGame& g, Seat s, std::vector<Event>* events) = nullptr;
 
   // --- The trick ---
   // The winning seat of `trick[0..n)` under `ruling`. Empty: LC-2.5 / LC-11.3.
-  int (*resolve)(const TableGame& g, const TrickCard* trick, int n, int ruling) = nullptr;
+  int (*resolve)(const LaCasaGame& g, const TrickCard* trick, int n, int ruling) = nullptr;
   // After the winner is fixed, before the trick is taken: true when it has taken
   // over (and will finish the trick itself).
-  bool (*after_resolve)(TableGame& g, std::vector<Event>* events) = nullptr;
+  bool (*after_resolve)(LaCasaGame& g, std::vector<Event>* events) = nullptr;
   // The round ends as soon as a trick with the Mangia-Cake is captured.
   bool ends_on_mangia_cake = false;
 
@@ -176,7 +176,7 @@ struct Challenge {
   int (*tally)(CardSet captured, int tricks) = nullptr;
   bool tally_most = true;
   // Any other scoring of the table game: sets the round's points (and counts).
-  void (*score)(TableGame& g, std::array<int, 2>& points) = nullptr;
+  void (*score)(LaCasaGame& g, std::array<int, 2>& points) = nullptr;
 
   // --- The extra phases it begins ---
   std::span<const ExtraPhase> phases{};
@@ -185,8 +185,8 @@ struct Challenge {
   // The cards deal() sets apart are exactly these (and everybody knows it):
   // determinize() deals the unseen ones back to where deal() put them.
   CardSet set_apart{};
-  void (*view_after_casa)(const TableGame& g, Seat seat, bool player, ViewWriter& v) = nullptr;
-  void (*view_after_trick)(const TableGame& g, Seat seat, bool player, ViewWriter& v) = nullptr;
+  void (*view_after_casa)(const LaCasaGame& g, Seat seat, bool player, ViewWriter& v) = nullptr;
+  void (*view_after_trick)(const LaCasaGame& g, Seat seat, bool player, ViewWriter& v) = nullptr;
 
   // --- Solo (LC-8.5) ---
   // Cards set apart before the Solo deal (Betrayal's references); returns how

@@ -7,7 +7,7 @@
 #include "engine/games/la_casa/bot_moves.h"
 #include "engine/games/la_casa/challenges/challenge.h"
 #include "engine/games/la_casa/solo_game.h"
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 
 namespace casa::la_casa {
 
@@ -16,7 +16,7 @@ using table_action::plain_arg;
 
 template <>
 struct ChallengeRules<kCousins> {
-  static bool before_play(TableGame& g) {
+  static bool before_play(LaCasaGame& g) {
     if (g.cousins_ != kNoFamily) return false;
     // LC-7.9 the dealer's left (the elector's left after an Election) names the Cousins.
     g.phase_ = Phase::kNameCousins;
@@ -25,19 +25,19 @@ struct ChallengeRules<kCousins> {
   }
 
   // LC-7.9 any family but the Ruling one.
-  static void legal(const TableGame& g, Seat, ActionSink& out) {
+  static void legal(const LaCasaGame& g, Seat, ActionSink& out) {
     for (int f = 0; f < kFamilies; ++f)
       if (f != g.ruling_) out.push(kActNameFamily, 0, f);
   }
 
-  static std::optional<Error> check(const TableGame& g, Seat, const Action& a) {
+  static std::optional<Error> check(const LaCasaGame& g, Seat, const Action& a) {
     if (a.kind != kActNameFamily || !plain_arg(a) || a.arg < 0 || a.arg >= kFamilies)
       return g.wrong_decision();
     if (a.arg == g.ruling_) return illegal("The Cousins cannot be the Ruling Family.");
     return std::nullopt;
   }
 
-  static void apply(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
+  static void apply(LaCasaGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
     g.cousins_ = a.arg;
     if (events)
       g.emit(events, Value::obj({{"type", "cousins"}, {"seat", seat},
@@ -47,7 +47,7 @@ struct ChallengeRules<kCousins> {
 
   // The robot names the family it holds most cards of; in Solo, counting the
   // Mangia-Cake as it would be once that family rules.
-  static Action bot(const TableGame& g, Seat seat, std::span<const Action> legal) {
+  static Action bot(const LaCasaGame& g, Seat seat, std::span<const Action> legal) {
     return family_held_most(legal, g.hand(seat));
   }
   static Action solo_bot(const SoloGame& g, std::span<const Action> legal) {

@@ -8,7 +8,7 @@
 
 #include "engine/games/la_casa/bot_moves.h"
 #include "engine/games/la_casa/challenges/challenge.h"
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 #include "engine/view_writer.h"
 
 namespace casa::la_casa {
@@ -20,7 +20,7 @@ using table_action::plain_arg;
 template <>
 struct ChallengeRules<kFigura> {
   // LC-7.10 the dealer opens the bidding.
-  static void open_round(TableGame& g, std::vector<Event>*) {
+  static void open_round(LaCasaGame& g, std::vector<Event>*) {
     g.bid_ = 0;
     g.bidder_ = -1;
     g.passed_ = 0;
@@ -29,12 +29,12 @@ struct ChallengeRules<kFigura> {
   }
 
   // LC-7.10 a bid is higher than the last, up to every trick; the dealer must open.
-  static void bid_legal(const TableGame& g, Seat, ActionSink& out) {
+  static void bid_legal(const LaCasaGame& g, Seat, ActionSink& out) {
     if (g.bid_ > 0) out.push(kActPass);
     for (int b = g.bid_ + 1; b <= g.total_tricks_; ++b) out.push(kActBid, 0, b);
   }
 
-  static std::optional<Error> bid_check(const TableGame& g, Seat, const Action& a) {
+  static std::optional<Error> bid_check(const LaCasaGame& g, Seat, const Action& a) {
     if (a.kind == kActPass && plain(a)) {
       if (g.bid_ == 0) return illegal("The dealer must open the bidding.");
       return std::nullopt;
@@ -47,7 +47,7 @@ struct ChallengeRules<kFigura> {
     return std::nullopt;
   }
 
-  static void bid(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
+  static void bid(LaCasaGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
     if (a.kind == kActPass) {
       g.passed_ |= seat_bit(seat);
     } else {
@@ -77,17 +77,17 @@ struct ChallengeRules<kFigura> {
   }
 
   // LC-7.10 the highest bidder names the Ruling Family: any family.
-  static void name_legal(const TableGame&, Seat, ActionSink& out) {
+  static void name_legal(const LaCasaGame&, Seat, ActionSink& out) {
     for (int f = 0; f < kFamilies; ++f) out.push(kActNameFamily, 0, f);
   }
 
-  static std::optional<Error> name_check(const TableGame& g, Seat, const Action& a) {
+  static std::optional<Error> name_check(const LaCasaGame& g, Seat, const Action& a) {
     if (a.kind != kActNameFamily || !plain_arg(a) || a.arg < 0 || a.arg >= kFamilies)
       return g.wrong_decision();
     return std::nullopt;
   }
 
-  static void name(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
+  static void name(LaCasaGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
     g.ruling_ = a.arg;
     if (events)
       g.emit(events, Value::obj({{"type", "ruling_family"}, {"seat", seat},
@@ -96,16 +96,16 @@ struct ChallengeRules<kFigura> {
   }
 
   // LC-7.10 the highest bidder leads.
-  static int leader(const TableGame& g) { return g.bidder_; }
+  static int leader(const LaCasaGame& g) { return g.bidder_; }
 
   // LC-7.10 the bidding side scores 1 with at least its bid.
-  static void score(TableGame& g, std::array<int, 2>& points) {
+  static void score(LaCasaGame& g, std::array<int, 2>& points) {
     g.round_counts_ = g.tricks_won_;
     if (g.tricks_won_[g.side_of(g.bidder_)] >= g.bid_) points[g.side_of(g.bidder_)] = 1;
   }
 
   // The bidding, for everyone.
-  static void view(const TableGame& g, Seat, bool, ViewWriter& v) {
+  static void view(const LaCasaGame& g, Seat, bool, ViewWriter& v) {
     v.key("bidding");
     v.begin_object(3);
     v.member("bid", g.bid_);
@@ -120,8 +120,8 @@ struct ChallengeRules<kFigura> {
 
   // The robot passes (bids nothing), and as highest bidder names the family it
   // holds most cards of.
-  static Action bid_bot(const TableGame&, Seat, std::span<const Action> legal) { return decline(legal); }
-  static Action name_bot(const TableGame& g, Seat seat, std::span<const Action> legal) {
+  static Action bid_bot(const LaCasaGame&, Seat, std::span<const Action> legal) { return decline(legal); }
+  static Action name_bot(const LaCasaGame& g, Seat seat, std::span<const Action> legal) {
     return family_held_most(legal, g.hand(seat));
   }
 };

@@ -2,14 +2,14 @@
 // LC-7.11 Kin (four players): when both partners play cards of the same family to
 // a trick, they count as one card of their summed value (LC-11.6).
 #include "engine/games/la_casa/challenges/challenge.h"
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 
 namespace casa::la_casa {
 
 template <>
 struct ChallengeRules<kKin> {
   // LC-7.11 / LC-11.6 Kin: partners' cards of one family count as one card.
-  static int resolve(const TableGame& game, const TrickCard* trick, int n, int ruling) {
+  static int resolve(const LaCasaGame& game, const TrickCard* trick, int n, int ruling) {
     struct Group {
       int side, family, sum, first, count;
       int idx[2];
@@ -17,7 +17,7 @@ struct ChallengeRules<kKin> {
     Group groups[4];
     int g = 0;
     for (int i = 0; i < n; ++i) {
-      if (trick[i].card < 0 || (trick[i].flags & (TableGame::kEliminated | TableGame::kFaceDown)))
+      if (trick[i].card < 0 || (trick[i].flags & (LaCasaGame::kEliminated | LaCasaGame::kFaceDown)))
         continue;
       const int f = effective_family(trick[i].card, ruling);
       if (f == kNoFamily) continue;

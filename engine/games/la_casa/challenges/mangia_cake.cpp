@@ -2,14 +2,14 @@
 // LC-7.12 Mangia-Cake (two players only): a fifth tableau stack; the round ends
 // as soon as the Mangia-Cake is captured, and its captor scores 1 (LC-11.12).
 #include "engine/games/la_casa/challenges/challenge.h"
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 
 namespace casa::la_casa {
 
 template <>
 struct ChallengeRules<kMangiaCakeChallenge> {
   // LC-7.12 the side that captured the Mangia-Cake scores 1.
-  static void score(TableGame& g, std::array<int, 2>& points) {
+  static void score(LaCasaGame& g, std::array<int, 2>& points) {
     g.round_counts_ = g.tricks_won_;
     // LC-11.12 a discarded Mangia-Cake is never captured: nobody scores.
     if (g.mc_trick_captured_) points[g.mc_side_] = 1;

@@ -6,7 +6,7 @@
 
 #include "engine/games/la_casa/bot_moves.h"
 #include "engine/games/la_casa/challenges/challenge.h"
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 
 namespace casa::la_casa {
 
@@ -16,7 +16,7 @@ using table_action::plain_card;
 template <>
 struct ChallengeRules<kPassTheBuck> {
   // LC-7.14 / LC-11.9 Pass the Buck: with two or more cards left, pass one left.
-  static bool after_play(TableGame& g, Seat s, std::vector<Event>*) {
+  static bool after_play(LaCasaGame& g, Seat s, std::vector<Event>*) {
     const std::uint64_t b = g.hand_[s].bits();
     if ((b & (b - 1)) == 0) return false;  // fewer than two cards
     g.phase_ = Phase::kPassCard;
@@ -24,18 +24,18 @@ struct ChallengeRules<kPassTheBuck> {
     return true;
   }
 
-  static void legal(const TableGame& g, Seat seat, ActionSink& out) {
+  static void legal(const LaCasaGame& g, Seat seat, ActionSink& out) {
     for (int c : g.hand_[seat]) out.push(kActPassCard, c);
   }
 
-  static std::optional<Error> check(const TableGame& g, Seat seat, const Action& a) {
+  static std::optional<Error> check(const LaCasaGame& g, Seat seat, const Action& a) {
     if (a.kind != kActPassCard || !plain_card(a)) return g.wrong_decision();
     if (!g.hand_[seat].has(a.card)) return illegal("Pass a card from your hand.");
     return std::nullopt;
   }
 
   // LC-7.14 the card goes to the left neighbour's hand: only the two of them see it.
-  static void apply(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
+  static void apply(LaCasaGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
     const Seat to = g.left_of(seat);
     g.hand_[seat].remove(a.card);
     g.hand_[to].add(a.card);
@@ -52,7 +52,7 @@ struct ChallengeRules<kPassTheBuck> {
   }
 
   // The robot passes its lowest card.
-  static Action bot(const TableGame& g, Seat seat, std::span<const Action>) {
+  static Action bot(const LaCasaGame& g, Seat seat, std::span<const Action>) {
     return card_action(kActPassCard, lowest_card(g.hand(seat)));
   }
 };

@@ -13,18 +13,18 @@
 
 #include "engine/games/la_casa/bot_moves.h"
 #include "engine/games/la_casa/challenges/challenge.h"
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 #include "engine/view_writer.h"
 
 namespace casa::la_casa {
 
 template <>
 struct ChallengeRules<kSlapDown> {
-  static void play(TableGame& g, Seat s, int card, std::uint8_t flags, std::vector<Event>* events) {
+  static void play(LaCasaGame& g, Seat s, int card, std::uint8_t flags, std::vector<Event>* events) {
     // LC-7.16 commits sit in seat order from the leader, hidden until all are in.
     const int pos = (s - g.leader_ + g.players_) % g.players_;
     g.trick_[pos] = TrickCard{static_cast<std::int8_t>(s), static_cast<std::int8_t>(card),
-                              static_cast<std::uint8_t>(flags | TableGame::kHidden)};
+                              static_cast<std::uint8_t>(flags | LaCasaGame::kHidden)};
     ++g.trick_n_;
     g.committed_ |= seat_bit(s);
     if (s == g.leader_) {
@@ -47,7 +47,7 @@ struct ChallengeRules<kSlapDown> {
     if (g.trick_n_ < g.players_) return;
     CardSet revealed;
     for (int i = 0; i < g.trick_n_; ++i) {
-      g.trick_[i].flags &= static_cast<std::uint8_t>(~TableGame::kHidden);
+      g.trick_[i].flags &= static_cast<std::uint8_t>(~LaCasaGame::kHidden);
       revealed.add(g.trick_[i].card);
     }
     g.make_public(revealed);
@@ -61,32 +61,32 @@ struct ChallengeRules<kSlapDown> {
   }
 
   // LC-7.16 the followers commit at once: all who have not yet.
-  static SeatMask to_act(const TableGame& g) {
+  static SeatMask to_act(const LaCasaGame& g) {
     return ((SeatMask{1} << g.players_) - 1) & ~g.committed_;
   }
 
-  static std::optional<Error> not_acting(const TableGame& g, Seat seat) {
+  static std::optional<Error> not_acting(const LaCasaGame& g, Seat seat) {
     if (g.committed_ & seat_bit(seat))
       return Error{"not_your_turn", "You have already committed a card to this trick."};
     return std::nullopt;
   }
 
   // A commit is a play (LC-2.4: following the announced family).
-  static void legal(const TableGame& g, Seat seat, ActionSink& out) {
+  static void legal(const LaCasaGame& g, Seat seat, ActionSink& out) {
     for (int c : g.legal_plays(seat)) out.push(kActPlay, c);
   }
 
-  static std::optional<Error> check(const TableGame& g, Seat seat, const Action& a) {
+  static std::optional<Error> check(const LaCasaGame& g, Seat seat, const Action& a) {
     return g.check_play(seat, a);
   }
 
-  static void apply(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
+  static void apply(LaCasaGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
     g.play_card(seat, a.card, events);
   }
 
   // LC-7.16 nobody learns who has committed: every follower is shown as acting,
   // except that a seat knows its own commit.
-  static SeatMask view_to_act(const TableGame& g, Seat seat, bool player) {
+  static SeatMask view_to_act(const LaCasaGame& g, Seat seat, bool player) {
     SeatMask acting = ((SeatMask{1} << g.players_) - 1) & ~seat_bit(g.leader_);
     if (player && (g.committed_ & seat_bit(seat))) acting &= ~seat_bit(seat);
     return acting;
@@ -94,7 +94,7 @@ struct ChallengeRules<kSlapDown> {
 
   // LC-7.16 a follower's commit still counts in its hand for everyone else
   // until the reveal: a shrinking hand would tell who has committed.
-  static int view_hand_size(const TableGame& g, Seat s, Seat seat, bool player) {
+  static int view_hand_size(const LaCasaGame& g, Seat s, Seat seat, bool player) {
     const bool hidden_commit =
         s != g.leader_ && (g.committed_ & seat_bit(s)) && !(player && s == seat);
     return g.hand_[s].size() + (hidden_commit ? 1 : 0);
@@ -102,8 +102,8 @@ struct ChallengeRules<kSlapDown> {
 
   // LC-7.16 / LC-11.10 the leader's hidden commit (first in the trick) is of the
   // family the server announced: it is dealt first, from the cards of that family.
-  static int determinize(TableGame& g, std::int8_t* pool, int n) {
-    if (g.trick_[0].card != TableGame::kEmptied) return 0;
+  static int determinize(LaCasaGame& g, std::int8_t* pool, int n) {
+    if (g.trick_[0].card != LaCasaGame::kEmptied) return 0;
     for (int i = 0; i < n; ++i) {
       if (effective_family(pool[i], g.ruling_) == g.lead_) {
         std::swap(pool[0], pool[i]);
@@ -115,7 +115,7 @@ struct ChallengeRules<kSlapDown> {
   }
 
   // LC-7.16 how many have committed, and a seat's own commit.
-  static void view(const TableGame& g, Seat seat, bool player, ViewWriter& v) {
+  static void view(const LaCasaGame& g, Seat seat, bool player, ViewWriter& v) {
     v.member("commits", g.phase_ == Phase::kSlapFollow ? g.trick_n_ : 0);
     if (player && (g.committed_ & seat_bit(seat))) {
       const std::string id = card_id(g.trick_[(seat - g.leader_ + g.players_) % g.players_].card);
@@ -124,7 +124,7 @@ struct ChallengeRules<kSlapDown> {
   }
 
   // The robot commits the card it would play to the trick (LC-8.4 rules 1-3).
-  static Action bot(const TableGame& g, Seat seat, std::span<const Action>) {
+  static Action bot(const LaCasaGame& g, Seat seat, std::span<const Action>) {
     return card_action(kActPlay, robot_trick_card(g, seat));
   }
 };

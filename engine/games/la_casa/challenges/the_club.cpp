@@ -6,7 +6,7 @@
 
 #include "engine/games/la_casa/bot_moves.h"
 #include "engine/games/la_casa/challenges/challenge.h"
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 
 namespace casa::la_casa {
 
@@ -15,7 +15,7 @@ using table_action::plain;
 
 template <>
 struct ChallengeRules<kTheClub> {
-  static bool before_play(TableGame& g) {
+  static bool before_play(LaCasaGame& g) {
     const SeatMask all = (SeatMask{1} << g.players_) - 1;
     if (g.club_done_ == all) return false;
     // LC-7.8 / LC-11.8 from the dealer's left, after any election discard.
@@ -27,7 +27,7 @@ struct ChallengeRules<kTheClub> {
   }
 
   // LC-7.8 up to two hand cards: none, one, or any two.
-  static void legal(const TableGame& g, Seat seat, ActionSink& out) {
+  static void legal(const LaCasaGame& g, Seat seat, ActionSink& out) {
     out.push(kActSetAside);
     const CardSet h = g.hand_[seat];
     for (int a : h) out.push(kActSetAside, 0, 0, CardSet::of(a).bits());
@@ -36,7 +36,7 @@ struct ChallengeRules<kTheClub> {
         if (a < b) out.push(kActSetAside, 0, 0, (CardSet::of(a) | CardSet::of(b)).bits());
   }
 
-  static std::optional<Error> check(const TableGame& g, Seat seat, const Action& a) {
+  static std::optional<Error> check(const LaCasaGame& g, Seat seat, const Action& a) {
     if (a.kind != kActSetAside || !plain(Action{0, 0, 0, 0, a.set2}) || a.card != 0 || a.arg != 0)
       return g.wrong_decision();
     const CardSet s(a.set);
@@ -47,7 +47,7 @@ struct ChallengeRules<kTheClub> {
   }
 
   // LC-7.8 the cards set aside are seen by their player only; the others learn how many.
-  static void apply(TableGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
+  static void apply(LaCasaGame& g, Seat seat, const Action& a, std::vector<Event>* events) {
     const CardSet s(a.set);
     g.hand_[seat] -= s;
     g.set_aside_[seat] |= s;
@@ -65,7 +65,7 @@ struct ChallengeRules<kTheClub> {
   }
 
   // LC-7.8 / LC-11.8 The Club: set-aside cards return once the hand is empty.
-  static bool after_play(TableGame& g, Seat s, std::vector<Event>* events) {
+  static bool after_play(LaCasaGame& g, Seat s, std::vector<Event>* events) {
     if (g.hand_[s].empty() && !g.set_aside_[s].empty()) {
       g.hand_[s] = g.set_aside_[s];
       if (events)
@@ -77,7 +77,7 @@ struct ChallengeRules<kTheClub> {
   }
 
   // The robot makes the first listed choice.
-  static Action bot(const TableGame&, Seat, std::span<const Action> legal) { return decline(legal); }
+  static Action bot(const LaCasaGame&, Seat, std::span<const Action> legal) { return decline(legal); }
 };
 
 namespace {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The rules of the two- and four-player table game: the round's flow from the
 // deal to the score, and apply()/legal_actions(). Views, the full state,
-// encoding and determinize are in table_view.cpp.
-#include "engine/games/la_casa/table_game.h"
+// encoding and determinize are in la_casa_game_view.cpp.
+#include "engine/games/la_casa/la_casa_game.h"
 
 #include <algorithm>
 #include <string>
@@ -38,7 +38,7 @@ using table_action::plain_arg;
 using table_action::plain_card;
 
 // The phase's name in views and messages; a Challenge names the phases it adds.
-std::string_view TableGame::phase_name() const {
+std::string_view LaCasaGame::phase_name() const {
   if (const ExtraPhase* p = extra_phase()) return p->name;
   switch (phase_) {
     case Phase::kChooseChallenge: return "choose_challenge";
@@ -52,7 +52,7 @@ std::string_view TableGame::phase_name() const {
   return "?";
 }
 
-TableGame::TableGame(const TableOptions& o, std::uint64_t seed)
+LaCasaGame::LaCasaGame(const TableOptions& o, std::uint64_t seed)
     : players_(o.players),
       format_(o.format),
       target_(o.target),
@@ -87,7 +87,7 @@ TableGame::TableGame(const TableOptions& o, std::uint64_t seed)
 }
 
 // LC-5.4 challenges: the next card of the Challenge deck, reshuffled when used up.
-int TableGame::next_challenge() {
+int LaCasaGame::next_challenge() {
   if (challenge_pos_ == challenge_count_) {
     ++challenge_cycle_;
     challenge_pos_ = 0;
@@ -97,39 +97,39 @@ int TableGame::next_challenge() {
   return challenge_deck_[challenge_pos_++];
 }
 
-int TableGame::cards_per_player() const {
+int LaCasaGame::cards_per_player() const {
   const bool two_more = rules().deals_two_more;
   if (players_ == 4) return two_more ? 9 : 7;  // LC-4.1, LC-4.3
   return 8 + 2 * (two_more ? 5 : 4);           // LC-4.2, LC-4.3
 }
 
-CardSet TableGame::playable(Seat s) const { return hand_[s] | face_up_[s] | tableau_up(s); }
+CardSet LaCasaGame::playable(Seat s) const { return hand_[s] | face_up_[s] | tableau_up(s); }
 
 // LC-2.4 following, LC-4.4 (tableau), LC-7.7 (face-up cards), LC-11.1 the
 // familyless Mangia-Cake, LC-11.2 the Ruling Family in force now; a Challenge may
 // lift the duty to follow (LC-7.1 Anarchy).
-CardSet TableGame::legal_plays(Seat s) const {
+CardSet LaCasaGame::legal_plays(Seat s) const {
   const bool free = trick_n_ == 0 || rules().nobody_follows;
   return trick::playable(playable(s), free ? kNoFamily : lead_, ruling_);
 }
 
-void TableGame::make_public(CardSet cards) {
+void LaCasaGame::make_public(CardSet cards) {
   public_ |= cards;
   for (int s = 0; s < players_; ++s) seen_[s] |= cards;
 }
 
-void TableGame::emit(std::vector<Event>* events, Value body) const {
+void LaCasaGame::emit(std::vector<Event>* events, Value body) const {
   events->push_back(Event{(SeatMask{1} << players_) - 1, true, std::move(body)});
 }
 
-void TableGame::emit_to(std::vector<Event>* events, SeatMask seats, Value body) const {
+void LaCasaGame::emit_to(std::vector<Event>* events, SeatMask seats, Value body) const {
   events->push_back(Event{seats, false, std::move(body)});
 }
 
 // ---------------------------------------------------------------------------
 // The deal (LC-4)
 
-void TableGame::start_round(std::vector<Event>* events) {
+void LaCasaGame::start_round(std::vector<Event>* events) {
   ++round_;
   std::array<std::int8_t, kDeckSize> deck{};
   if (deals_ == 0 && has_first_deck_) {
@@ -192,7 +192,7 @@ void TableGame::start_round(std::vector<Event>* events) {
 }
 
 // LC-4.8 deck[i] is the i-th card dealt.
-void TableGame::deal(const std::int8_t* deck, std::vector<Event>*) {
+void LaCasaGame::deal(const std::int8_t* deck, std::vector<Event>*) {
   hand_ = {};
   set_aside_ = {};
   face_up_ = {};
@@ -276,12 +276,12 @@ void TableGame::deal(const std::int8_t* deck, std::vector<Event>*) {
 
 // After the Ruling Family is known: a Challenge's phase before play (LC-7.8 The
 // Club's set-aside, LC-7.9 naming the Cousins), then play.
-void TableGame::after_ruling(std::vector<Event>* events) {
+void LaCasaGame::after_ruling(std::vector<Event>* events) {
   if (rules().before_play && rules().before_play(*this)) return;
   start_play(events);
 }
 
-void TableGame::start_play(std::vector<Event>*) {
+void LaCasaGame::start_play(std::vector<Event>*) {
   // LC-4.6 the dealer's left leads unless an Election, a bid or a challenge says otherwise.
   if (rules().leader) {
     leader_ = rules().leader(*this);
@@ -299,7 +299,7 @@ void TableGame::start_play(std::vector<Event>*) {
 // ---------------------------------------------------------------------------
 // Tricks (LC-2)
 
-void TableGame::remove_from_play_area(Seat s, int card, std::uint8_t* flags) {
+void LaCasaGame::remove_from_play_area(Seat s, int card, std::uint8_t* flags) {
   if (hand_[s].has(card)) {
     hand_[s].remove(card);
     return;
@@ -319,7 +319,7 @@ void TableGame::remove_from_play_area(Seat s, int card, std::uint8_t* flags) {
   }
 }
 
-void TableGame::play_card(Seat s, int card, std::vector<Event>* events) {
+void LaCasaGame::play_card(Seat s, int card, std::vector<Event>* events) {
   std::uint8_t flags = 0;
   remove_from_play_area(s, card, &flags);
   if (rules().play) {
@@ -341,13 +341,13 @@ void TableGame::play_card(Seat s, int card, std::vector<Event>* events) {
   after_play(s, events);
 }
 
-void TableGame::after_play(Seat s, std::vector<Event>* events) {
+void LaCasaGame::after_play(Seat s, std::vector<Event>* events) {
   // LC-7.7 Cards on the Table, LC-7.8 The Club, LC-7.14 Pass the Buck.
   if (rules().after_play && rules().after_play(*this, s, events)) return;
   next_player(events);
 }
 
-void TableGame::next_player(std::vector<Event>* events) {
+void LaCasaGame::next_player(std::vector<Event>* events) {
   if (trick_n_ == players_) {
     complete_trick(events);
     return;
@@ -357,7 +357,7 @@ void TableGame::next_player(std::vector<Event>* events) {
 }
 
 // LC-2.5 / LC-11.3 the winner of a trick (by seat) under `ruling`.
-int TableGame::resolve_trick(const TrickCard* trick, int n, int ruling) const {
+int LaCasaGame::resolve_trick(const TrickCard* trick, int n, int ruling) const {
   int best = -1;
   int best_key = -1;
   for (int i = 0; i < n; ++i) {
@@ -399,32 +399,32 @@ int TableGame::resolve_trick(const TrickCard* trick, int n, int ruling) const {
   return first >= 0 ? trick[first].seat : trick[0].seat;  // LC-2.5 a lone Mangia-Cake
 }
 
-bool TableGame::would_win(Seat seat, int card) const {
+bool LaCasaGame::would_win(Seat seat, int card) const {
   std::array<TrickCard, 4> trick = trick_;
   int n = 0;
   for (int i = 0; i < trick_n_; ++i)
     if (!(trick_[i].flags & kHidden)) trick[n++] = trick_[i];
   trick[n++] = TrickCard{static_cast<std::int8_t>(seat), static_cast<std::int8_t>(card), 0};
   const int ruling = rules().ruling_after ? rules().ruling_after(card, ruling_) : ruling_;
-  TableGame probe(*this);
+  LaCasaGame probe(*this);
   if (probe.lead_ == kNoFamily) probe.lead_ = effective_family(card, ruling_);
   return probe.resolve(trick.data(), n, ruling) == seat;
 }
 
 // The winner of a trick by the round's Challenge (LC-7.11 Kin) or LC-2.5.
-int TableGame::resolve(const TrickCard* trick, int n, int ruling) const {
+int LaCasaGame::resolve(const TrickCard* trick, int n, int ruling) const {
   return rules().resolve ? rules().resolve(*this, trick, n, ruling)
                          : resolve_trick(trick, n, ruling);
 }
 
-void TableGame::complete_trick(std::vector<Event>* events) {
+void LaCasaGame::complete_trick(std::vector<Event>* events) {
   trick_winner_ = resolve(trick_.data(), trick_n_, ruling_);
   // A Challenge may act between the winner's fixing and the capture (LC-7.2 Bandits).
   if (rules().after_resolve && rules().after_resolve(*this, events)) return;
   finish_trick(events);
 }
 
-void TableGame::finish_trick(std::vector<Event>* events) {
+void LaCasaGame::finish_trick(std::vector<Event>* events) {
   const Seat w = trick_winner_;
   const int side = side_of(w);
   CardSet cards;
@@ -485,13 +485,13 @@ void TableGame::finish_trick(std::vector<Event>* events) {
 
 // The side with more (most = true) or fewer of a count scores; a tie goes to the
 // side that captured the Mangia-Cake (LC-5.1 / LC-5.2).
-int TableGame::decide(int a, int b, bool most) {
+int LaCasaGame::decide(int a, int b, bool most) {
   round_counts_ = {a, b};
   if (a == b) return mc_side_;
   return (most ? a > b : a < b) ? 0 : 1;
 }
 
-void TableGame::end_round(std::vector<Event>* events) {
+void LaCasaGame::end_round(std::vector<Event>* events) {
   std::array<int, 2> points{};
   const Challenge& c = rules();
   if (c.score) {
@@ -555,19 +555,19 @@ void TableGame::end_round(std::vector<Event>* events) {
 // ---------------------------------------------------------------------------
 // Actions
 
-SeatMask TableGame::to_act() const {
+SeatMask LaCasaGame::to_act() const {
   if (phase_ == Phase::kGameOver) return 0;
   if (const ExtraPhase* p = extra_phase(); p && p->to_act) return p->to_act(*this);
   return seat_bit(actor_);
 }
 
-const ExtraPhase* TableGame::extra_phase() const {
+const ExtraPhase* LaCasaGame::extra_phase() const {
   for (const ExtraPhase& p : rules().phases)
     if (p.phase == phase_) return &p;
   return nullptr;
 }
 
-void TableGame::legal_actions(Seat seat, std::vector<Action>& out) const {
+void LaCasaGame::legal_actions(Seat seat, std::vector<Action>& out) const {
   out.clear();
   if (seat < 0 || seat >= players_ || !(to_act() & seat_bit(seat))) return;
   // Built in a fixed buffer and copied once: no per-action growth checks.
@@ -612,7 +612,7 @@ void TableGame::legal_actions(Seat seat, std::vector<Action>& out) const {
 
 // Validates `a` for `seat` without changing anything (apply() must leave the state
 // unchanged on failure).
-Error TableGame::not_your_turn(Seat seat) const {
+Error LaCasaGame::not_your_turn(Seat seat) const {
   if (seat < 0 || seat >= players_) return Error{"not_your_turn", "There is no such seat."};
   const ExtraPhase* extra = extra_phase();
   if (extra && extra->not_acting)
@@ -621,7 +621,7 @@ Error TableGame::not_your_turn(Seat seat) const {
 }
 
 // Game::apply refused a finished game and a seat that does not act (not_your_turn).
-std::optional<Error> TableGame::check(Seat seat, const Action& a) const {
+std::optional<Error> LaCasaGame::check(Seat seat, const Action& a) const {
   const ExtraPhase* extra = extra_phase();
   auto wrong = [this]() { return wrong_decision(); };
   switch (phase_) {
@@ -663,7 +663,7 @@ std::optional<Error> TableGame::check(Seat seat, const Action& a) const {
 }
 
 // LC-2.4 a card to the trick: one the seat has, following where it must.
-std::optional<Error> TableGame::check_play(Seat seat, const Action& a) const {
+std::optional<Error> LaCasaGame::check_play(Seat seat, const Action& a) const {
   if (a.kind != kActPlay || !plain_card(a)) return wrong_decision();
   if (!playable(seat).has(a.card)) return illegal("You do not have that card to play.");
   if (!legal_plays(seat).has(a.card))
@@ -671,12 +671,12 @@ std::optional<Error> TableGame::check_play(Seat seat, const Action& a) const {
   return std::nullopt;
 }
 
-Error TableGame::wrong_decision() const {
+Error LaCasaGame::wrong_decision() const {
   return illegal("That is not a decision of this moment (" + std::string(phase_name()) +
                  ").");
 }
 
-std::optional<Error> TableGame::step(Seat seat, const Action& a, std::vector<Event>* events) {
+std::optional<Error> LaCasaGame::step(Seat seat, const Action& a, std::vector<Event>* events) {
   if (auto err = check(seat, a)) return err;
   switch (phase_) {
     case Phase::kChooseChallenge:
@@ -754,13 +754,13 @@ std::optional<Error> TableGame::step(Seat seat, const Action& a, std::vector<Eve
   return std::nullopt;
 }
 
-std::vector<int> TableGame::scores() const {
+std::vector<int> LaCasaGame::scores() const {
   std::vector<int> out(static_cast<std::size_t>(players_));
   for (int s = 0; s < players_; ++s) out[static_cast<std::size_t>(s)] = scores_[side_of(s)];
   return out;
 }
 
-std::vector<Seat> TableGame::winners() const {
+std::vector<Seat> LaCasaGame::winners() const {
   std::vector<Seat> out;
   if (phase_ != Phase::kGameOver) return out;
   const int best = std::max(scores_[0], scores_[1]);

@@ -112,13 +112,16 @@ struct TrickCard {
   friend bool operator==(const TrickCard&, const TrickCard&) = default;
 };
 
-class TableGame final : public Game {
+// La Casa as the rules describe it for two and four players (the "table game"
+// mode of docs/games/la-casa.md: classic, challenges or sticky); SoloGame and
+// DominationGame are the other two modes.
+class LaCasaGame final : public Game {
  public:
-  TableGame(const TableOptions& options, std::uint64_t seed);
+  LaCasaGame(const TableOptions& options, std::uint64_t seed);
 
   std::string_view name() const override { return "la-casa"; }
   int players() const override { return players_; }
-  std::unique_ptr<Game> clone() const override { return std::make_unique<TableGame>(*this); }
+  std::unique_ptr<Game> clone() const override { return std::make_unique<LaCasaGame>(*this); }
   SeatMask to_act() const override;
   void legal_actions(Seat seat, std::vector<Action>& out) const override;
   std::optional<Error> step(Seat seat, const Action& action, std::vector<Event>* events) override;

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "engine/action_fields.h"
-#include "engine/games/la_casa/table_game.h"
+#include "engine/games/la_casa/la_casa_game.h"
 #include "engine/teams.h"
 #include "engine/rng.h"
 
@@ -41,13 +41,13 @@ std::string_view card_name(int card) { return {kCardNames[static_cast<std::size_
 }  // namespace
 
 // A trick as `viewer` sees it (kSpectator: public only; -2: everything).
-Value TableGame::trick_value(const TrickCard* trick, int n, Seat viewer) const {
+Value LaCasaGame::trick_value(const TrickCard* trick, int n, Seat viewer) const {
   ValueWriter out;
   write_trick(out, trick, n, viewer);
   return out.take();
 }
 
-void TableGame::write_trick(ViewWriter& out, const TrickCard* trick, int n, Seat viewer) const {
+void LaCasaGame::write_trick(ViewWriter& out, const TrickCard* trick, int n, Seat viewer) const {
   out.begin_array(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     const TrickCard& e = trick[i];
@@ -65,7 +65,7 @@ void TableGame::write_trick(ViewWriter& out, const TrickCard* trick, int n, Seat
   out.end_array();
 }
 
-Value TableGame::view(Seat seat) const {
+Value LaCasaGame::view(Seat seat) const {
   ValueWriter out;
   write_view(seat, out);
   return out.take();
@@ -73,7 +73,7 @@ Value TableGame::view(Seat seat) const {
 
 // The one description of what `seat` sees: view() builds it as a Value, the
 // server writes it straight into a request's JSON.
-void TableGame::write_view(Seat seat, ViewWriter& v) const {
+void LaCasaGame::write_view(Seat seat, ViewWriter& v) const {
   const bool player = seat >= 0 && seat < players_;
   const auto family = [&v](std::string_view name, int f) {
     if (f == kNoFamily) {
@@ -248,7 +248,7 @@ void TableGame::write_view(Seat seat, ViewWriter& v) const {
   v.end_object();
 }
 
-Value TableGame::full_state() const {
+Value LaCasaGame::full_state() const {
   Value v = Value::object();
   v.set("players", players_);
   v.set("format", static_cast<int>(format_));
@@ -338,7 +338,7 @@ Value TableGame::full_state() const {
 }
 
 // LC-10.2 every card this seat has not seen this round (spectators: not public).
-std::vector<std::string> TableGame::secret_cards(Seat seat) const {
+std::vector<std::string> LaCasaGame::secret_cards(Seat seat) const {
   const CardSet known = (seat >= 0 && seat < players_) ? seen_[seat] : public_;
   std::vector<std::string> out;
   for (int c : kAllCards - known) out.push_back(card_id(c));
@@ -372,7 +372,7 @@ std::string_view kind_name(std::uint16_t kind) {
 }
 }  // namespace
 
-Value TableGame::encode_action(const Action& a) const {
+Value LaCasaGame::encode_action(const Action& a) const {
   Value v = Value::obj({{"type", kind_name(a.kind)}});
   switch (a.kind) {
     case kActPlay:
@@ -392,7 +392,7 @@ Value TableGame::encode_action(const Action& a) const {
   return v;
 }
 
-std::optional<Error> TableGame::decode_action(const Value& value, Action& out) const {
+std::optional<Error> LaCasaGame::decode_action(const Value& value, Action& out) const {
   auto bad = [](std::string why) { return Error{"malformed_action", std::move(why)}; };
   if (!value.is_object()) return bad("An action must be an object.");
   const Value* type = value.find("type");
@@ -482,9 +482,9 @@ std::optional<Error> TableGame::decode_action(const Value& value, Action& out) c
 // determinize: every card `seat` has not seen is dealt again at random among the
 // places that hold unseen cards, each place keeping its count.
 
-std::unique_ptr<Game> TableGame::determinize(Seat seat, std::uint64_t seed) const {
-  auto copy = std::make_unique<TableGame>(*this);
-  TableGame& g = *copy;
+std::unique_ptr<Game> LaCasaGame::determinize(Seat seat, std::uint64_t seed) const {
+  auto copy = std::make_unique<LaCasaGame>(*this);
+  LaCasaGame& g = *copy;
   const bool player = seat >= 0 && seat < players_;
   const CardSet known = player ? seen_[seat] : public_;
   std::array<std::int8_t, kDeckSize> pool{};
