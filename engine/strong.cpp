@@ -58,9 +58,18 @@ using Rewards = std::array<double, kMaxSeats>;  // by side
 
 // The reward of each side in [0, 1]: mostly winning, partly the margin over the
 // best other side, measured from the scores at the root (a round) or in all (a game).
-Rewards evaluate(const Game& g, const Sides& sides, const std::vector<int>& root_scores) {
+Rewards evaluate(const Game& g, const Sides& sides, const std::vector<int>& root_scores,
+                 Reward kind) {
   Rewards r{};
   const std::vector<int> scores = g.scores();
+  if (kind == Reward::kScored) {  // 1 to each side whose score rose since the root
+    for (Seat s = 0; s < g.players() && s < static_cast<int>(scores.size()); ++s) {
+      const auto i = static_cast<std::size_t>(s);
+      if (i < root_scores.size() && scores[i] > root_scores[i])
+        r[static_cast<std::size_t>(sides.side_of[i])] = 1.0;
+    }
+    return r;
+  }
   std::array<double, kMaxSeats> gained{};
   std::array<bool, kMaxSeats> counted{};
   const bool over = g.is_over();
@@ -130,6 +139,7 @@ class Search {
     const int max_depth = options_.search == SearchKind::kFlat ? 1 : 1 << 30;
     int depth = 0;
     while (!state->is_over() && depth < max_depth) {
+      if (node != 0 && stopped(*state)) break;
       const SeatMask mask = state->to_act();
       if (!mask) break;
       const Seat mover = node == 0 ? seat_ : first_seat(mask);
@@ -145,7 +155,7 @@ class Search {
       if (nodes_[static_cast<std::size_t>(node)].visits == 0) break;  // just expanded
     }
     rollout(*state);
-    const Rewards r = evaluate(*state, sides_, root_scores_);
+    const Rewards r = evaluate(*state, sides_, root_scores_, options_.reward);
     for (int n : path_) {
       Node& x = nodes_[static_cast<std::size_t>(n)];
       ++x.visits;
@@ -258,6 +268,13 @@ class Search {
     return id;
   }
 
+  // Whether an evaluation's play-out ends here before the game does (StrongOptions::stop,
+  // and a changed score under Reward::kScored).
+  bool stopped(const Game& state) const {
+    if (options_.reward == Reward::kScored && state.scores() != root_scores_) return true;
+    return options_.stop && options_.stop(state);
+  }
+
   bool is_legal(const Node& x, Seat mover) const {
     if (x.mover != mover) return false;
     for (const Action& a : legal_)
@@ -268,6 +285,7 @@ class Search {
   void rollout(Game& state) {
     for (int step = 0; step < kMaxRolloutSteps && !state.is_over(); ++step) {
       if (options_.horizon == Horizon::kRound && state.scores() != root_scores_) return;
+      if (stopped(state)) return;
       const SeatMask mask = state.to_act();
       if (!mask) return;
       const Seat s = first_seat(mask);

@@ -42,6 +42,12 @@ enum class Horizon : std::uint8_t { kRound, kGame };
 // others', see docs/review.md).
 enum class RootShare : std::uint8_t { kUcb, kEven };
 
+// What a finished play-out is worth: the bot's shaped reward (mostly winning,
+// partly the margin) or, for an evaluation in a game where a side either scores
+// or not (La Casa Solo's round point, LC-8.3), 1 to each side whose score rose
+// since the root and 0 to the others (see docs/review.md).
+enum class Reward : std::uint8_t { kShaped, kScored };
+
 struct StrongOptions {
   SearchKind search = SearchKind::kIsmcts;
   RolloutPolicy rollout = RolloutPolicy::kRobot;
@@ -51,6 +57,11 @@ struct StrongOptions {
   double exploration = 0.7;        // the UCB constant; rewards lie in [0, 1]
   std::uint64_t seed = 0x5742'4F4E'4721ULL;
   RootShare root = RootShare::kUcb;
+  Reward reward = Reward::kShaped;
+  // Where a play-out (the tree walk and the rollout) ends besides the horizon, e.g.
+  // at the end of a round that changed no score; empty: only at the horizon. It is
+  // not asked at the root.
+  std::function<bool(const Game&)> stop;
 };
 
 inline constexpr int kStrongDefaultIterations = 1000;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <utility>
 
+#include "engine/games/la_casa/solo_game.h"
 #include "engine/rng.h"
 #include "engine/strong.h"
 #include "protocol/value_json.h"
@@ -79,8 +80,10 @@ constexpr std::array<const char*, 5> kVerdicts = {"best", "good", "inaccuracy", 
 
 }  // namespace
 
-ReviewThresholds review_thresholds(std::string_view game) {
+ReviewThresholds review_thresholds(std::string_view game, int players) {
   // docs/review.md, "Verdicts": the reward's scale differs by game, so do the steps.
+  // La Casa Solo (one seat) is measured by the chance of the round's point (LC-8.3).
+  if (game == "la-casa" && players == 1) return {"win", 0.05, 0.10, 0.20, 0.30};
   if (game == "la-casa") return {"score", 0.02, 0.05, 0.10, 0.20};
   if (game == "casino") return {"score", 0.015, 0.04, 0.08, 0.15};
   if (game == "conference") return {"score", 0.015, 0.04, 0.08, 0.15};
@@ -139,7 +142,7 @@ json review_replay(const json& replay, const ReviewOptions& options, const GameM
   }
 
   const std::string game_name = checked.game;
-  const ReviewThresholds t = review_thresholds(game_name);
+  const ReviewThresholds t = review_thresholds(game_name, players);
   json decisions = json::array();
   std::vector<SeatTally> tally(static_cast<std::size_t>(players));
   json sides;                        // from the first decision's teams
@@ -156,6 +159,17 @@ json review_replay(const json& replay, const ReviewOptions& options, const GameM
     o.iterations = options.iterations;
     o.root = RootShare::kEven;
     o.seed = review_seed(options.seed, step.seq);
+    if (dynamic_cast<const la_casa::SoloGame*>(&before)) {
+      // La Casa Solo: the seat either scores the round's point or not (LC-8.3), and the
+      // game's shaped reward hardly moves with one decision (the game is won only with
+      // 4 points of 6 rounds), so a decision is worth its chance of the round's point:
+      // a play-out ends where the round does.
+      o.reward = Reward::kScored;
+      o.stop = [](const Game& g) {
+        const auto* solo = dynamic_cast<const la_casa::SoloGame*>(&g);
+        return solo && solo->phase() == la_casa::SoloGame::kRoundOver;
+      };
+    }
     const std::vector<ActionValue> values = strong_evaluate(before, step.seat, o);
     if (values.empty()) return;  // cannot happen: the walk checked the action was legal
 

@@ -41,11 +41,12 @@ struct ReviewOptions {
 // The loss (in the game's measure) from which a decision is good, an
 // inaccuracy, a mistake or a blunder; below `good` it counts as best.
 struct ReviewThresholds {
-  const char* measure;  // "score" or "win"
+  const char* measure;  // "score" or "win" (Solo: the chance of the round's point)
   double good, inaccuracy, mistake, blunder;
 };
-// The thresholds of a game (by its engine name; documented in docs/review.md).
-ReviewThresholds review_thresholds(std::string_view game);
+// The thresholds of a game (by its engine name and number of seats: La Casa with one
+// seat is Solo, measured in its own way; documented in docs/review.md).
+ReviewThresholds review_thresholds(std::string_view game, int players = 0);
 
 // The seed the decision at log seq `seq` is searched with.
 std::uint64_t review_seed(std::uint64_t seed, int seq);

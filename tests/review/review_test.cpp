@@ -339,6 +339,7 @@ TEST_CASE("review: verdict steps per game, and the accuracy formula of docs/revi
     INFO(std::string(game));
     const ReviewThresholds t = review_thresholds(game);
     CHECK(std::string(t.measure) == "score");
+    CHECK(std::string(review_thresholds(game, 4).measure) == "score");
     CHECK(0 < t.good);
     CHECK(t.good < t.inaccuracy);
     CHECK(t.inaccuracy < t.mistake);
@@ -350,6 +351,10 @@ TEST_CASE("review: verdict steps per game, and the accuracy formula of docs/revi
     CHECK(std::string(review_verdict(t.blunder, t)) == "blunder");
     CHECK(std::string(review_verdict(1.0, t)) == "blunder");
   }
+  const ReviewThresholds solo = review_thresholds("la-casa", 1);  // the round point's chance
+  CHECK(std::string(solo.measure) == "win");
+  CHECK((0 < solo.good && solo.good < solo.inaccuracy && solo.inaccuracy < solo.mistake &&
+         solo.mistake < solo.blunder && solo.blunder < 1));
   CHECK(review_seed(1, 5) == review_seed(1, 5));
   CHECK(review_seed(1, 5) != review_seed(1, 6));
   CHECK(review_seed(1, 5) != review_seed(2, 5));
@@ -380,4 +385,41 @@ TEST_CASE("review: verdict steps per game, and the accuracy formula of docs/revi
     CHECK(seat["accuracy"].get<double>() ==
           doctest::Approx(100.0 * credit / decisions).epsilon(0.001));
   }
+}
+
+TEST_CASE("LC-8.2 LC-8.3 LC-8.4 LC-2.5 review: in Solo, leading F1 loses the round, K2 wins it") {
+  // Solo without challenges, one round, the deal of seed 8 (Casa F7: Fists rule,
+  // LC-4.5), the human played by the robot for 16 tricks. Then the human has won
+  // 10 tricks of 16 and leads with K2 and F1; the Robot shows F8 over one face-down
+  // card, which can only be G1 (every other card has been seen). 11 tricks score
+  // the round's point (LC-8.3). K2: the Robot cannot follow and ruffs with F8
+  // (LC-8.4 rule 3), leads G1 (rule 1) and F1 ruffs it (LC-2.5): 11 tricks. F1: the
+  // Robot beats it with F8 (rule 2), leads G1 and K2 neither follows nor ruffs: 10.
+  const json options = {{"format", "solo"}, {"challenges", false}, {"rounds", 1}};
+  const json robots = make_replay("la-casa", 1, options, 8, {});
+  const int seq = 17;
+  std::vector<Step> lose = script_of(robots["log"], seq - 1), win = lose;
+  lose.push_back({0, {{"type", "play"}, {"card", "F1"}}});
+  win.push_back({0, {{"type", "play"}, {"card", "K2"}}});
+
+  const json lost = review_replay(make_replay("la-casa", 1, options, 8, lose), ReviewOptions{});
+  REQUIRE_MESSAGE(!lost.contains("error"), lost.dump());
+  CHECK(lost["measure"] == "win");
+  const json* d = decision_at(lost, seq);
+  REQUIRE(d);
+  CHECK((*d)["played"]["card"] == "F1");
+  CHECK((*d)["best"]["card"] == "K2");
+  // The position is decided from the seat's view: the whole chance of the point is lost.
+  CHECK((*d)["value_best"] == 1.0);
+  CHECK((*d)["value_played"] == 0.0);
+  CHECK((*d)["verdict"] == "blunder");
+  CHECK(lost["seats"][0]["counts"]["blunder"].get<int>() >= 1);
+
+  const json won = review_replay(make_replay("la-casa", 1, options, 8, win), ReviewOptions{});
+  REQUIRE_MESSAGE(!won.contains("error"), won.dump());
+  const json* w = decision_at(won, seq);
+  REQUIRE(w);
+  CHECK((*w)["played"]["card"] == "K2");
+  CHECK((*w)["verdict"] == "best");
+  CHECK((*w)["loss"] == 0.0);
 }

@@ -822,7 +822,10 @@ await test("Solo against the Robot (one round), keyboard only", async () => {
   await p.waitForSelector(".board.solo");
   await playByKeyboard(p, "solo");
   await screenshots(p, "solo-over");
-  // Every decision of this round may be the best one: the review need find no costly one.
+  // Solo is judged by the chance of the round's point (docs/review.md). The deal is
+  // random, and on some deals every card played first in the hand is as good as any
+  // other (7 of 60 one-round deals at 200 iterations), so a costly decision is checked
+  // when the review finds one, not required.
   await checkReplay(p, "solo", { costly: false });
 });
 
