@@ -824,7 +824,11 @@ std::optional<Error> store_stop(const Value& value, Setup& s, int) {
   if (s.have_stop) return bad_option("Give \"hands\" or \"rounds\", not both.");
   s.have_stop = true;
   if (!value.is_int() || value.as_int() < 1 || value.as_int() > 100000) {
-    return bad_option("\"" + std::string(Name) + "\" must be a whole number of at least 1.");
+    // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, wrongly) on
+    // "literal" + std::string(Name) here.
+    std::string why = "\"";
+    why.append(Name).append("\" must be a whole number of at least 1.");
+    return bad_option(why);
   }
   s.config.stop_after_hands = static_cast<int>(value.as_int());
   return std::nullopt;
