@@ -2,6 +2,8 @@
 #include "protocol/messages.h"
 
 #include <array>
+#include <limits>
+#include <type_traits>
 
 #include "protocol/schema.h"
 #include "protocol/value_json.h"
@@ -236,6 +238,33 @@ std::string string_or_empty(const json& body, const char* key) {
   return it == body.end() ? std::string() : it->get<std::string>();
 }
 
+// The schema checks that a number is integral ("integer" also takes 1e20 or
+// 3.0), not that it fits: these read it clamped to the C++ type's range, so an
+// out-of-range value is refused later like any other wrong one (an unknown
+// version, a seat that does not exist) instead of being an undefined conversion.
+template <typename Int>
+Int clamped(const json& v) {
+  constexpr Int lo = std::numeric_limits<Int>::min(), hi = std::numeric_limits<Int>::max();
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    return u > static_cast<std::uint64_t>(hi) ? hi : static_cast<Int>(u);
+  }
+  if (v.is_number_integer()) {
+    const auto i = v.get<std::int64_t>();
+    if constexpr (std::is_signed_v<Int>) {
+      if (i < static_cast<std::int64_t>(lo)) return lo;
+      if (i > static_cast<std::int64_t>(hi)) return hi;
+      return static_cast<Int>(i);
+    } else {
+      return i < 0 ? lo : static_cast<Int>(i);
+    }
+  }
+  const double d = v.get<double>();
+  if (!(d > static_cast<double>(lo))) return lo;  // NaN cannot come from JSON; lo if it did
+  if (d >= static_cast<double>(hi)) return hi;
+  return static_cast<Int>(d);
+}
+
 TableRef table_ref(const json& body) { return {string_or_empty(body, "table"), string_or_empty(body, "invite")}; }
 
 std::vector<EventMember> members_of(const json& row) {
@@ -248,11 +277,11 @@ std::vector<EventMember> members_of(const json& row) {
 ClientMessage typed(const std::string& type, json& body) {
   if (type == "action") {
     // The engine value is built from the tree without copying it first.
-    return ActionMessage{table_ref(body), body["seq"].get<std::int64_t>(), json_to_value(body["action"])};
+    return ActionMessage{table_ref(body), clamped<std::int64_t>(body["seq"]), json_to_value(body["action"])};
   }
   if (type == "hello") {
     Hello m;
-    m.version = body["version"].get<int>();
+    m.version = clamped<int>(body["version"]);
     if (auto it = body.find("name"); it != body.end()) m.name = it->get<std::string>();
     if (auto it = body.find("token"); it != body.end()) m.token = it->get<std::string>();
     if (auto it = body.find("features"); it != body.end()) m.features = it->get<std::vector<std::string>>();
@@ -262,7 +291,7 @@ ClientMessage typed(const std::string& type, json& body) {
   if (type == "create_table") {
     CreateTable m;
     m.game = body["game"].get<std::string>();
-    m.players = body["players"].get<int>();
+    m.players = clamped<int>(body["players"]);
     if (auto it = body.find("options"); it != body.end()) m.options = std::move(*it);
     m.is_private = body.value("private", false);
     if (auto it = body.find("rated"); it != body.end()) m.rated = it->get<bool>();
@@ -270,29 +299,29 @@ ClientMessage typed(const std::string& type, json& body) {
     m.move_timeout_seconds = body.value("move_timeout_seconds", 0);
     if (auto it = body.find("disconnect_policy"); it != body.end()) {
       DisconnectPolicy policy;
-      if (auto g = it->find("grace_seconds"); g != it->end()) policy.grace_seconds = g->get<int>();
+      if (auto g = it->find("grace_seconds"); g != it->end()) policy.grace_seconds = clamped<int>(*g);
       if (auto t = it->find("takeover"); t != it->end()) policy.takeover = t->get<std::string>();
       m.disconnect_policy = std::move(policy);
     }
-    if (auto it = body.find("seed"); it != body.end()) m.seed = it->get<std::uint64_t>();
+    if (auto it = body.find("seed"); it != body.end()) m.seed = clamped<std::uint64_t>(*it);
     return m;
   }
   if (type == "list_tables") return ListTables{string_or_empty(body, "game")};
   if (type == "join") {
     Join m{table_ref(body), std::nullopt};
-    if (auto it = body.find("seat"); it != body.end()) m.seat = it->get<int>();
+    if (auto it = body.find("seat"); it != body.end()) m.seat = clamped<int>(*it);
     return m;
   }
   if (type == "spectate") return Spectate{table_ref(body), body.value("history", false)};
   if (type == "leave") return Leave{table_ref(body)};
-  if (type == "add_bot") return AddBot{table_ref(body), body["seat"].get<int>(), body["bot"].get<std::string>()};
+  if (type == "add_bot") return AddBot{table_ref(body), clamped<int>(body["seat"]), body["bot"].get<std::string>()};
   if (type == "chat") return Chat{table_ref(body), body["text"].get<std::string>(), body.value("team", false)};
   if (type == "rematch") return Rematch{table_ref(body)};
   if (type == "resync") return Resync{table_ref(body), body.value("history", false)};
   if (type == "create_event") {
     CreateEvent m;
     m.game = body["game"].get<std::string>();
-    m.players = body["players"].get<int>();
+    m.players = clamped<int>(body["players"]);
     if (auto it = body.find("options"); it != body.end()) m.options = std::move(*it);
     m.boards = body.value("boards", 1);
     m.rated = body.value("rated", false);

@@ -3,6 +3,7 @@
 // type round-trips through its JSON form, and bad frames get their codes.
 #include <doctest/doctest.h>
 
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -120,6 +121,22 @@ TEST_CASE("a message's absent members read as their documented defaults") {
   CHECK(event.sides[1] == p::EventSide{});
   CHECK(std::get<p::AnswerInvitation>(parsed(R"({"type":"decline_invitation","invitation":"i"})").message) ==
         p::AnswerInvitation{"i", false});
+}
+
+TEST_CASE("integral numbers beyond the member's range read as its nearest bound") {
+  // The schema's "integer" takes any integral number (2^64, 1e20, -3e30): the
+  // read is clamped, never an undefined conversion, and the value is then
+  // refused where it is used (no such version, seat or player count).
+  CHECK(std::get<p::Hello>(parsed(R"({"type":"hello","version":18446744073709551616})").message).version ==
+        std::numeric_limits<int>::max());
+  CHECK(std::get<p::Hello>(parsed(R"({"type":"hello","version":1e20})").message).version ==
+        std::numeric_limits<int>::max());
+  CHECK(std::get<p::Hello>(parsed(R"({"type":"hello","version":4294967297})").message).version ==
+        std::numeric_limits<int>::max());
+  CHECK(std::get<p::Hello>(parsed(R"({"type":"hello","version":3.0})").message).version == 3);
+  // Where the schema bounds a member (players, seat), it refuses such numbers itself.
+  p::ClientFrame frame;
+  CHECK(p::parse_client(R"({"type":"create_table","game":"g","players":1e20})", frame));
 }
 
 TEST_CASE("bad frames get the protocol's codes and sentences, and no message") {
