@@ -98,7 +98,12 @@ class PlainReader {
     if (negative) ++p_;
     const char* start = p_;
     std::int64_t n = 0;
-    while (p_ != end_ && *p_ >= '0' && *p_ <= '9') n = n * 10 + (*p_++ - '0');
+    // Digits past the 18th are skipped, not added: the number is refused below,
+    // and adding them would overflow.
+    while (p_ != end_ && *p_ >= '0' && *p_ <= '9') {
+      if (p_ - start < 18) n = n * 10 + (*p_ - '0');
+      ++p_;
+    }
     const auto digits = p_ - start;
     if (digits == 0 || digits > 18 || (digits > 1 && *start == '0')) return false;
     if (p_ != end_ && (*p_ == '.' || *p_ == 'e' || *p_ == 'E')) return false;
