@@ -81,6 +81,21 @@ std::vector<const OptionSpec*> specs_of(std::span<const Option<Settings>> option
   return out;
 }
 
+// Stores that keep a value the spec's check accepted, at the member path `Path`
+// of Settings (one or more member pointers: &Setup::dealer, or &Setup::o,
+// &CasinoOptions::target for a nested member):
+//   .store = store_integer<&Setup::dealer>
+template <auto... Path, class Settings>
+std::optional<Error> store_integer(const Value& value, Settings& out, int) {
+  (out .* ... .* Path) = static_cast<int>(value.as_int());
+  return std::nullopt;
+}
+template <auto... Path, class Settings>
+std::optional<Error> store_boolean(const Value& value, Settings& out, int) {
+  (out .* ... .* Path) = value.as_bool();
+  return std::nullopt;
+}
+
 inline Error bad_option(std::string message) { return Error{"bad_option", std::move(message)}; }
 
 // The Error for an option `name` a game does not have: `pattern` with "{}"

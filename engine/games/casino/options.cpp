@@ -78,10 +78,7 @@ constexpr Option<Setup> kOptions[] = {
               .max = 1000000,
               .default_json = "21",
               .invalid = "target must be a positive integer."},
-     .store = [](const Value& v, Setup& s, int) -> std::optional<Error> {
-       s.o.target = static_cast<int>(v.as_int());
-       return std::nullopt;
-     }},
+     .store = store_integer<&Setup::o, &Options::target>},
     {.spec = {.name = "partners",
               .title = "Partners",
               .description = "4 players only (with fewer it may only be false): two sides, seats 0+2 against "
@@ -90,10 +87,7 @@ constexpr Option<Setup> kOptions[] = {
               .default_json = "false",
               .players = kPartnersPlayers,
               .invalid = "partners must be true or false."},
-     .store = [](const Value& v, Setup& s, int) -> std::optional<Error> {
-       s.o.partners = v.as_bool();
-       return std::nullopt;
-     }},
+     .store = store_boolean<&Setup::o, &Options::partners>},
     {.spec = {.name = "questions",
               .title = "Question cards",
               .description = "Adds the ask step after a capture (CA-6): the capturer pairs a captured card "
@@ -118,10 +112,7 @@ constexpr Option<Setup> kOptions[] = {
               .type = OptionType::kBoolean,
               .default_json = "false",
               .invalid = "sweeps must be true or false."},
-     .store = [](const Value& v, Setup& s, int) -> std::optional<Error> {
-       s.o.sweeps = v.as_bool();
-       return std::nullopt;
-     }},
+     .store = store_boolean<&Setup::o, &Options::sweeps>},
     {.spec = {.name = "dealer",
               .title = "First dealer",
               .description = "Testing: the first dealer's seat (CA-2.2); drawn from the seed when absent.",
@@ -131,10 +122,7 @@ constexpr Option<Setup> kOptions[] = {
               .max_seat = true,
               .testing = true,
               .invalid = "dealer must be a seat of this table."},
-     .store = [](const Value& v, Setup& s, int) -> std::optional<Error> {
-       s.dealer = static_cast<int>(v.as_int());
-       return std::nullopt;
-     }},
+     .store = store_integer<&Setup::dealer>},
     {.spec = {.name = "rounds",
               .title = "Rounds",
               .description = "Testing: end after this many rounds; the top total wins (ties: all).",
@@ -143,10 +131,7 @@ constexpr Option<Setup> kOptions[] = {
               .max = 1000000,
               .testing = true,
               .invalid = "rounds must be a positive integer."},
-     .store = [](const Value& v, Setup& s, int) -> std::optional<Error> {
-       s.o.rounds = static_cast<int>(v.as_int());
-       return std::nullopt;
-     }},
+     .store = store_integer<&Setup::o, &Options::rounds>},
     {.spec = {.name = "deck",
               .title = "Stacked deck",
               .description = "Testing: the first round's order, the 52 card ids (rank A 2..9 T J Q K then "

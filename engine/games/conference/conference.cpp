@@ -1136,10 +1136,7 @@ constexpr Option<Setup> kOptions[] = {
               .max = kMaxHands,
               .default_json = "4",
               .invalid = "hands is a whole number from 1 to 1000."},
-     .store = [](const Value& v, Setup& s, int) -> std::optional<Error> {
-       s.opts.hands = static_cast<int>(v.as_int());
-       return std::nullopt;
-     }},
+     .store = store_integer<&Setup::opts, &Options::hands>},
     {.spec = {.name = "dealer",
               .title = "First dealer",
               .description = "Testing: the first dealer, seat 0 to 3; drawn from the seed when absent (CO-2.3).",
@@ -1148,10 +1145,7 @@ constexpr Option<Setup> kOptions[] = {
               .max = kPlayers - 1,
               .testing = true,
               .invalid = "dealer is a seat from 0 to 3."},
-     .store = [](const Value& v, Setup& s, int) -> std::optional<Error> {
-       s.dealer = static_cast<int>(v.as_int());
-       return std::nullopt;
-     }},
+     .store = store_integer<&Setup::dealer>},
     {.spec = {.name = "deck",
               .title = "Stacked deck",
               .description = "Testing: the first hand's order, all 78 card ids each once (80 with good_evil, "

@@ -128,10 +128,7 @@ constexpr Option<TableOptions> kTableOptions[] = {
               .max = 1000,
               .default_json = "12",
               .invalid = "target must be a whole number from 1 to 1000."},
-     .store = [](const Value& v, TableOptions& o, int) -> std::optional<Error> {
-       o.target = static_cast<int>(v.as_int());
-       return std::nullopt;
-     }},
+     .store = store_integer<&TableOptions::target>},
     {.spec = {.name = "election",
               .title = "Election",
               .description = "The Election of the Ruling Family (LC-6): after the Selection, players may "
@@ -141,10 +138,7 @@ constexpr Option<TableOptions> kTableOptions[] = {
               .type = OptionType::kBoolean,
               .default_json = "false",
               .invalid = "election must be true or false."},
-     .store = [](const Value& v, TableOptions& o, int) -> std::optional<Error> {
-       o.election = v.as_bool();
-       return std::nullopt;
-     }},
+     .store = store_boolean<&TableOptions::election>},
     {.spec = {.name = "challenge",
               .title = "First Challenge",
               .description = "Testing: the first round's Challenge, by engine name, from the set of the "
@@ -174,10 +168,7 @@ constexpr Option<TableOptions> kTableOptions[] = {
               .max = 100000,
               .testing = true,
               .invalid = "rounds must be a positive whole number."},
-     .store = [](const Value& v, TableOptions& o, int) -> std::optional<Error> {
-       o.rounds = static_cast<int>(v.as_int());
-       return std::nullopt;
-     }},
+     .store = store_integer<&TableOptions::rounds>},
     {.spec = {.name = "dealer",
               .title = "First dealer",
               .description = "Testing: the first dealer's seat, 0 to players - 1 (LC-3.2); drawn from the "
@@ -188,10 +179,7 @@ constexpr Option<TableOptions> kTableOptions[] = {
               .max_seat = true,
               .testing = true,
               .invalid = "dealer must be a seat number."},
-     .store = [](const Value& v, TableOptions& o, int) -> std::optional<Error> {
-       o.dealer = static_cast<int>(v.as_int());
-       return std::nullopt;
-     }},
+     .store = store_integer<&TableOptions::dealer>},
     {.spec = {.name = "deck",
               .title = "Stacked deck",
               .description = kDeckDescription,
@@ -229,10 +217,7 @@ constexpr Option<DominationSetup> kDominationOptions[] = {
               .min = 1,
               .max = 1000,
               .invalid = "Option 'target' must be a whole number from 1 to 1000."},
-     .store = [](const Value& v, DominationSetup& s, int) -> std::optional<Error> {
-       s.target = static_cast<int>(v.as_int());
-       return std::nullopt;
-     }},
+     .store = store_integer<&DominationSetup::target>},
     // LC-9.2 Domination always holds its own Election: the option is ignored.
     {.spec = {.name = "election", .type = OptionType::kBoolean, .invalid = "Option 'election' must be true or false."},
      .store = ignore<DominationSetup>},
@@ -244,20 +229,14 @@ constexpr Option<DominationSetup> kDominationOptions[] = {
               .max = 1,
               .testing = true,
               .invalid = "Option 'dealer' must be a whole number from 0 to 1."},
-     .store = [](const Value& v, DominationSetup& s, int) -> std::optional<Error> {
-       s.dealer = static_cast<int>(v.as_int());
-       return std::nullopt;
-     }},
+     .store = store_integer<&DominationSetup::dealer>},
     {.spec = {.name = "rounds",
               .type = OptionType::kInteger,
               .min = 1,
               .max = 1000,
               .testing = true,
               .invalid = "Option 'rounds' must be a whole number from 1 to 1000."},
-     .store = [](const Value& v, DominationSetup& s, int) -> std::optional<Error> {
-       s.rounds = static_cast<int>(v.as_int());
-       return std::nullopt;
-     }},
+     .store = store_integer<&DominationSetup::rounds>},
 };
 
 // ---- Solo (LC-8) --------------------------------------------------------------------
@@ -276,10 +255,7 @@ constexpr Option<SoloSetup> kSoloOptions[] = {
               .type = OptionType::kBoolean,
               .default_json = "true",
               .invalid = "Option 'challenges' must be true or false."},
-     .store = [](const Value& v, SoloSetup& s, int) -> std::optional<Error> {
-       s.challenges = v.as_bool();
-       return std::nullopt;
-     }},
+     .store = store_boolean<&SoloSetup::challenges>},
     // LC-8.3 The Solo goal is fixed (4 points in 6 rounds); a table target is ignored.
     {.spec = {.name = "target",
               .type = OptionType::kInteger,
@@ -313,10 +289,7 @@ constexpr Option<SoloSetup> kSoloOptions[] = {
               .max = kSoloChallenges,
               .testing = true,
               .invalid = "Option 'rounds' must be a whole number from 1 to 6."},
-     .store = [](const Value& v, SoloSetup& s, int) -> std::optional<Error> {
-       s.rounds = static_cast<int>(v.as_int());
-       return std::nullopt;
-     }},
+     .store = store_integer<&SoloSetup::rounds>},
 };
 
 }  // namespace

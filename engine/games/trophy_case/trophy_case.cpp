@@ -845,10 +845,7 @@ constexpr Option<Setup> kOptions[] = {
               .max = 10000,
               .default_json = "30",
               .invalid = "\"target\" must be a whole number from 1 to 10000."},
-     .store = [](const Value& v, Setup& s, int) -> std::optional<Error> {
-       s.config.target = static_cast<int>(v.as_int());
-       return std::nullopt;
-     }},
+     .store = store_integer<&Setup::config, &TrophyCaseGame::Config::target>},
     {.spec = {.name = "hands",
               .title = "Hands",
               .description = "Testing: also end after this many hands; every seat with the top score wins. "
@@ -875,10 +872,7 @@ constexpr Option<Setup> kOptions[] = {
               .max_seat = true,
               .testing = true,
               .invalid = "\"dealer\" must be a seat number."},
-     .store = [](const Value& v, Setup& s, int) -> std::optional<Error> {
-       s.config.dealer = static_cast<int>(v.as_int());
-       return std::nullopt;
-     }},
+     .store = store_integer<&Setup::config, &TrophyCaseGame::Config::dealer>},
     {.spec = {.name = "deck",
               .title = "Stacked deck",
               .description = "Testing: the stock order of the first shuffle, all 174 card ids each once, "
