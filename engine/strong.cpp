@@ -19,6 +19,7 @@
 
 #include "engine/bots.h"
 #include "engine/rng.h"
+#include "engine/teams.h"
 
 namespace casa {
 
@@ -26,33 +27,6 @@ namespace {
 
 constexpr int kMaxRolloutSteps = 200'000;  // a guard: every game here ends far sooner
 constexpr double kWinWeight = 0.9;         // the rest of a final reward is the margin
-
-// Seats grouped by side, from the "teams" field every view carries (engine/teams.h);
-// without it each seat is its own side.
-struct Sides {
-  std::array<int, kMaxSeats> side_of{};
-  int count = 0;
-};
-
-Sides read_sides(const Game& game, Seat seat) {
-  Sides sides;
-  const int n = game.players();
-  for (Seat s = 0; s < n; ++s) sides.side_of[static_cast<std::size_t>(s)] = s;
-  sides.count = n;
-  const Value view = game.view(seat);
-  const Value* teams = view.is_object() ? view.find("teams") : nullptr;
-  if (!teams || !teams->is_array() || teams->size() == 0) return sides;
-  int side = 0;
-  for (const Value& members : teams->as_array()) {
-    if (!members.is_array()) return sides;
-    for (const Value& m : members.as_array())
-      if (m.is_int() && m.as_int() >= 0 && m.as_int() < n)
-        sides.side_of[static_cast<std::size_t>(m.as_int())] = side;
-    ++side;
-  }
-  sides.count = side;
-  return sides;
-}
 
 using Rewards = std::array<double, kMaxSeats>;  // by side
 

@@ -4,6 +4,8 @@
 // rule of any game to know who plays with whom.
 #pragma once
 
+#include <array>
+
 #include "engine/game.h"
 #include "engine/value.h"
 #include "engine/view_writer.h"
@@ -37,5 +39,15 @@ void write_teams(ViewWriter& out, int players, int sides, SideOf side_of) {
   }
   out.end_array();
 }
+
+// Who plays with whom, read back from the "teams" field of `viewer`'s view
+// (the search and the review, which see a game only through the Game
+// interface): side_of[seat] numbers the sides in the field's order. Without
+// the field each seat is its own side.
+struct Sides {
+  std::array<int, kMaxSeats> side_of{};
+  int count = 0;
+};
+Sides read_sides(const Game& game, Seat viewer);
 
 }  // namespace casa

@@ -11,6 +11,7 @@
 #include "engine/games/la_casa/solo_game.h"
 #include "engine/rng.h"
 #include "engine/strong.h"
+#include "engine/teams.h"
 #include "protocol/value_json.h"
 
 namespace casa {
@@ -32,40 +33,20 @@ const json& member(const json& object, const char* key) {
   return it != object.end() ? *it : kNull;
 }
 
-// Seats grouped by side from a view's "teams" (engine/teams.h): every seat its
-// own side without it. Indexed by seat.
-std::vector<int> side_of(const Game& game) {
-  const int n = game.players();
-  std::vector<int> sides(static_cast<std::size_t>(n));
-  for (int s = 0; s < n; ++s) sides[static_cast<std::size_t>(s)] = s;
-  const Value view = game.view(kSpectator);
-  const Value* teams = view.is_object() ? view.find("teams") : nullptr;
-  if (!teams || !teams->is_array() || teams->size() == 0) return sides;
-  int side = 0;
-  for (const Value& members : teams->as_array()) {
-    if (!members.is_array()) return sides;
-    for (const Value& m : members.as_array())
-      if (m.is_int() && m.as_int() >= 0 && m.as_int() < n)
-        sides[static_cast<std::size_t>(m.as_int())] = side;
-    ++side;
-  }
-  return sides;
-}
-
 // The seats of each side, in order of their first seat.
-json sides_json(const std::vector<int>& side_of_seat) {
-  json sides = json::array();
-  std::vector<int> index_of_side(side_of_seat.size() + 1, -1);
-  for (std::size_t s = 0; s < side_of_seat.size(); ++s) {
-    const auto side = static_cast<std::size_t>(side_of_seat[s]);
+json sides_json(const Sides& sides, int players) {
+  json out = json::array();
+  std::vector<int> index_of_side(static_cast<std::size_t>(players) + 1, -1);
+  for (int s = 0; s < players; ++s) {
+    const auto side = static_cast<std::size_t>(sides.side_of[static_cast<std::size_t>(s)]);
     if (side >= index_of_side.size()) continue;
     if (index_of_side[side] < 0) {
-      index_of_side[side] = static_cast<int>(sides.size());
-      sides.push_back(json::array());
+      index_of_side[side] = static_cast<int>(out.size());
+      out.push_back(json::array());
     }
-    sides[static_cast<std::size_t>(index_of_side[side])].push_back(s);
+    out[static_cast<std::size_t>(index_of_side[side])].push_back(s);
   }
-  return sides;
+  return out;
 }
 
 struct SeatTally {
@@ -150,9 +131,9 @@ json review_replay(const json& replay, const ReviewOptions& options, const GameM
 
   walk_replay(replay, make, [&](const Game& before, const ReplayStep& step) {
     if (!reviewed[static_cast<std::size_t>(step.seat)]) return;
-    const std::vector<int> side_now = side_of(before);
+    const Sides side_now = read_sides(before, kSpectator);
     if (sides.is_null()) {
-      sides = sides_json(side_now);
+      sides = sides_json(side_now, players);
       for (const json& members : sides) first_side_seat.push_back(members.front().get<int>());
     }
     StrongOptions o;
@@ -214,7 +195,7 @@ json review_replay(const json& replay, const ReviewOptions& options, const GameM
     // The graph: each side's expected reward with the best action, in "sides" order.
     json expected = json::array();
     for (int seat : first_side_seat) {
-      const auto side = static_cast<std::size_t>(side_now[static_cast<std::size_t>(seat)]);
+      const auto side = static_cast<std::size_t>(side_now.side_of[static_cast<std::size_t>(seat)]);
       expected.push_back(side < best.sides.size() ? rounded(best.sides[side]) : 0.0);
     }
     d["expected"] = std::move(expected);
