@@ -238,22 +238,6 @@ json review_replay(const json& replay, const ReviewOptions& options, const GameM
           {"decisions", std::move(decisions)}};
 }
 
-namespace {
-
-std::optional<std::uint64_t> parse_decimal(const std::string& text) {
-  if (text.empty() || text.size() > 20) return std::nullopt;
-  std::uint64_t v = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') return std::nullopt;
-    const auto digit = static_cast<std::uint64_t>(c - '0');
-    if (v > (UINT64_MAX - digit) / 10) return std::nullopt;
-    v = v * 10 + digit;
-  }
-  return v;
-}
-
-}  // namespace
-
 std::string review_replay_text(std::string_view replay_text, std::string_view options_text) {
   const json replay = json::parse(replay_text.begin(), replay_text.end(), nullptr, false);
   if (replay.is_discarded()) return error("replay", "the replay is not JSON").dump();

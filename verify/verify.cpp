@@ -35,15 +35,8 @@ std::optional<std::int64_t> integer_at(const json& object, const char* key) {
 
 // The seed as the server writes it: decimal, no sign, no leading zeros, 64 bits.
 std::optional<std::uint64_t> parse_seed(const std::string& text) {
-  if (text.empty() || text.size() > 20 || (text.size() > 1 && text[0] == '0')) return std::nullopt;
-  std::uint64_t v = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') return std::nullopt;
-    const auto digit = static_cast<std::uint64_t>(c - '0');
-    if (v > (UINT64_MAX - digit) / 10) return std::nullopt;
-    v = v * 10 + digit;
-  }
-  return v;
+  if (text.size() > 1 && text[0] == '0') return std::nullopt;
+  return parse_decimal(text);
 }
 
 // A short description of where two states differ, for the verdict.
@@ -68,6 +61,18 @@ std::string first_difference(const json& expected, const json& got, const std::s
 }
 
 }  // namespace
+
+std::optional<std::uint64_t> parse_decimal(std::string_view text) {
+  if (text.empty() || text.size() > 20) return std::nullopt;
+  std::uint64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const auto digit = static_cast<std::uint64_t>(c - '0');
+    if (v > (UINT64_MAX - digit) / 10) return std::nullopt;
+    v = v * 10 + digit;
+  }
+  return v;
+}
 
 std::optional<std::string> commitment_input(const json& replay) {
   const json& deal = member(replay, "deal");

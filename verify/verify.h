@@ -62,6 +62,12 @@ using Sha256Hex = std::function<std::optional<std::string>(std::string_view text
 // The exact text the replay's commitment hashes (deal_commitment_text of the
 // revealed salt and seed), or std::nullopt when the replay reveals no salt and
 // seed of the right form (the commitment check then fails without hashing).
+// A decimal number of 1 to 20 digits that fits in 64 bits (leading zeros
+// allowed), or std::nullopt. The seeds in a replay are stricter (parse_seed in
+// verify.cpp: no leading zero); `casa review` and its module read their --seed
+// with this.
+std::optional<std::uint64_t> parse_decimal(std::string_view text);
+
 std::optional<std::string> commitment_input(const nlohmann::json& replay);
 
 // `sha256`: see Sha256Hex. `published`: the commitment the player saw in
