@@ -6,29 +6,13 @@
 // judges each decision only from what the deciding seat could see then
 // (docs/review.md); its JSON is described there.
 //
-// The module is a WASI reactor like the replay checks' (verify.ts): its C library
-// links in a few WASI functions for stdio that the review never calls, answered
-// here with ENOSYS.
+// The module is a WASI reactor like the replay checks' (wasm-reactor.ts).
 import wasmUrl from "./wasm/casa-review.wasm?url";
 import type { Review, ReviewError, ReviewOptions } from "./review-view";
+import { startReactor } from "./wasm-reactor";
 
 type Exports = {
-  memory: WebAssembly.Memory;
-  _initialize(): void;
-  casa_alloc(n: number): number;
-  casa_free(p: number): void;
   casa_review(replay: number, replayLength: number, options: number, optionsLength: number): number;
-  casa_result_length(): number;
-};
-
-const ENOSYS = 52;
-const wasi = {
-  fd_write: () => ENOSYS,
-  fd_seek: () => ENOSYS,
-  fd_close: () => ENOSYS,
-  proc_exit: (code: number) => {
-    throw new Error(`the review stopped (${code})`);
-  },
 };
 
 export type Reviewer = { review(replayText: string, options?: ReviewOptions): Review | ReviewError };
@@ -44,23 +28,13 @@ export function optionsText(o: ReviewOptions = {}): string {
 
 /** Instantiates the module from its bytes. */
 export async function makeReviewer(bytes: BufferSource): Promise<Reviewer> {
-  const { instance } = await WebAssembly.instantiate(bytes, { wasi_snapshot_preview1: wasi });
-  const m = instance.exports as unknown as Exports;
-  m._initialize();
-  const put = (text: string): [number, number] => {
-    const b = new TextEncoder().encode(text);
-    const p = m.casa_alloc(b.length);
-    new Uint8Array(m.memory.buffer, p, b.length).set(b);
-    return [p, b.length];
-  };
+  const { exports: m, put, result } = await startReactor<Exports>(bytes, "the review");
   return {
     review(replayText, options) {
       const [a, n] = put(replayText);
       const [b, k] = put(optionsText(options));
       try {
-        const out = m.casa_review(a, n, b, k);
-        // The memory may have grown during the review: a fresh view.
-        return JSON.parse(new TextDecoder().decode(new Uint8Array(m.memory.buffer, out, m.casa_result_length()))) as Review | ReviewError;
+        return JSON.parse(result(m.casa_review(a, n, b, k))) as Review | ReviewError;
       } finally {
         m.casa_free(a);
         m.casa_free(b);

@@ -14,10 +14,11 @@
 // then says the commitment could not be checked here, never that the game verified.
 //
 // The module is a WASI reactor. Its C library links in three WASI functions for
-// stdio (fd_write, fd_seek, fd_close) that the checks never call: the few lines
-// below answer them with ENOSYS instead of pulling in a WASI runtime.
+// stdio (fd_write, fd_seek, fd_close) that the checks never call:
+// wasm-reactor.ts answers them with ENOSYS instead of pulling in a WASI runtime.
 import { t } from "./i18n";
 import wasmUrl from "./wasm/casa-verify.wasm?url";
+import { startReactor } from "./wasm-reactor";
 
 /** What the module says of a replay (verify.h's verdict_json). */
 export type Verdict = {
@@ -68,35 +69,13 @@ export type Verifier = AsyncVerifier & {
 };
 
 type Exports = {
-  memory: WebAssembly.Memory;
-  _initialize(): void;
-  casa_alloc(n: number): number;
-  casa_free(p: number): void;
   casa_commitment_input(replay: number, replayLength: number): number;
   casa_verify(replay: number, replayLength: number, published: number, publishedLength: number, digest: number, digestLength: number): number;
-  casa_result_length(): number;
-};
-
-const ENOSYS = 52;
-const wasi = {
-  fd_write: () => ENOSYS,
-  fd_seek: () => ENOSYS,
-  fd_close: () => ENOSYS,
 };
 
 /** Instantiates the module from its bytes; `sha256` hashes the commitment's text. */
 export async function makeVerifier(bytes: BufferSource, sha256: Sha256 = webCryptoSha256()): Promise<Verifier> {
-  const { instance } = await WebAssembly.instantiate(bytes, { wasi_snapshot_preview1: wasi });
-  const m = instance.exports as unknown as Exports;
-  m._initialize();
-  const put = (text: string): [number, number] => {
-    const bytes = new TextEncoder().encode(text);
-    const p = m.casa_alloc(bytes.length);
-    new Uint8Array(m.memory.buffer, p, bytes.length).set(bytes);
-    return [p, bytes.length];
-  };
-  // The module's answer to the last call (the memory may have grown: a fresh view).
-  const result = (out: number): string => new TextDecoder().decode(new Uint8Array(m.memory.buffer, out, m.casa_result_length()));
+  const { exports: m, put, result } = await startReactor<Exports>(bytes, "the replay checks");
   const commitmentInput = (replayText: string): string => {
     const [a, n] = put(replayText);
     try {
