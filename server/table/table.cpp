@@ -875,7 +875,9 @@ void Table::submit(Seat seat, const Action& action, std::shared_ptr<Client> acto
     return;
   }
   ++seq_;
-  StoredAction row{seq_, seat, protocol::value_to_json(game_->encode_action(action)).dump(), auto_by};
+  // Members in key order, as the log has always stored them (value_to_json(...).dump()).
+  StoredAction row{seq_, seat, {}, auto_by};
+  append_json_sorted(row.action, game_->encode_action(action));
   // The score sheet: a round (or hand) ends with a public round_end / hand_end event.
   std::vector<StoredRound> rounds;
   for (const auto& e : events) {
