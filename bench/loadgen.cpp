@@ -715,6 +715,7 @@ class GameDriver : public Driver {
   };
   struct Table {
     std::string id;
+    std::string invite;  // the private table's code: its other seats join by it
     int joined = 0;
   };
 
@@ -770,7 +771,8 @@ class GameDriver : public Driver {
     const auto& partner = connector_->connections[conn];
     if (!partner || !partner->open()) return;
     p.join_sent = true;
-    partner->send(json{{"type", "join"}, {"id", t}, {"table", table.id}, {"seat", s}}.dump());
+    // By the invite code: a private table refuses a join by its id alone.
+    partner->send(json{{"type", "join"}, {"id", t}, {"invite", table.invite}, {"seat", s}}.dump());
   }
 
   void create_table(Connection& c, int table) {
@@ -791,6 +793,7 @@ class GameDriver : public Driver {
     if (t < 0 || t >= cfg_.tables) return;
     auto& table = tables_[static_cast<std::size_t>(t)];
     table.id = m["table"].get<std::string>();
+    table.invite = m.value("invite", "");
     table.joined = 1;
     by_id_[table.id] = t;
     if (players() == 1) started();

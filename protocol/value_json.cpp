@@ -191,6 +191,45 @@ void append_json(std::string& out, const Value& value) {
   }
 }
 
+void append_json_sorted(std::string& out, const Value& value) {
+  if (value.is_array()) {
+    out += '[';
+    bool first = true;
+    for (const auto& item : value.as_array()) {
+      if (!first) out += ',';
+      first = false;
+      append_json_sorted(out, item);
+    }
+    out += ']';
+    return;
+  }
+  if (!value.is_object()) {
+    append_json(out, value);
+    return;
+  }
+  // An action or a score line: a handful of members, ordered in place.
+  const auto& members = value.as_object();
+  std::vector<const Value::Member*> order;
+  order.reserve(members.size());
+  for (const auto& m : members) order.push_back(&m);
+  std::sort(order.begin(), order.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    if (order[i]->first == order[i - 1]->first) {
+      // A key given twice (to_json keeps the last one): rare enough for the tree.
+      out += to_json(value).dump();
+      return;
+    }
+  }
+  out += '{';
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (i) out += ',';
+    append_json_string(out, order[i]->first);
+    out += ':';
+    append_json_sorted(out, order[i]->second);
+  }
+  out += '}';
+}
+
 JsonViewWriter::JsonViewWriter(std::string& out) : out_(out) {
   const std::size_t used = out_.size();
   out_.resize(used + 2048);

@@ -24,6 +24,11 @@ void append_json(std::string& out, const Value& value);
 // escaped as nlohmann_json escapes them, other UTF-8 as is. A byte that is not
 // part of valid UTF-8 becomes U+FFFD, so the output is always valid JSON.
 void append_json_string(std::string& out, std::string_view text);
+// Appends `value` as compact JSON text with every object's members in key
+// order: the bytes to_json(value).dump() gives (nlohmann_json keeps objects
+// sorted), without building the JSON tree. For text stored or hashed in that
+// form, such as the action log's rows.
+void append_json_sorted(std::string& out, const Value& value);
 void append_json_int(std::string& out, std::int64_t number);
 
 // Writes what a ViewWriter is told as compact JSON text appended to `out`: the

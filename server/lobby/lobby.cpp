@@ -205,14 +205,19 @@ bool Lobby::adopt_table(const StoredTable& stored) {
     forget_later(stored.id, std::chrono::seconds(left), std::move(owed));
     return true;
   }
-  std::lock_guard lock(mutex_);
-  for (const auto& seat : stored.seats) {
-    if (auto it = players_.find(seat.player_id); it != players_.end()) it->second.tables.insert(stored.id);
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& seat : stored.seats) {
+      if (auto it = players_.find(seat.player_id); it != players_.end()) it->second.tables.insert(stored.id);
+    }
+    if (auto it = players_.find(setup.creator); it != players_.end()) {
+      ++it->second.open_created;
+      it->second.tables.insert(stored.id);
+    }
   }
-  if (auto it = players_.find(setup.creator); it != players_.end()) {
-    ++it->second.open_created;
-    it->second.tables.insert(stored.id);
-  }
+  // Players already connected here (a table taken over from another node)
+  // get its moves from now on; later reconnects tell the table themselves.
+  table->refresh_connections();
   return true;
 }
 
@@ -679,6 +684,7 @@ bool Lobby::attach_remote(const std::shared_ptr<Client>& client) {
   const std::string& pid = client->player_id;
   if (!known_player(pid) && !load_player("id", pid)) return false;
   std::vector<std::shared_ptr<Table>> seated;
+  bool moved = false;
   {
     std::lock_guard lock(mutex_);
     Player& p = players_[pid];
@@ -687,12 +693,19 @@ bool Lobby::attach_remote(const std::shared_ptr<Client>& client) {
     // A live connection here, or a newer one elsewhere that already spoke, stays.
     if (current && !current->remote()) return true;
     p.connection = client;
-    if (current) return true;  // was connected through another node: still connected
     for (const auto& t : p.tables) {
       if (auto tt = tables_.find(t); tt != tables_.end()) seated.push_back(tt->second);
     }
+    // Was connected through another node: still connected, by another way.
+    moved = current != nullptr;
   }
-  for (auto& t : seated) t->player_connection(pid, true);
+  for (auto& t : seated) {
+    if (moved) {
+      t->refresh_connections();
+    } else {
+      t->player_connection(pid, true);
+    }
+  }
   return true;
 }
 

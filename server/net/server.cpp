@@ -291,17 +291,20 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
   }
 
   void flush_inbox() {
-    std::vector<Frame> batch;
+    // The two vectors trade places, each keeping its room: no allocation per
+    // batch once they have grown to the batches this session sees.
     {
       std::lock_guard lock(inbox_mutex_);
-      batch.swap(inbox_);
+      batch_.swap(inbox_);
       flush_posted_ = false;
     }
     // All of them queued first: one write carries the whole batch.
-    for (auto& frame : batch) {
-      if (!queue_frame(std::move(frame))) return;
+    bool open = true;
+    for (auto& frame : batch_) {
+      if (open && !queue_frame(std::move(frame))) open = false;
     }
-    if (!writing_) do_write();
+    batch_.clear();
+    if (open && !writing_) do_write();
   }
 
   // Hands over the messages already read, then reads the socket when the
@@ -702,6 +705,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession<S
   bool idle_pinged_ = false;   // a keep-alive ping went, unanswered so far
   std::mutex inbox_mutex_;
   std::vector<Frame> inbox_;  // guarded by inbox_mutex_
+  std::vector<Frame> batch_;  // the session's strand: the inbox being written
   bool flush_posted_ = false;  // guarded by inbox_mutex_
   bool inbox_closed_ = false;  // guarded by inbox_mutex_
   // Frames not yet written are queue_[queue_head_..]; a vector rather than a

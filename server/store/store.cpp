@@ -272,9 +272,13 @@ void mirror_write(WalMirror* m, const char* data, std::size_t n, sqlite3_int64 o
     m->at = off;
     if (n > kMirrorMax) return;
   }
+  // Overwrites what it covers of the bytes kept, appends the rest: a WAL
+  // grows at its end, and appending copies each byte once (resizing first
+  // would zero the new bytes before copying over them).
   const auto from = static_cast<std::size_t>(off - m->at);
-  if (m->bytes.size() < from + n) m->bytes.resize(from + n);
-  std::memcpy(m->bytes.data() + from, data, n);
+  const std::size_t over = std::min(n, m->bytes.size() - from);
+  if (over > 0) std::memcpy(m->bytes.data() + from, data, over);
+  m->bytes.insert(m->bytes.end(), data + over, data + n);
 }
 
 void mirror_forget(WalMirror* m) {

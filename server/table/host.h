@@ -7,7 +7,14 @@
 //
 // Invariants:
 //  * Every method may be called from any table's strand, concurrently: an
-//    implementation locks what it shares.
+//    implementation locks what it shares (the lobby: one lock for every
+//    table). So a table calls none of them on the move path: a move's
+//    commit, events and requests go through the seats' connections the table
+//    holds itself.
+//  * After a player is listed at a table (seat_changed(..., true)), every
+//    change of the player's connection is told to that table
+//    (Table::player_connection, Table::refresh_connections); the table reads
+//    connection_of then, and when the player sits down.
 //  * The host outlives every table it hosts.
 #pragma once
 
@@ -36,7 +43,8 @@ class TableHost {
 
   // ---- players ----
   virtual void send_to_player(const std::string& player_id, const Frame& frame) = 0;
-  // The player's connection now, or null.
+  // The player's connection now, or null. Read when the connection changed,
+  // never per move (see the invariants).
   virtual std::shared_ptr<Client> connection_of(const std::string& player_id) = 0;
   // When the player's last connection went (the server's start for players not
   // seen since); nullopt while connected.

@@ -78,8 +78,21 @@ void Table::defer(std::function<void()> f) {
 // ---- sending -----------------------------------------------------------------
 
 void Table::send_to_seat(Seat seat, const Frame& frame) {
-  const auto& s = seats_[static_cast<std::size_t>(seat)];
-  if (!s.player_id.empty()) host_.send_to_player(s.player_id, frame);
+  if (auto c = seats_[static_cast<std::size_t>(seat)].connection.lock()) c->send(frame);
+}
+
+void Table::look_up_connection(SeatState& seat) {
+  if (seat.player_id.empty()) {
+    seat.connection.reset();
+  } else {
+    seat.connection = host_.connection_of(seat.player_id);
+  }
+}
+
+void Table::refresh_connections() {
+  on_strand([this] {
+    for (auto& s : seats_) look_up_connection(s);
+  });
 }
 
 void Table::send_to_all(const Frame& frame) {
@@ -291,8 +304,7 @@ void Table::send_request(Seat seat) {
     deadline = std::max<std::int64_t>(0, left.count());
   }
   auto& s = seats_[static_cast<std::size_t>(seat)];
-  if (s.player_id.empty()) return;
-  const std::shared_ptr<Client> client = host_.connection_of(s.player_id);
+  const std::shared_ptr<Client> client = s.connection.lock();
   if (!client) return;
   if (!client->view_patch) {
     // The whole view, written straight into the request's text.
@@ -430,8 +442,11 @@ void Table::open(std::vector<StoredSeat> seats, std::shared_ptr<Client> creator,
         after(false);
         return;
       }
-      for (const auto& s : self->seats_) {
-        if (!s.player_id.empty()) self->host_.seat_changed(s.player_id, self->setup_.id, true);
+      for (auto& s : self->seats_) {
+        if (s.player_id.empty()) continue;
+        self->host_.seat_changed(s.player_id, self->setup_.id, true);
+        // Listed among the player's tables first: a later reconnect tells this table.
+        self->look_up_connection(s);
       }
       // The creator hears of the table's connection changes even unseated:
       // its absence can close the table while it waits.
@@ -659,8 +674,7 @@ void Table::abandon(std::function<void(std::vector<std::shared_ptr<Client>>)> do
     deferred_.clear();
     std::vector<std::shared_ptr<Client>> clients;
     for (const auto& s : seats_) {
-      if (s.player_id.empty()) continue;
-      if (auto c = host_.connection_of(s.player_id)) clients.push_back(std::move(c));
+      if (auto c = s.connection.lock()) clients.push_back(std::move(c));
     }
     for (auto& [pid, weak] : spectators_) {
       if (auto c = weak.lock()) clients.push_back(std::move(c));
@@ -861,7 +875,9 @@ void Table::submit(Seat seat, const Action& action, std::shared_ptr<Client> acto
     return;
   }
   ++seq_;
-  StoredAction row{seq_, seat, protocol::value_to_json(game_->encode_action(action)).dump(), auto_by};
+  // Members in key order, as the log has always stored them (value_to_json(...).dump()).
+  StoredAction row{seq_, seat, {}, auto_by};
+  append_json_sorted(row.action, game_->encode_action(action));
   // The score sheet: a round (or hand) ends with a public round_end / hand_end event.
   std::vector<StoredRound> rounds;
   for (const auto& e : events) {
@@ -914,12 +930,11 @@ void Table::committed(bool ok, Seat seat, Action action, std::vector<Event> even
   log_.push_back({seat, action, auto_by});
   metrics().moves.fetch_add(1, std::memory_order_relaxed);
   if (actor) actor->send(protocol::accepted(setup_.id, seq_, id));
-  // Each seat's connection looked up once for all the events of the move.
+  // Each seat's connection held once for all the events of the move.
   std::array<std::shared_ptr<Client>, kMaxSeats> to_seat;
   if (!events.empty()) {
     for (Seat s = 0; s < setup_.players && s < kMaxSeats; ++s) {
-      const auto& player = seats_[static_cast<std::size_t>(s)].player_id;
-      if (!player.empty()) to_seat[static_cast<std::size_t>(s)] = host_.connection_of(player);
+      to_seat[static_cast<std::size_t>(s)] = seats_[static_cast<std::size_t>(s)].connection.lock();
     }
   }
   for (const auto& e : events) {
@@ -972,7 +987,11 @@ void Table::finish() {
   std::vector<std::string> owed;
   for (auto& s : seats_) {
     if (s.player_id.empty()) continue;
+    // The lobby's word, not the seat's cached connection: a player who dropped
+    // while the last commit was stored is owed the game_over even if this
+    // table has not heard of it yet.
     const auto connection = host_.connection_of(s.player_id);
+    s.connection = connection;
     // A connection that resumed during the last commit still waits for its
     // table_state (player_connection): the game_over comes after it.
     s.owes_game_over = !connection || s.resuming > 0;
@@ -1024,6 +1043,7 @@ void Table::join(std::shared_ptr<Client> client, std::optional<int> wanted, Repl
           // A spectator who sits down stops spectating.
           std::erase_if(self->spectators_, [&](const auto& sp) { return sp.first == client->player_id; });
           self->host_.seat_changed(client->player_id, self->setup_.id, true);
+          self->look_up_connection(self->seats_[static_cast<std::size_t>(seat)]);
           // The lobby sees the new seat before the player hears of it, so a
           // list_tables sent after "joined" never shows the old table.
           self->refresh_summary();
@@ -1221,6 +1241,9 @@ void Table::resync(std::shared_ptr<Client> client, Reply, bool history) {
 void Table::player_connection(std::string player_id, bool connected) {
   on_strand([this, player_id = std::move(player_id), connected] {
     const Seat seat = seat_of(player_id);
+    for (auto& s : seats_) {
+      if (s.player_id == player_id) look_up_connection(s);
+    }
     if (status_ == Status::closed) return;
     if (status_ == Status::over) {
       // Back after the game ended without them: the final state and the result.

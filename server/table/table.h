@@ -16,6 +16,11 @@
 //  * A finished game's game_over reaches every seated player: those away when
 //    it ended (and, after a restart, every seated player) are owed it, and get
 //    it with the table_state when they come back.
+//  * A seat's `connection` is its player's connection as the lobby last said:
+//    read from the host when the player sits down, and again whenever the
+//    lobby tells the table (player_connection, refresh_connections) that it
+//    changed. The move path sends through it and asks the host nothing, so a
+//    move takes no lock shared with other tables.
 //  * A seat's `away` follows the lobby's view of its player's connection; a
 //    bot plays for an away seat (`played_by`) only once its grace period ran
 //    out, only while some human of the table is still connected, and never
@@ -102,8 +107,14 @@ class Table : public std::enable_shared_from_this<Table> {
   void chat(std::shared_ptr<Client> client, std::string text, bool team, Reply id);
   void resync(std::shared_ptr<Client> client, Reply id, bool history = false);
   void rematch(std::shared_ptr<Client> client, Reply id);
-  // A seated player, or the creator, (re)connected or dropped.
+  // A seated player, or the creator, (re)connected or dropped. The table reads
+  // the player's connection from the host again (on its strand, so the last of
+  // several such calls sees the newest connection whatever their order).
   void player_connection(std::string player_id, bool connected);
+  // Reads every seat's connection from the host again, with no message to
+  // anyone: after the lobby listed a recovered table among its players'
+  // tables, or when a player's connection moved without a reconnect.
+  void refresh_connections();
   // An operator closes the table (server/http/admin.cpp): everyone there gets
   // table_closed with reason "admin" and `message`, which is stored with it.
   // Nothing happens to a table that is already over or closed.
@@ -139,6 +150,8 @@ class Table : public std::enable_shared_from_this<Table> {
   struct SeatState {
     std::string player_id;  // human
     std::string bot;        // or bot
+    // The player's connection (see the invariants); empty while away.
+    std::weak_ptr<Client> connection;
     bool left_game = false; // the bot replaced a player who left the started game
     // While the human is disconnected:
     bool away = false;
@@ -178,6 +191,8 @@ class Table : public std::enable_shared_from_this<Table> {
   void drain_deferred();
 
   void send_to_seat(Seat seat, const Frame& frame);
+  // Sets the seat's connection from the host (the lobby's lock; never on the move path).
+  void look_up_connection(SeatState& seat);
   void send_to_all(const Frame& frame);  // seated humans and spectators
   void send_to_spectators(const Frame& frame);
   // `history`: a `history` message follows the table_state (once started).

@@ -112,6 +112,10 @@ long compare_games(const Setup& setup, int games, int max_steps) {
         std::string rebuilt;
         append_json(rebuilt, direct_value(game, seat));
         REQUIRE(rebuilt == expected);
+        // In key order, the bytes of the JSON tree's dump.
+        std::string sorted;
+        append_json_sorted(sorted, view);
+        REQUIRE(sorted == to_json(view).dump());
         ++compared;
       }
       if (game.is_over()) break;
@@ -121,6 +125,13 @@ long compare_games(const Setup& setup, int games, int max_steps) {
       while (!(to_act & seat_bit(actor))) ++actor;
       game.legal_actions(actor, legal);
       REQUIRE_FALSE(legal.empty());
+      // The action log's text of each (Table::submit) is the JSON tree's dump.
+      for (const Action& a : legal) {
+        const Value encoded = game.encode_action(a);
+        std::string sorted;
+        append_json_sorted(sorted, encoded);
+        REQUIRE(sorted == to_json(encoded).dump());
+      }
       REQUIRE_FALSE(game.apply(actor, legal[rng.next() % legal.size()], nullptr));
     }
   }
@@ -142,6 +153,25 @@ TEST_CASE("write_view gives the bytes of view() for every seat at every step of 
   for (const Setup& setup : all) compared += compare_games(setup, 4, 4000);
   MESSAGE(compared, " views compared over ", all.size(), " setups");
   CHECK(compared > 50000);
+}
+
+TEST_CASE("append_json_sorted writes what the JSON tree's dump writes") {
+  Value v = Value::obj({{"type", "play"}, {"card", "c\"7\\"}, {"b", Value::array()}});
+  v.as_object().push_back({"a", Value::obj({{"z", 1}, {"\u00e9t\u00e9", "\x01\u00ff"}, {"", Value()}, {"m", true}})});
+  Value list = Value::array();
+  list.push(Value::obj({{"y", -5}, {"x", Value::array()}}));
+  list.push(Value(std::int64_t{9007199254740993}));
+  v.as_object().push_back({"list", list});
+  std::string out = "keep:";
+  append_json_sorted(out, v);
+  CHECK(out == "keep:" + to_json(v).dump());
+  // A key given twice: the tree keeps the last value.
+  Value twice = Value::obj({{"k", 1}});
+  twice.as_object().push_back({"k", 2});
+  out.clear();
+  append_json_sorted(out, twice);
+  CHECK(out == to_json(twice).dump());
+  CHECK(out == R"({"k":2})");
 }
 
 TEST_CASE("a request with the view written directly is the request with view()") {

@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <thread>
 
 #include "server/lobby/lobby.h"
@@ -195,6 +196,49 @@ TEST_CASE("reconnect: the token gives back the seat, the full view and the pendi
 
   WsClient bad(ts.port());
   CHECK(bad.hello("x", std::string(64, 'f'))["code"] == "bad_token");
+}
+
+// The table holds each seat's connection itself (server/table/table.h): a
+// resume must hand it the new connection, and the one replaced must hear
+// nothing of the table after "replaced".
+TEST_CASE("reconnect mid-game over a live connection: the moves go to the new connection, never to the old") {
+  TestServer ts;
+  WsClient a(ts.port());
+  WsClient b(ts.port());
+  a.hello("ann");
+  b.hello("bob");
+  const std::string table = create(a, {{"game", "fake-trick"}, {"players", 2}})["table"];
+  b.call({{"type", "join"}, {"table", table}});
+  CHECK(a.expect("request")["seq"] == 0);
+
+  // Ann comes back on a second connection while the first is still open.
+  WsClient a2(ts.port());
+  CHECK(a2.hello("", a.token())["resumed"] == true);
+  CHECK(a.expect("error")["code"] == "replaced");
+  const std::size_t replaced_at = a.log.size();
+  const json state = a2.expect("table_state");
+  const std::int64_t resumed_seq = state["seq"];
+
+  play_out({&a2, &b}, table);
+  a.wait_closed(std::chrono::seconds(5));
+
+  // Every event of the table that bob saw after the resume, ann saw on her new connection.
+  std::set<std::pair<std::int64_t, std::string>> seen_by_a2;
+  for (const auto& m : a2.log) {
+    if (m["type"] == "event") seen_by_a2.insert({m["seq"].get<std::int64_t>(), m["event"].dump()});
+  }
+  int shared = 0;
+  for (const auto& m : b.log) {
+    if (m["type"] != "event" || m["seq"].get<std::int64_t>() <= resumed_seq) continue;
+    // A bid is shown to its bidder alone, and bid_made to everyone else.
+    if (m["event"]["type"] == "bid" || m["event"]["type"] == "bid_made") continue;
+    CHECK_MESSAGE(seen_by_a2.count({m["seq"].get<std::int64_t>(), m["event"].dump()}) == 1, m.dump());
+    ++shared;
+  }
+  CHECK(shared > 0);
+  // The old connection got nothing of the table after it was replaced.
+  for (std::size_t i = replaced_at; i < a.log.size(); ++i) CHECK_MESSAGE(!a.log[i].contains("table"), a.log[i].dump());
+  check_schemas(a2);
 }
 
 TEST_CASE("refused input: the right error code, and nothing changes") {
