@@ -15,7 +15,8 @@ namespace {
 constexpr std::array kClientTypes = {"hello",    "create_table", "list_tables", "join",
                                      "leave",    "spectate",     "add_bot",     "action",
                                      "chat",     "rematch",      "resync",      "ping",
-                                     "create_event", "accept_invitation", "decline_invitation"};
+                                     "create_event", "accept_invitation", "decline_invitation",
+                                     "invite_friend", "decline_table_invitation"};
 
 constexpr int kMaxDepth = 32;
 
@@ -343,6 +344,8 @@ ClientMessage typed(const std::string& type, json& body) {
     }
     return m;
   }
+  if (type == "invite_friend") return InviteFriend{table_ref(body), body["handle"].get<std::string>()};
+  if (type == "decline_table_invitation") return DeclineTableInvitation{body["invitation"].get<std::string>()};
   // accept_invitation or decline_invitation: is_client_type let no other through.
   return AnswerInvitation{body["invitation"].get<std::string>(), type == "accept_invitation"};
 }
@@ -401,6 +404,8 @@ std::string_view type_of(const ClientMessage& message) {
     std::string_view operator()(const AnswerInvitation& m) const {
       return m.accept ? "accept_invitation" : "decline_invitation";
     }
+    std::string_view operator()(const InviteFriend&) const { return "invite_friend"; }
+    std::string_view operator()(const DeclineTableInvitation&) const { return "decline_table_invitation"; }
   };
   return std::visit(Name{}, message);
 }
@@ -501,6 +506,11 @@ struct Writer {
     out["sides"] = std::move(sides);
   }
   void operator()(const AnswerInvitation& m) const { out["invitation"] = m.invitation; }
+  void operator()(const InviteFriend& m) const {
+    put_ref(out, m.at);
+    out["handle"] = m.handle;
+  }
+  void operator()(const DeclineTableInvitation& m) const { out["invitation"] = m.invitation; }
 };
 
 }  // namespace

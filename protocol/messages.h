@@ -146,8 +146,24 @@ struct AnswerInvitation {
   friend bool operator==(const AnswerInvitation&, const AnswerInvitation&) = default;
 };
 
+// invite_friend: a player seated at a waiting table invites a friend to it
+// (docs/accounts.md#friends).
+struct InviteFriend {
+  TableRef at;
+  std::string handle;
+  friend bool operator==(const InviteFriend&, const InviteFriend&) = default;
+};
+
+// decline_table_invitation: the invited player says no to a friend's
+// invitation (accepting is joining the table).
+struct DeclineTableInvitation {
+  std::string invitation;
+  friend bool operator==(const DeclineTableInvitation&, const DeclineTableInvitation&) = default;
+};
+
 using ClientMessage = std::variant<Hello, Ping, CreateTable, ListTables, Join, Spectate, Leave, AddBot,
-                                   ActionMessage, Chat, Rematch, Resync, CreateEvent, AnswerInvitation>;
+                                   ActionMessage, Chat, Rematch, Resync, CreateEvent, AnswerInvitation,
+                                   InviteFriend, DeclineTableInvitation>;
 
 // A message and its request id, echoed in the reply.
 struct ClientFrame {

@@ -56,6 +56,8 @@ std::vector<p::ClientFrame> samples() {
       {event, json("e")},
       {p::AnswerInvitation{"i123", true}, std::nullopt},
       {p::AnswerInvitation{"i123", false}, json(5)},
+      {p::InviteFriend{{"t1", ""}, "Anna"}, json(6)},
+      {p::DeclineTableInvitation{"f0123456789abcdef"}, std::nullopt},
   };
 }
 
@@ -89,7 +91,7 @@ TEST_CASE("every client message type reads back as the struct it was written fro
   // Every type of protocol/schemas/client/ has its sample.
   for (const char* type : {"hello", "ping", "create_table", "list_tables", "join", "spectate", "leave", "add_bot",
                            "action", "chat", "rematch", "resync", "create_event", "accept_invitation",
-                           "decline_invitation"}) {
+                           "decline_invitation", "invite_friend", "decline_table_invitation"}) {
     CHECK_MESSAGE(types.count(type) == 1, type);
     CHECK(p::is_client_type(type));
   }
@@ -173,6 +175,8 @@ TEST_CASE("bad frames get the protocol's codes and sentences, and no message") {
            R"({"type":"resync"})",                                          // no table
            R"({"type":"create_event","game":"g","players":2,"sides":[{"members":[{"bot":"robot","x":1}]},{}]})",
            R"({"type":"accept_invitation"})",
+           R"({"type":"invite_friend","table":"t"})",  // no handle
+           R"({"type":"decline_table_invitation"})",
        }) {
     p::ClientFrame frame;
     const auto refusal = p::parse_client(text, frame);
