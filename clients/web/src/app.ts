@@ -20,7 +20,8 @@ export type Route =
   | { page: "leaderboard"; game: string }
   | { page: "player"; id: string }
   | { page: "event"; event: string }
-  | { page: "help"; game?: string };
+  | { page: "help"; game?: string }
+  | { page: "account" };
 
 export function parseRoute(path: string): Route {
   let m = path.match(/^\/join\/([^/]+)\/?$/);
@@ -35,6 +36,7 @@ export function parseRoute(path: string): Route {
   if (m) return { page: "player", id: decodeURIComponent(m[1]) };
   m = path.match(/^\/event\/([^/]+)\/?$/);
   if (m) return { page: "event", event: decodeURIComponent(m[1]) };
+  if (/^\/account\/?$/.test(path)) return { page: "account" };
   m = path.match(/^\/help(?:\/([^/]+))?\/?$/);
   if (m) return { page: "help", game: m[1] ? decodeURIComponent(m[1]) : undefined };
   return { page: "lobby" };

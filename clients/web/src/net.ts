@@ -18,6 +18,10 @@ export function saveName(name: string): void {
 export function savedToken(): string {
   return localStorage.getItem(TOKEN_KEY) ?? "";
 }
+/** Keeps a session token (a sign-in on this device): the next hello resumes its player. */
+export function saveToken(token: string): void {
+  localStorage.setItem(TOKEN_KEY, token);
+}
 /** Forgets the resume token: the next hello makes a new player. */
 export function forgetToken(): void {
   localStorage.removeItem(TOKEN_KEY);
@@ -41,6 +45,8 @@ type Replies = {
   create_event: "event_created";
   accept_invitation: "invitation_answered";
   decline_invitation: "invitation_answered";
+  invite_friend: "friend_invited";
+  decline_table_invitation: "table_invitation_closed";
 };
 type Reply<T extends ClientMessage["type"]> = ServerMessageOf<Replies[T] & ServerMessage["type"]>;
 /** A client message as the page writes it: the connection numbers requests itself. */

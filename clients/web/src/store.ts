@@ -4,7 +4,7 @@
 // table_state instead of working out the consequences itself.
 import type {
   ServerChat, ServerGameOver, ServerHistory, ServerInvitation, ServerMessage, ServerRematchCreated, ServerRematchOffer,
-  ServerRequest, ServerTableClosed, ServerTableState, ServerWelcome, TableSummary,
+  ServerRequest, ServerTableClosed, ServerTableInvitation, ServerTableState, ServerWelcome, TableSummary,
 } from "./protocol.gen";
 import type { Json } from "./words";
 
@@ -56,10 +56,11 @@ export interface AppState {
   tables: Record<string, TableEntry>;
   errors: { code: string; message: string; table?: string }[];
   invitations: ServerInvitation[]; // invitations to rated events that wait for this player's answer
+  tableInvitations: ServerTableInvitation[]; // friends' invitations to their tables, not yet settled
 }
 
 export function initialState(): AppState {
-  return { connection: "connecting", me: null, games: [], bots: [], lobby: [], tables: {}, errors: [], invitations: [] };
+  return { connection: "connecting", me: null, games: [], bots: [], lobby: [], tables: {}, errors: [], invitations: [], tableInvitations: [] };
 }
 
 export function tableEntry(s: AppState, id: string): TableEntry {
@@ -244,6 +245,18 @@ export function reduce(s: AppState, m: ServerMessage, now = Date.now()): boolean
       s.invitations = s.invitations.filter((i) => i.invitation !== answered);
       return true;
     }
+    case "table_invitation": {
+      // On every device of the player, and again after each hello while it waits.
+      const invitation = m;
+      s.tableInvitations = s.tableInvitations.filter((i) => i.invitation !== invitation.invitation).concat([invitation]);
+      return true;
+    }
+    case "table_invitation_closed": {
+      const closed = m.invitation;
+      const before = s.tableInvitations.length;
+      s.tableInvitations = s.tableInvitations.filter((i) => i.invitation !== closed);
+      return s.tableInvitations.length !== before;
+    }
     case "left": {
       delete s.tables[m.table];
       return true;
@@ -258,6 +271,7 @@ export function reduce(s: AppState, m: ServerMessage, now = Date.now()): boolean
     // notice before it goes away (net.ts): nothing to keep.
     case "table_created":
     case "event_created":
+    case "friend_invited":
     case "joined":
     case "bot_added":
     case "pong":

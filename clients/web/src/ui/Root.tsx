@@ -13,6 +13,8 @@ import { HelpPage, helpPath } from "./Help";
 import { UI as HELP_UI } from "../help/content";
 import { ReplayPage } from "./Replay";
 import { TablePage } from "./Table";
+import { AccountPage, SignIn } from "./Account";
+import { TableInvitations } from "./Friends";
 import { LANG_NAMES, LANGS, lang, onLangChange, setLang, t } from "../i18n";
 
 /** The player's choice of sound and system notifications for turns and messages. */
@@ -107,8 +109,10 @@ export function Root({ app }: { app: App }) {
         <h2>{t("welcome.title")}</h2>
         <p>{t("welcome.text")}</p>
         <NameForm app={app} />
+        <SignIn />
       </div>
     );
+  else if (r.page === "account") page = <AccountPage app={app} />;
   else if (r.page === "table") page = <TablePage app={app} id={r.table} />;
   else if (r.page === "join") {
     const invited = Object.values(s.tables).find((x) => x.invite === r.invite || x.state?.invite === r.invite);
@@ -140,6 +144,11 @@ export function Root({ app }: { app: App }) {
         <a href={helpPath()} class="nav-help" onClick={(e) => { e.preventDefault(); app.navigate(helpPath()); }}>
           {HELP_UI.howToPlay}
         </a>
+        {savedName() ? (
+          <a href="/account" class="nav-account" onClick={(e) => { e.preventDefault(); app.navigate("/account"); }}>
+            {t("nav.account")}
+          </a>
+        ) : null}
         <span class="me">
           {s.me ? (
             <a href={profilePath(s.me.player_id)} onClick={(e) => { e.preventDefault(); app.navigate(profilePath(s.me!.player_id)); }}>
@@ -187,6 +196,7 @@ export function Root({ app }: { app: App }) {
           ))}
         </div>
       ) : null}
+      <TableInvitations app={app} />
       <main>{page}</main>
       <Footer />
     </>
