@@ -15,6 +15,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
+import { devices } from "./devices.mjs";
 
 const here = new URL(".", import.meta.url).pathname;
 const webDir = resolve(here, "..");
@@ -1146,6 +1147,9 @@ await test("Italiano: the switch in the footer turns lobby and table Italian, an
   await context.close();
   await checkCleanPage(p);
 });
+
+await test("One player on two devices: an account, a device code, the same tables, rating and friends", () =>
+  devices({ browser, base, shots, person, openCreateForm, setTesting, playToEnd, assert, tableIdOf, checkCleanPage, DESKTOP, PHONE }));
 
 await browser.close();
 for (const c of children) c.kill("SIGTERM");

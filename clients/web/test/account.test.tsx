@@ -144,3 +144,46 @@ describe("a friend's invitation to a table", () => {
     ]);
   });
 });
+
+describe("the account page", () => {
+  beforeEach(() => {
+    document.body.innerHTML = '<div id="root"></div>';
+    localStorage.setItem("casa.name", "ann");
+  });
+  const guest = { player_id: "p1", name: "ann", handle: null, is_bot: false, guest: true, has_password: false, created_at: 1 };
+  const claimed = { ...guest, name: "Ann", handle: "Ann", guest: false, has_password: true };
+
+  it("lets a guest claim their name, then shows the devices and a code for another one", async () => {
+    const { f, seen } = fakeFetch({
+      "GET /api/account": [200, guest],
+      "POST /api/account/claim": [200, claimed],
+      "POST /api/account/device-codes": [200, { code: "ABCDEFGH", expires_at: 400, expires_in: 300 }],
+      "GET /api/account/sessions": [200, { sessions: [
+        { id: "aaaa", label: "Chromium on Linux", created_at: 1, last_used_at: 2, current: true, connected: true },
+        { id: "bbbb", label: "Firefox on Android", created_at: 1, last_used_at: 2, current: false, connected: false },
+      ] }],
+      "GET /api/account/friends": [200, { friends: [], requests: [] }],
+    });
+    const { app } = makeApp();
+    const root = document.getElementById("root")!;
+    const { AccountPage } = await import("../src/ui/Account");
+    render(<AccountPage app={app} api={new AccountApi(() => "tok", f)} />, root);
+    await settle();
+    expect(root.querySelector(".claim-form")).not.toBeNull();
+    const input = root.querySelector<HTMLInputElement>('input[name="claim-password"]')!;
+    input.value = "a good password";
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    await settle();
+    root.querySelector<HTMLFormElement>(".claim-form")!.dispatchEvent(new Event("submit", { bubbles: true, cancelable: true }));
+    await settle();
+    expect(seen.find((s) => s.path === "/api/account/claim")?.body).toEqual({ handle: "ann", password: "a good password" });
+    expect(root.querySelector(".signed-in .handle")?.textContent).toBe("Ann");
+    expect(localStorage.getItem("casa.name")).toBe("Ann");
+    // Every device but this one may be signed out from here.
+    expect(root.querySelectorAll(".sessions li")).toHaveLength(2);
+    expect(root.querySelectorAll(".sessions button.revoke")).toHaveLength(1);
+    root.querySelector<HTMLButtonElement>("button.new-code")!.click();
+    await settle();
+    expect(root.querySelector(".device-code")?.textContent).toBe("ABCD-EFGH");
+  });
+});
