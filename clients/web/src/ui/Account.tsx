@@ -38,6 +38,7 @@ export function SignIn({ api = new AccountApi() }: { api?: AccountApi }) {
   return (
     <section class="sign-in" aria-labelledby="sign-in-title">
       <h2 id="sign-in-title">{t("acct.signInTitle")}</h2>
+      <p class="muted">{t("acct.signInText")}</p>
       <form
         class="code-form"
         onSubmit={(e) => {

@@ -133,22 +133,6 @@ export function FriendsPanel({ app, api = new AccountApi(), claimed }: { app: Ap
                   {!f.mutual ? t("friends.pending") : f.online ? t("friends.online") : t("friends.offline")}
                 </span>
               </span>
-              {f.mutual && f.tables?.length ? (
-                <span class="friend-tables">
-                  {f.tables.map((x) => (
-                    <a
-                      key={x.table}
-                      href={`/table/${x.table}`}
-                      onClick={(e) => {
-                        e.preventDefault();
-                        app.navigate(`/table/${x.table}`);
-                      }}
-                    >
-                      {t("friends.atTable", { game: gameTitle(x.game), status: statusWord(x.status) })}
-                    </a>
-                  ))}
-                </span>
-              ) : null}
               <span class="friend-actions">
                 {f.mutual
                   ? tables.map((table) => (
@@ -171,6 +155,22 @@ export function FriendsPanel({ app, api = new AccountApi(), claimed }: { app: Ap
                   {t("friends.remove")}
                 </button>
               </span>
+              {f.mutual && f.tables?.length ? (
+                <span class="friend-tables">
+                  {f.tables.map((x) => (
+                    <a
+                      key={x.table}
+                      href={`/table/${x.table}`}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        app.navigate(`/table/${x.table}`);
+                      }}
+                    >
+                      {t("friends.atTable", { game: gameTitle(x.game), status: statusWord(x.status) })}
+                    </a>
+                  ))}
+                </span>
+              ) : null}
             </li>
           );
         })}
