@@ -193,3 +193,39 @@ export function FriendsPanel({ app, api = new AccountApi(), claimed }: { app: Ap
     </section>
   );
 }
+
+/** At a waiting table this player sits at: a button per friend (both ways), online
+ *  ones first, that invites them to it. Nothing for a player without friends. */
+export function InviteFriends({ app, table, api = new AccountApi() }: { app: App; table: string; api?: AccountApi }) {
+  const [friends, setFriends] = useState<FriendsList["friends"]>([]);
+  const [note, setNote] = useState("");
+  useEffect(() => {
+    api
+      .friends()
+      .then((l) => setFriends(sortFriends(l.friends.filter((f) => f.mutual))))
+      .catch(() => setFriends([]));
+  }, [table]);
+  if (!friends.length) return null;
+  return (
+    <div class="invite-friends">
+      {t("friends.inviteHere")}{" "}
+      {friends.map((f) => (
+        <button
+          key={f.player_id}
+          type="button"
+          class={`invite-friend ${f.online ? "online" : "offline"}`}
+          data-handle={f.handle}
+          onClick={() =>
+            app.conn
+              .request({ type: "invite_friend", table, handle: f.handle })
+              .then((r) => setNote(t(r.online ? "friends.inviteSent" : "friends.inviteKept", { handle: r.handle })))
+              .catch((e) => app.fail(e))
+          }
+        >
+          <span class="dot" aria-hidden="true" /> {f.handle}
+        </button>
+      ))}
+      {note ? <span class="note" role="status"> {note}</span> : null}
+    </div>
+  );
+}

@@ -11,6 +11,7 @@ import { Card, Pick, type PickContext } from "./Card";
 import { gameTitle } from "../catalogue";
 import { statusWord } from "./Lobby";
 import { HELP_CLOSED, HelpButton } from "./Help";
+import { InviteFriends } from "./Friends";
 import { loadReplay } from "./Replay";
 import { has, listWords, t as tr } from "../i18n";
 
@@ -646,6 +647,7 @@ export function TablePage({ app, id }: { app: App; id: string }) {
           <HelpButton game={st.game} />
         </div>
         {st.invite && st.status === "waiting" ? <InviteLink invite={st.invite} /> : null}
+        {st.status === "waiting" && st.seat >= 0 ? <InviteFriends app={app} table={st.table} /> : null}
       </header>
       <p class="sr-only your-turn-announce" role="status" aria-live="assertive">
         {myTurn ? tr("table.yourTurnSr", { what: decisionLines(t.request?.legal, st.game, v?.phase).map((l) => l.text).join(tr("table.or")) }) : ""}
