@@ -24,6 +24,7 @@
 #include "server/cluster/cluster.h"
 #include "server/http/accounts.h"
 #include "server/tournaments/tournaments.h"
+#include "server/lobby/friends.h"
 #include "server/lobby/lobby.h"
 #include "server/ops/metrics.h"
 #include "server/store/account_rows.h"
@@ -529,6 +530,68 @@ HttpResponse metrics_response(const HttpContext& ctx, const HttpRequest& req) {
   return res;
 }
 
+// /api/account/friends (docs/accounts.md#friends), with the caller's session
+// token. Answered on the friends' worker thread, never on a network thread:
+// it reads and writes the store.
+HttpResponse friends_answer(const HttpContext& ctx, const HttpRequest& req, const std::string& path) {
+  auto respond = [&](int status, const json& body) {
+    return json_response(req, static_cast<http::status>(status), body.dump());
+  };
+  try {
+    const auto caller = ctx.accounts->authenticate(req);
+    if (!caller) {
+      HttpResponse res = respond(401, {{"error", "unauthorized"}, {"message", "Sign in first: no valid session token."}});
+      res.set(http::field::www_authenticate, "Bearer");
+      return res;
+    }
+    if (caller->banned) return respond(403, {{"error", "banned"}, {"message", "This player is banned from this server."}});
+    Friends& friends = ctx.lobby->friends();
+    int status = 500;
+    const std::string prefix = "/api/account/friends/";
+    if (path == "/api/account/friends") {
+      if (req.method() == http::verb::get) {
+        const json body = friends.list(caller->player_id, status);
+        return respond(status, body);
+      }
+      if (req.method() == http::verb::post) {
+        const json in = json::parse(req.body(), nullptr, false);
+        if (!in.is_object() || !in.contains("handle") || !in["handle"].is_string()) {
+          return respond(400, {{"error", "bad_request"}, {"message", "Send {\"handle\": \"...\"}."}});
+        }
+        const json body = friends.add(caller->player_id, in["handle"].get<std::string>(), status);
+        return respond(status, body);
+      }
+    } else if (path.size() > prefix.size() && path.rfind(prefix, 0) == 0) {
+      std::string handle;
+      if (!decode_path(path.substr(prefix.size()), handle)) {
+        return respond(400, {{"error", "bad_request"}, {"message", "The handle in the path is malformed."}});
+      }
+      if (req.method() == http::verb::delete_) {
+        const json body = friends.remove(caller->player_id, handle, status);
+        return respond(status, body);
+      }
+    } else {
+      return respond(404, {{"error", "not_found"}, {"message", "No such page."}});
+    }
+    HttpResponse res = respond(405, {{"error", "method_not_allowed"}, {"message", "Not with this method."}});
+    res.set(http::field::allow, path == "/api/account/friends" ? "GET, POST" : "DELETE");
+    return res;
+  } catch (const std::exception& e) {
+    spdlog::warn("http: {} failed: {}", std::string(req.target()), e.what());
+    return respond(503, {{"error", "storage_unavailable"}, {"message", "Friends cannot be reached now."}});
+  }
+}
+
+std::optional<HttpResponse> friends_response(const HttpContext& ctx, const HttpRequest& req, const std::string& path,
+                                             const std::function<void(HttpResponse)>& later) {
+  auto copy = std::make_shared<HttpRequest>(req);
+  const bool queued =
+      ctx.lobby->friends().run([&ctx, copy, path, later] { later(friends_answer(ctx, *copy, path)); });
+  if (queued) return std::nullopt;
+  return json_response(req, http::status::service_unavailable,
+                       json{{"error", "busy"}, {"message", "The server is busy; try again in a moment."}}.dump());
+}
+
 // The admin API (docs/operations.md#admin-api): off without --admin-token;
 // every request carries the token, or is answered 401 and changes nothing.
 // Close and disconnect may need another node's answer: `later` gets it.
@@ -669,6 +732,10 @@ std::optional<HttpResponse> answer_http(const HttpContext& ctx, const HttpReques
     {
       const std::string path(req.target().substr(0, req.target().find('?')));
       if (path.rfind("/api/admin/", 0) == 0) return admin_response(ctx, req, path, later);
+      // Friends: answered from their worker thread (server/lobby/friends.h).
+      if ((path == "/api/account/friends" || path.rfind("/api/account/friends/", 0) == 0) && ctx.accounts) {
+        return friends_response(ctx, req, path, later);
+      }
       // Accounts: answered from their worker thread (server/http/accounts.h).
       if ((path == "/api/account" || path.rfind("/api/account/", 0) == 0) && ctx.accounts) {
         ctx.accounts->handle(req, path, address, later);

@@ -15,6 +15,7 @@
 #include "engine/registry.h"
 #include "protocol/deal_commitment.h"
 #include "protocol/protocol.h"
+#include "server/lobby/friends.h"
 #include "server/store/ratings.h"
 #include "server/tournaments/tournaments.h"
 #include "server/ops/log.h"
@@ -68,7 +69,8 @@ Lobby::Lobby(std::vector<asio::io_context*> shards, Store& store, const Config& 
       games_(std::move(games)),
       new_players_(std::max(1, config.players_per_address_per_hour), config.players_per_address_per_hour / 3600.0),
       invite_guesses_(std::max(1, config.invite_guesses_per_minute), config.invite_guesses_per_minute / 60.0),
-      tournaments_(std::make_unique<Tournaments>(*this)) {
+      tournaments_(std::make_unique<Tournaments>(*this)),
+      friends_(std::make_unique<Friends>(*this)) {
   if (config_.bot_threads > 0)
     bot_pool_ = std::make_unique<BotPool>(config_.bot_threads, static_cast<std::size_t>(config_.bot_queue));
 }
@@ -291,6 +293,15 @@ void Lobby::on(Request& r, protocol::CreateEvent& m) {
 void Lobby::on(Request& r, const protocol::AnswerInvitation& m) {
   tournaments_->answer(r.client, m.invitation, r.id, m.accept);
   r.resume();
+}
+
+void Lobby::on(Request& r, const protocol::DeclineTableInvitation& m) {
+  friends_->decline(r.client, m.invitation, r.id);
+  r.resume();
+}
+
+void Lobby::on(Request& r, Table& table, const protocol::InviteFriend& m) {
+  friends_->invite(r.client, table, m.handle, r.id);
 }
 
 void Lobby::on(Request& r, Table& table, const protocol::Join& m) { table.join(r.client, m.seat, r.id); }
@@ -522,6 +533,7 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const protocol::Hello& 
       if (cluster_) cluster_->resumed(client);
       // Invitations still waiting for their answer, again.
       tournaments_->welcomed(client);
+      friends_->welcomed(client);
     }
     resume();
     return;
@@ -960,6 +972,7 @@ void Lobby::table_finished(const std::shared_ptr<Table>& table, std::vector<std:
     }
   }
   tournaments_->table_finished(table->id(), table->summary().value("status", "") == "over");
+  friends_->table_ended(table->id());
   forget_later(table->id(), std::chrono::seconds(config_.finished_table_ttl_seconds),
                std::move(owed));
 }
@@ -1023,14 +1036,30 @@ std::string Lobby::name_of(const std::string& player_id) {
 }
 
 void Lobby::seat_changed(const std::string& player_id, const std::string& table, bool seated) {
+  {
+    std::lock_guard lock(mutex_);
+    auto it = players_.find(player_id);
+    if (it == players_.end()) return;
+    if (seated) {
+      it->second.tables.insert(table);
+    } else {
+      it->second.tables.erase(table);
+    }
+  }
+  friends_->seat_changed(player_id, table, seated);
+}
+
+void Lobby::table_started(const std::string& table) { friends_->table_started(table); }
+
+std::vector<std::shared_ptr<Table>> Lobby::tables_of(const std::string& player_id) {
+  std::vector<std::shared_ptr<Table>> out;
   std::lock_guard lock(mutex_);
   auto it = players_.find(player_id);
-  if (it == players_.end()) return;
-  if (seated) {
-    it->second.tables.insert(table);
-  } else {
-    it->second.tables.erase(table);
+  if (it == players_.end()) return out;
+  for (const auto& t : it->second.tables) {
+    if (auto tt = tables_.find(t); tt != tables_.end()) out.push_back(tt->second);
   }
+  return out;
 }
 
 std::size_t Lobby::table_count() {

@@ -39,6 +39,7 @@
 
 namespace casa::server {
 
+class Friends;
 class Tournaments;
 class Table;
 struct TableSetup;
@@ -98,6 +99,7 @@ class Lobby : public TournamentHost {
   std::optional<std::chrono::steady_clock::time_point> away_since(const std::string& player_id) override;
   std::string name_of(const std::string& player_id) override;
   void seat_changed(const std::string& player_id, const std::string& table, bool seated) override;
+  void table_started(const std::string& table) override;
   // The table ended (over or closed): it is forgotten after
   // --finished-table-ttl-seconds. `owed`: players still owed its game_over,
   // whose list of tables keeps it until then.
@@ -126,6 +128,10 @@ class Lobby : public TournamentHost {
 
   // ---- for duplicate events ----
   Tournaments& tournaments() { return *tournaments_; }
+  // ---- friends (server/lobby/friends.h) ----
+  Friends& friends() { return *friends_; }
+  // The tables the player sits at or created (and finished ones owed to them).
+  std::vector<std::shared_ptr<Table>> tables_of(const std::string& player_id);
   bool known_player(const std::string& player_id) override;
   // A fresh table id (not yet registered).
   std::string reserve_table_id() override;
@@ -258,6 +264,7 @@ class Lobby : public TournamentHost {
   void on(Request& r, const protocol::ListTables& m);
   void on(Request& r, protocol::CreateEvent& m);
   void on(Request& r, const protocol::AnswerInvitation& m);
+  void on(Request& r, const protocol::DeclineTableInvitation& m);
   // The messages bound to one table, once at_table found it here (r.resume
   // is called after them).
   void on(Request& r, Table& table, const protocol::Join& m);
@@ -268,6 +275,7 @@ class Lobby : public TournamentHost {
   void on(Request& r, Table& table, protocol::Chat& m);
   void on(Request& r, Table& table, const protocol::Rematch& m);
   void on(Request& r, Table& table, const protocol::Resync& m);
+  void on(Request& r, Table& table, const protocol::InviteFriend& m);
   // The table a table-bound message names, when it runs here and the sender
   // may reach it (`admission`: see find_table). Null when the message was
   // answered instead (an error, or passed on to the node that runs the table
@@ -318,6 +326,7 @@ class Lobby : public TournamentHost {
   AddressBuckets new_players_;
   AddressBuckets invite_guesses_;
   std::unique_ptr<Tournaments> tournaments_;
+  std::unique_ptr<Friends> friends_;
   ClusterPort* cluster_ = nullptr;
   // Cluster mode: a player registered on another node, from the store (by id
   // or by token hash); false when unknown there too.

@@ -53,6 +53,8 @@ class TableHost {
   virtual std::string name_of(const std::string& player_id) = 0;
   // The player sits at (seated) or left (!seated) `table`.
   virtual void seat_changed(const std::string& player_id, const std::string& table, bool seated) = 0;
+  // Every seat is taken and the game begins (not on a restart's replay).
+  virtual void table_started(const std::string& /*table*/) {}
 
   // ---- the table's life ----
   // The table ended (over or closed): it is forgotten after

@@ -577,6 +577,7 @@ void Table::start() {
   dead_timer_.cancel();
   update_presence();
   refresh_summary();
+  host_.table_started(setup_.id);
   for (Seat s = 0; s < setup_.players; ++s) {
     const auto& seat = seats_[static_cast<std::size_t>(s)];
     if (!seat.player_id.empty()) host_.send_to_player(seat.player_id, make_frame(table_state(s).dump()));
