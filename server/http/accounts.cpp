@@ -291,10 +291,7 @@ Accounts::Response Accounts::account_of(const Request& req, const Caller& caller
   std::int64_t created_at = 0;
   store_.read([&](Db& db) {
     account = account_rows::by_player(db, caller.player_id);
-    auto& q = db.prepare("SELECT created_at FROM players WHERE id = ?");
-    q.bind_text(1, caller.player_id);
-    if (q.step()) created_at = q.int_at(0);
-    q.run();
+    created_at = account_rows::player_created_at(db, caller.player_id);
   });
   return reply(req, 200, account_json(caller.player_id, lobby_.name_of(caller.player_id), account, created_at));
 }

@@ -73,6 +73,14 @@ std::vector<std::string> skeletons(Db& db) {
   return out;
 }
 
+std::int64_t player_created_at(Db& db, const std::string& player_id) {
+  auto& q = db.prepare("SELECT created_at FROM players WHERE id = ?");
+  q.bind_text(1, player_id);
+  const std::int64_t at = q.step() ? q.int_at(0) : 0;
+  q.run();
+  return at;
+}
+
 std::optional<Session> session(Db& db, const std::string& token_hash) {
   auto& q = db.prepare("SELECT token_hash, player_id, label, created_at, last_used_at FROM sessions WHERE token_hash = ?");
   q.bind_text(1, token_hash);

@@ -43,6 +43,8 @@ void claim(Db& db, const Account& account);
 void set_password(Db& db, const std::string& player_id, const std::string& password_hash);
 // Every claimed handle's skeleton (guests may not take these names).
 std::vector<std::string> skeletons(Db& db);
+// When the player was registered (unix seconds; 0 for no such player).
+std::int64_t player_created_at(Db& db, const std::string& player_id);
 
 std::optional<Session> session(Db& db, const std::string& token_hash);
 std::vector<Session> sessions_of(Db& db, const std::string& player_id);  // newest first
