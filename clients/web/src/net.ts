@@ -18,6 +18,10 @@ export function saveName(name: string): void {
 export function savedToken(): string {
   return localStorage.getItem(TOKEN_KEY) ?? "";
 }
+/** Keeps a session token (a sign-in on this device): the next hello resumes its player. */
+export function saveToken(token: string): void {
+  localStorage.setItem(TOKEN_KEY, token);
+}
 /** Forgets the resume token: the next hello makes a new player. */
 export function forgetToken(): void {
   localStorage.removeItem(TOKEN_KEY);

@@ -7,6 +7,7 @@ import type { App } from "../app";
 import { savedName } from "../net";
 import { gameTitle } from "../catalogue";
 import { Lobby, NameForm } from "./Lobby";
+import { PasskeysPanel } from "./Passkeys";
 import { LeaderboardPage, ProfilePage, profilePath } from "./Ratings";
 import { EventPage } from "./Event";
 import { HelpPage, helpPath } from "./Help";
@@ -107,6 +108,7 @@ export function Root({ app }: { app: App }) {
         <h2>{t("welcome.title")}</h2>
         <p>{t("welcome.text")}</p>
         <NameForm app={app} />
+        <PasskeysPanel signInOnly />
       </div>
     );
   else if (r.page === "table") page = <TablePage app={app} id={r.table} />;
