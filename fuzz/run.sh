@@ -34,7 +34,7 @@ fi
 seconds="${1:-$([ "$grow" = 1 ] && echo 480 || echo 60)}"
 shift || true
 targets=("$@")
-if [ "${#targets[@]}" -eq 0 ]; then targets=(fuzz_engine fuzz_protocol fuzz_frames); fi
+if [ "${#targets[@]}" -eq 0 ]; then targets=(fuzz_engine fuzz_protocol fuzz_frames fuzz_webauthn); fi
 build="${BUILD_DIR:-build-fuzz}"
 
 if ! command -v clang++ >/dev/null; then

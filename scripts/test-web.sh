@@ -28,4 +28,5 @@ npm run build
 node scripts/size.mjs
 npx vitest run
 CASA_SERVER_BIN="$PWD/../../build/server/casa-server" node e2e/run.mjs
+CASA_SERVER_BIN="$PWD/../../build/server/casa-server" node e2e/passkeys.mjs
 echo "web client tests: $(($(date +%s) - start)) s"

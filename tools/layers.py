@@ -6,10 +6,10 @@ Each folder of server/ is a unit, except net/server.{h,cpp} (the listener and
 the sessions, which hand frames to the lobby), which is the unit "sessions".
 The units, lowest first:
 
-    ops < store, net < table < tournaments < lobby < cluster < http < sessions < app
+    ops < store, net, accounts < table < tournaments < lobby < cluster < http < sessions < app
 
-A unit includes only units below it (store and net are side by side and do not
-include each other): where a lower unit must call a higher one, it declares the
+A unit includes only units below it (store, net and accounts are side by side and do
+not include each other): where a lower unit must call a higher one, it declares the
 interface it needs (table/host.h, tournaments/host.h, lobby/cluster_port.h) and
 the higher one implements it. The check fails on any include that goes upward
 or sideways, on a cycle of includes between headers, on a file outside the
@@ -31,6 +31,7 @@ RANK = {
     "ops": 0,
     "store": 1,
     "net": 1,
+    "accounts": 1,
     "table": 2,
     "tournaments": 3,
     "lobby": 4,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "server/http/accounts.h"
+#include "server/http/passkeys.h"
 
 #include <boost/asio/post.hpp>
 #include <boost/beast/core/string.hpp>
@@ -176,7 +177,8 @@ Accounts::Accounts(Lobby& lobby, Store& store, const Config& config)
       signin_by_address_(10, 1.0 / 60),
       signin_by_handle_(10, 1.0 / 60),
       redeem_by_address_(10, 1.0 / 60),
-      codes_by_player_(10, 1.0 / 60) {
+      codes_by_player_(10, 1.0 / 60),
+      passkeys_(std::make_unique<Passkeys>(store, *this, config)) {
   if (sodium_init() < 0) throw std::runtime_error("libsodium cannot start");
 }
 
@@ -241,6 +243,11 @@ Accounts::Response Accounts::answer(const Request& req, const std::string& path,
     res.set(http::field::allow, allow);
     return res;
   };
+  // Passkeys: their sign-in needs no session, the rest checks the caller's.
+  if (Passkeys::owns(path)) {
+    const auto caller = authenticate(req);
+    return passkeys_->answer(req, path, address, caller);
+  }
   // Without a session first.
   if (path == "/api/account/signin") {
     if (method != http::verb::post) return wrong_method("POST");

@@ -24,6 +24,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -33,6 +34,7 @@
 namespace casa::server {
 
 class Lobby;
+class Passkeys;
 class Store;
 
 class Accounts {
@@ -88,6 +90,7 @@ class Accounts {
   Buckets codes_by_player_;
   std::string dummy_hash_;  // checked against for unknown handles (worker thread only)
   std::atomic<int> queued_{0};
+  std::unique_ptr<Passkeys> passkeys_;  // /api/account/passkeys (server/http/passkeys.h)
   boost::asio::thread_pool worker_{1};
 };
 

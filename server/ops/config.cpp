@@ -83,6 +83,11 @@ const std::vector<Flag>& flags() {
       {"allowed-origins", "comma-separated Origins (scheme://host[:port]) browsers may open WebSockets from; "
                           "none: the server's own host only",
        [](Config& c, const std::string& v) { c.allowed_origins = split_list(v); }},
+      {"passkey-rp-id", "the domain passkeys belong to (WebAuthn rpId); unset: the request's host name",
+       [](Config& c, const std::string& v) { c.passkey_rp_id = v; }},
+      {"passkey-origins", "comma-separated origins (scheme://host[:port]) whose pages may use passkeys; "
+                          "unset: https:// on the request's Host (and http:// for localhost)",
+       [](Config& c, const std::string& v) { c.passkey_origins = split_list(v); }},
       {"idle-timeout-seconds", "close silent connections after (300)",
        [](Config& c, const std::string& v) { c.idle_timeout_seconds = to_int(v); }},
       {"handshake-timeout-seconds", "time allowed for the upgrade and hello (10)",

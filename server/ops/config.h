@@ -39,6 +39,12 @@ struct Config {
   // Origins a browser's WebSocket upgrade may come from ("https://host:port",
   // exactly). Empty: only the server's own host (Origin's host:port == Host).
   std::vector<std::string> allowed_origins;
+  // Passkeys (docs/accounts.md#passkeys): the WebAuthn relying party id (a
+  // registrable domain, e.g. "casa.example.org") and the exact origins whose
+  // pages may register and use them. Empty: the request's host name, and
+  // https:// on the request's Host (http:// too for localhost).
+  std::string passkey_rp_id;
+  std::vector<std::string> passkey_origins;
   int idle_timeout_seconds = 300;
   int handshake_timeout_seconds = 10;
   // SIGTERM (or SIGINT) drains: /healthz answers 503, new WebSocket sessions are

@@ -8,6 +8,7 @@ import { choiceWords, gameDescription, optionLabel, optionWords } from "../optio
 import { EventForm } from "./EventForm";
 import type { Json } from "../words";
 import { HelpLinks } from "./Help";
+import { PasskeysPanel } from "./Passkeys";
 import { UI as HELP_UI } from "../help/content";
 import { has, t as tr } from "../i18n";
 
@@ -263,6 +264,7 @@ export function Lobby({ app }: { app: App }) {
   return (
     <div class="lobby">
       <NameForm app={app} />
+      <PasskeysPanel />
       {mine.length ? (
         <section aria-label={tr("lobby.yourTables")}>
           <h2>{tr("lobby.yourTables")}</h2>

@@ -7,6 +7,7 @@ import type { App } from "../app";
 import { savedName } from "../net";
 import { gameTitle } from "../catalogue";
 import { Lobby, NameForm } from "./Lobby";
+import { PasskeysPanel } from "./Passkeys";
 import { LeaderboardPage, ProfilePage, profilePath } from "./Ratings";
 import { EventPage } from "./Event";
 import { HelpPage, helpPath } from "./Help";
@@ -110,6 +111,7 @@ export function Root({ app }: { app: App }) {
         <p>{t("welcome.text")}</p>
         <NameForm app={app} />
         <SignIn />
+        <PasskeysPanel signInOnly />
       </div>
     );
   else if (r.page === "account") page = <AccountPage app={app} />;
