@@ -41,6 +41,7 @@ type Replies = {
   create_event: "event_created";
   accept_invitation: "invitation_answered";
   decline_invitation: "invitation_answered";
+  my_tables: "my_tables";
 };
 type Reply<T extends ClientMessage["type"]> = ServerMessageOf<Replies[T] & ServerMessage["type"]>;
 /** A client message as the page writes it: the connection numbers requests itself. */
