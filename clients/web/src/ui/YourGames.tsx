@@ -29,6 +29,8 @@ export function GameLine({ t, listedAt, catalogue, open, now }: { t: MyTable; li
   const left = timeLeft(t, listedAt, now);
   return (
     <li class={`my-table${t.your_turn ? " your-move" : ""}`} data-table={t.table}>
+      {/* One span: the list's rows spread their children apart. */}
+      <span>
       <a href={`/table/${t.table}`} onClick={(e) => { e.preventDefault(); open(t.table); }}>
         <b>{gameTitle(t.game, catalogue)}</b>
       </a>{" "}
@@ -41,6 +43,7 @@ export function GameLine({ t, listedAt, catalogue, open, now }: { t: MyTable; li
         <span>{tr("lobby.waitingFor", { names: waitingFor(t) })}</span>
       ) : null}
       {left !== null ? <span class={`time-left${t.your_turn && left < 3600_000 ? " urgent" : ""}`}> · {tr("lobby.timeLeft", { time: formatDuration(left) })}</span> : null}
+      </span>
     </li>
   );
 }
