@@ -16,7 +16,7 @@ constexpr std::array kClientTypes = {"hello",    "create_table", "list_tables", 
                                      "leave",    "spectate",     "add_bot",     "action",
                                      "chat",     "rematch",      "resync",      "ping",
                                      "create_event", "accept_invitation", "decline_invitation",
-                                     "invite_friend", "decline_table_invitation"};
+                                     "invite_friend", "decline_table_invitation", "my_tables"};
 
 constexpr int kMaxDepth = 32;
 
@@ -303,6 +303,7 @@ ClientMessage typed(const std::string& type, json& body) {
     if (auto it = body.find("rated"); it != body.end()) m.rated = it->get<bool>();
     m.seat = body.value("seat", 0);
     m.move_timeout_seconds = body.value("move_timeout_seconds", 0);
+    m.correspondence = body.value("correspondence", false);
     if (auto it = body.find("disconnect_policy"); it != body.end()) {
       DisconnectPolicy policy;
       if (auto g = it->find("grace_seconds"); g != it->end()) policy.grace_seconds = clamped<int>(*g);
@@ -313,6 +314,7 @@ ClientMessage typed(const std::string& type, json& body) {
     return m;
   }
   if (type == "list_tables") return ListTables{string_or_empty(body, "game")};
+  if (type == "my_tables") return MyTables{};
   if (type == "join") {
     Join m{table_ref(body), std::nullopt};
     if (auto it = body.find("seat"); it != body.end()) m.seat = clamped<int>(*it);
@@ -392,6 +394,7 @@ std::string_view type_of(const ClientMessage& message) {
     std::string_view operator()(const Ping&) const { return "ping"; }
     std::string_view operator()(const CreateTable&) const { return "create_table"; }
     std::string_view operator()(const ListTables&) const { return "list_tables"; }
+    std::string_view operator()(const MyTables&) const { return "my_tables"; }
     std::string_view operator()(const Join&) const { return "join"; }
     std::string_view operator()(const Spectate&) const { return "spectate"; }
     std::string_view operator()(const Leave&) const { return "leave"; }
@@ -445,6 +448,7 @@ struct Writer {
     if (m.rated) out["rated"] = *m.rated;
     out["seat"] = m.seat;
     out["move_timeout_seconds"] = m.move_timeout_seconds;
+    if (m.correspondence) out["correspondence"] = true;
     if (m.disconnect_policy) {
       json policy = json::object();
       if (m.disconnect_policy->grace_seconds) policy["grace_seconds"] = *m.disconnect_policy->grace_seconds;
@@ -453,6 +457,7 @@ struct Writer {
     }
     if (m.seed) out["seed"] = *m.seed;
   }
+  void operator()(const MyTables&) const {}
   void operator()(const ListTables& m) const {
     if (!m.game.empty()) out["game"] = m.game;
   }

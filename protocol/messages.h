@@ -32,7 +32,7 @@ struct Ping {
 // create_table's "disconnect_policy"; absent members take the server's defaults.
 struct DisconnectPolicy {
   std::optional<int> grace_seconds;
-  std::optional<std::string> takeover;  // "robot", "strong" or "none"
+  std::optional<std::string> takeover;  // "robot", "strong", "none" or "forfeit"
   friend bool operator==(const DisconnectPolicy&, const DisconnectPolicy&) = default;
 };
 
@@ -46,7 +46,13 @@ struct CreateTable {
   int move_timeout_seconds = 0;
   std::optional<DisconnectPolicy> disconnect_policy;
   std::optional<std::uint64_t> seed;  // test servers only
+  bool correspondence = false;  // docs/protocol.md, "Correspondence tables"
   friend bool operator==(const CreateTable&, const CreateTable&) = default;
+};
+
+// "Your games": the sender's unfinished tables.
+struct MyTables {
+  friend bool operator==(const MyTables&, const MyTables&) = default;
 };
 
 struct ListTables {
@@ -163,7 +169,7 @@ struct DeclineTableInvitation {
 
 using ClientMessage = std::variant<Hello, Ping, CreateTable, ListTables, Join, Spectate, Leave, AddBot,
                                    ActionMessage, Chat, Rematch, Resync, CreateEvent, AnswerInvitation,
-                                   InviteFriend, DeclineTableInvitation>;
+                                   InviteFriend, DeclineTableInvitation, MyTables>;
 
 // A message and its request id, echoed in the reply.
 struct ClientFrame {

@@ -722,7 +722,7 @@ bool reads_store(const HttpRequest& req) {
   auto starts = [&](std::string_view prefix) { return target.substr(0, prefix.size()) == prefix; };
   return (starts("/api/games/") && target.size() > std::string_view("/api/games/").size()) ||
          starts("/api/tables/") || starts("/api/events/") || target == "/api/leaderboard" ||
-         starts("/api/players/");
+         starts("/api/players/") || target == "/api/my-tables";
 }
 }  // namespace
 
@@ -823,6 +823,24 @@ HttpResponse answer_http_unguarded(const HttpContext& ctx, const HttpRequest& re
     if (invite.size() > 32) invite.clear();
     json body = ctx.lobby->replay(replay_of, status, invite, token);
     return respond(status, body);
+  }
+  // "Your games": the unfinished tables of the player whose token comes as
+  // "Authorization: Bearer <token>" (docs/protocol.md, "Your games").
+  if (target == "/api/my-tables") {
+    std::string token;
+    if (const auto field = req.find(http::field::authorization); field != req.end()) {
+      const std::string_view value = field->value();
+      constexpr std::string_view kScheme = "Bearer ";
+      if (value.size() > kScheme.size() && beast::iequals(value.substr(0, kScheme.size()), kScheme)) {
+        token = std::string(value.substr(kScheme.size()));
+      }
+    }
+    int status = 401;
+    json body = ctx.lobby->my_tables_by_token(token, status);
+    HttpResponse res = respond(status, body);
+    res.set(http::field::cache_control, "no-store");
+    if (status == 401) res.set(http::field::www_authenticate, "Bearer realm=\"casa\"");
+    return res;
   }
   const std::string events_prefix = "/api/events/";
   if (target.rfind(events_prefix, 0) == 0) {

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "server/lobby/lobby.h"
+
+#include "server/store/clock_rows.h"
 #include "server/store/event_rows.h"
 #include "server/store/account_rows.h"
 #include "server/store/player_rows.h"
@@ -8,6 +10,8 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <limits>
+#include <tuple>
 #include <cctype>
 #include <stdexcept>
 
@@ -47,6 +51,11 @@ std::string random_code(const char* alphabet, std::size_t alphabet_size, std::si
 
 // A message that needs the database while too many calls already wait for it
 // (cluster mode): nothing was done; the client may send it again.
+// The time per move (docs/protocol.md, "Correspondence tables").
+constexpr int kMoveTimeoutMaxSeconds = 3600;
+constexpr int kCorrespondenceMinSeconds = 60;
+constexpr int kCorrespondenceMaxSeconds = 14 * 24 * 3600;
+
 Refusal busy_refusal() {
   return {"busy", "The server is busy; send it again in a moment."};
 }
@@ -148,6 +157,7 @@ bool Lobby::adopt_table(const StoredTable& stored) {
   setup.invite = stored.invite;
   setup.creator = stored.creator;
   setup.move_timeout_seconds = stored.move_timeout_seconds;
+  setup.correspondence = stored.correspondence;
   setup.grace_seconds = stored.grace_seconds;
   setup.takeover = stored.takeover;
   setup.rated = stored.rated;
@@ -749,10 +759,23 @@ void Lobby::on(Request& r, protocol::CreateTable& m) {
   if (m.rated) setup.rated = *m.rated;
   setup.creator = client->player_id;
   setup.move_timeout_seconds = m.move_timeout_seconds;
+  setup.correspondence = m.correspondence;
   if (const auto& policy = m.disconnect_policy) {
     setup.grace_seconds = policy->grace_seconds.value_or(setup.grace_seconds);
-    // The schema allows only "robot", "strong" and "none".
+    // The schema allows only "robot", "strong", "none" and "forfeit".
     setup.takeover = policy->takeover.value_or("robot");
+  }
+  // The time per move: up to an hour, or minutes to days at a correspondence
+  // table (seconds on test servers, for short test clocks).
+  if (setup.correspondence) {
+    const int least = config_.testing ? 1 : kCorrespondenceMinSeconds;
+    if (setup.move_timeout_seconds < least || setup.move_timeout_seconds > kCorrespondenceMaxSeconds) {
+      return refuse("bad_option", "A correspondence table needs a time per move (move_timeout_seconds) from " +
+                                      std::to_string(least) + " to " + std::to_string(kCorrespondenceMaxSeconds) +
+                                      " seconds.");
+    }
+  } else if (setup.move_timeout_seconds > kMoveTimeoutMaxSeconds) {
+    return refuse("bad_option", "move_timeout_seconds is at most 3600, except at a correspondence table.");
   }
   if (auto refusal = check_options(setup)) return refuse(refusal->code, refusal->message);
   if (m.seed) {
@@ -828,7 +851,7 @@ void Lobby::open_created_table(const std::shared_ptr<Client>& client, const std:
 
 std::optional<Refusal> Lobby::check_options(const TableSetup& setup) const {
   // Server settings are fields of create_table, never engine options.
-  for (const char* field : {"move_timeout_seconds", "disconnect_policy", "seed", "rated"}) {
+  for (const char* field : {"move_timeout_seconds", "correspondence", "disconnect_policy", "seed", "rated"}) {
     if (setup.options.contains(field)) {
       return Refusal{"bad_option", std::string(field) + " is a field of create_table, not an option."};
     }
@@ -1148,6 +1171,106 @@ json Lobby::replay(const std::string& table, int& status, const std::string& inv
     replay["deal"] = {{"seed", std::to_string(stored->seed)}, {"salt", stored->deal_salt}};
   }
   return replay;
+}
+
+std::string Lobby::player_of_token(const std::string& token) {
+  if (token.empty()) return {};
+  const std::string hash = sha256_hex(token);
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = by_token_.find(hash); it != by_token_.end()) return it->second;
+  }
+  if (cluster_ && load_player("token_hash", hash)) {
+    std::lock_guard lock(mutex_);
+    if (auto it = by_token_.find(hash); it != by_token_.end()) return it->second;
+  }
+  return {};
+}
+
+json Lobby::my_tables(const std::string& player_id) {
+  std::vector<std::shared_ptr<Table>> here;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto p = players_.find(player_id); p != players_.end()) {
+      for (const auto& id : p->second.tables) {
+        if (auto t = tables_.find(id); t != tables_.end()) here.push_back(t->second);
+      }
+    }
+  }
+  std::vector<json> list;
+  std::set<std::string> seen;
+  for (const auto& t : here) {
+    json entry = t->brief(player_id);
+    if (entry.is_null()) continue;
+    seen.insert(t->id());
+    list.push_back(std::move(entry));
+  }
+  if (cluster_) {
+    // The tables other nodes run, as the store knows them: a correspondence
+    // table's stored clock says whose turn it is and until when.
+    std::vector<clock_rows::PlayerTable> rows;
+    store_.read([&](Db& db) { rows = clock_rows::player_tables(db, player_id); });
+    for (const auto& row : rows) {
+      if (seen.count(row.table)) continue;
+      json entry = {{"table", row.table},
+                    {"game", row.game},
+                    {"players", row.players},
+                    {"status", row.status},
+                    {"seat", row.seat},
+                    {"correspondence", row.correspondence},
+                    {"move_timeout_seconds", row.move_timeout_seconds},
+                    {"turn", json::array()},
+                    {"your_turn", false}};
+      if (row.status == "playing" && row.clock && row.clock->deadline_ms > 0) {
+        entry["turn"] = row.clock->seats;
+        entry["your_turn"] =
+            std::find(row.clock->seats.begin(), row.clock->seats.end(), row.seat) != row.clock->seats.end();
+        entry["deadline_ms"] = row.clock->deadline_ms;
+      }
+      list.push_back(std::move(entry));
+    }
+  }
+  const std::int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  std::chrono::system_clock::now().time_since_epoch())
+                                  .count();
+  for (auto& entry : list) {
+    if (entry.contains("deadline_ms")) {
+      entry["remaining_ms"] = std::max<std::int64_t>(0, entry["deadline_ms"].get<std::int64_t>() - now_ms);
+    }
+  }
+  // Waiting for the player first, soonest deadline first; then the rest,
+  // soonest deadline first, tables without a clock last.
+  auto key = [](const json& e) {
+    const std::int64_t deadline = e.value("deadline_ms", std::numeric_limits<std::int64_t>::max());
+    return std::make_tuple(!e["your_turn"].get<bool>(), deadline, e["table"].get<std::string>());
+  };
+  std::sort(list.begin(), list.end(), [&](const json& a, const json& b) { return key(a) < key(b); });
+  json out = json::array();
+  for (auto& e : list) out.push_back(std::move(e));
+  return out;
+}
+
+json Lobby::my_tables_by_token(const std::string& token, int& status) {
+  const std::string pid = player_of_token(token);
+  if (pid.empty()) {
+    status = 401;
+    return {{"error", "unauthorized"}, {"message", "Send Authorization: Bearer <your token>."}};
+  }
+  status = 200;
+  return {{"type", "my_tables"}, {"tables", my_tables(pid)}};
+}
+
+void Lobby::on(Request& r, const protocol::MyTables&) {
+  auto answer = [this, client = r.client, id = r.id, resume = r.resume] {
+    client->send(protocol::reply("my_tables", {{"tables", my_tables(client->player_id)}}, id));
+    resume();
+  };
+  if (!cluster_) return answer();
+  // The store is read: off the event loop.
+  if (!cluster_->offload(answer)) {
+    r.client->send(protocol::error(busy_refusal(), r.id));
+    r.resume();
+  }
 }
 
 bool Lobby::may_replay(const StoredTable& stored, const std::string& invite, const std::string& token) {

@@ -184,6 +184,13 @@ class Lobby : public TournamentHost {
   nlohmann::json replay(const std::string& table, int& status, const std::string& invite = {},
                         const std::string& token = {});
   nlohmann::json leaderboard(const std::string& game);
+  // "Your games" (docs/protocol.md): the player's unfinished tables, those
+  // waiting for them first. In a cluster it reads the store (call it off the
+  // event loops: Cluster::offload) for the tables other nodes run.
+  nlohmann::json my_tables(const std::string& player_id);
+  // The same for the player whose token is `token` (GET /api/my-tables);
+  // status 200, or 401 with an unknown token.
+  nlohmann::json my_tables_by_token(const std::string& token, int& status);
   // A player's public profile (docs/ratings.md); status 200 or 404.
   nlohmann::json player_profile(const std::string& id, int& status);
   std::size_t table_count();
@@ -216,6 +223,8 @@ class Lobby : public TournamentHost {
   // Whether the replay of a private table may be given: its invite code, the
   // token of its creator or of a player seated there, or an event's table.
   bool may_replay(const StoredTable& stored, const std::string& invite, const std::string& token);
+  // The id of the player whose resume token is `token` ("" when unknown).
+  std::string player_of_token(const std::string& token);
   // Cluster mode: the player's ban as the store has it now (set or lifted on
   // any node).
   void refresh_ban(const std::string& player_id);
@@ -262,6 +271,7 @@ class Lobby : public TournamentHost {
   void on(Request& r, const protocol::Ping& m);
   void on(Request& r, protocol::CreateTable& m);
   void on(Request& r, const protocol::ListTables& m);
+  void on(Request& r, const protocol::MyTables& m);
   void on(Request& r, protocol::CreateEvent& m);
   void on(Request& r, const protocol::AnswerInvitation& m);
   void on(Request& r, const protocol::DeclineTableInvitation& m);

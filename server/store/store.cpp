@@ -2,6 +2,7 @@
 #include "server/store/store.h"
 
 #include "server/store/backup.h"
+#include "server/store/clock_rows.h"
 #include "server/ops/metrics.h"
 
 #include <sqlite3.h>
@@ -1054,8 +1055,8 @@ void Store::save_table(const StoredTable& t, Done done, std::optional<Strand> on
         fence(db, t.id);
         db.prepare(
               "INSERT INTO tables (id, game, players, options, seed, private, invite, creator, "
-              "move_timeout_seconds, status, created_at, grace_seconds, takeover, deal_salt, deal_commitment) "
-              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+              "move_timeout_seconds, status, created_at, grace_seconds, takeover, deal_salt, deal_commitment, "
+              "correspondence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .bind(1, t.id)
             .bind(2, t.game)
             .bind(3, std::int64_t{t.players})
@@ -1071,6 +1072,7 @@ void Store::save_table(const StoredTable& t, Done done, std::optional<Strand> on
             .bind_text(13, t.takeover)
             .bind(14, t.deal_salt)
             .bind(15, t.deal_commitment)
+            .bind(16, std::int64_t{t.correspondence})
             .run();
         if (t.rated) {
           db.prepare("UPDATE tables SET rated = ? WHERE id = ?").bind(1, std::int64_t{*t.rated}).bind(2, t.id).run();
@@ -1108,6 +1110,15 @@ void Store::delete_table(const std::string& table, Done done) {
         db.prepare("DELETE FROM tables WHERE id = ?").bind(1, table).run();
       },
         std::move(done));
+}
+
+void Store::save_clock(const std::string& table, const StoredClock& clock, Done done, std::optional<Strand> on) {
+  write(
+      [this, table, clock](Db& db) {
+        fence(db, table);
+        clock_rows::save(db, table, clock);
+      },
+      std::move(done), std::move(on));
 }
 
 void Store::close_table(const std::string& table, Done done) {
@@ -1264,13 +1275,14 @@ void Store::fill_table(Db& db, StoredTable& t) {
                       chat.int_at(3) != 0, chat.text_at(4)});
   }
   std::reverse(t.chat.begin(), t.chat.end());
+  if (t.correspondence) t.clock = clock_rows::load(db, t.id);
 }
 
 namespace {
 constexpr const char* kTableColumns =
     "SELECT id, game, players, options, seed, private, invite, creator, move_timeout_seconds, "
-    "status, scores, winners, grace_seconds, takeover, rated, finished_at, deal_salt, deal_commitment "
-    "FROM tables ";
+    "status, scores, winners, grace_seconds, takeover, rated, finished_at, deal_salt, deal_commitment, "
+    "correspondence FROM tables ";
 
 StoredTable table_from_row(const Db::Stmt& q) {
   StoredTable t;
@@ -1292,6 +1304,7 @@ StoredTable table_from_row(const Db::Stmt& q) {
   t.finished_at = q.int_at(15);
   t.deal_salt = q.text_at(16);
   t.deal_commitment = q.text_at(17);
+  t.correspondence = q.int_at(18) != 0;
   return t;
 }
 }  // namespace

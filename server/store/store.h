@@ -194,6 +194,14 @@ struct StoredChat {
   std::string text;
 };
 
+// The running move deadline of a correspondence table (move_clocks).
+struct StoredClock {
+  std::int64_t seq = 0;            // the decision: the table's seq when it was asked
+  std::vector<int> seats;          // whose decision
+  std::int64_t deadline_ms = 0;    // unix milliseconds
+  std::vector<int> timed_out;      // seats the policy's bot plays since their time ran out
+};
+
 struct StoredTable {
   std::string id;
   std::string game;
@@ -205,7 +213,7 @@ struct StoredTable {
   std::string creator;
   int move_timeout_seconds = 0;
   int grace_seconds = 60;             // the disconnect policy
-  std::string takeover = "robot";     // "robot" | "none"
+  std::string takeover = "robot";     // "robot" | "strong" | "none" | "forfeit"
   // The deal commitment (docs/fair-play.md): the salt (lowercase hex) and the
   // published hash; both empty for tables stored before commitments existed.
   std::string deal_salt;
@@ -219,6 +227,10 @@ struct StoredTable {
   std::optional<bool> rated;  // unset: rated when every seat holds a person
   std::vector<StoredChat> chat;     // the last kChatKept lines, oldest first
   std::int64_t finished_at = 0;     // unix seconds, once over or closed
+  // A correspondence table (migrations/0013_correspondence.sql) and its stored
+  // move clock, if one was running.
+  bool correspondence = false;
+  std::optional<StoredClock> clock;
 };
 
 // How many of a table's latest chat lines are loaded with it.
@@ -305,6 +317,9 @@ class Store {
   void save_seat(const std::string& table, int seat, const StoredSeat& who, Done done,
                  std::optional<Strand> on = std::nullopt);
   void delete_table(const std::string& table, Done done);
+  // A correspondence table's move clock (replaces the one stored before).
+  void save_clock(const std::string& table, const StoredClock& clock, Done done,
+                  std::optional<Strand> on = std::nullopt);
   // A dead table the server gave up on: status 'closed', never resumed.
   void close_table(const std::string& table, Done done);
   // The action row, the rounds it ended (numbered after those stored) and,

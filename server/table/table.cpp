@@ -168,6 +168,8 @@ json Table::table_state(Seat seat) const {
                 {"clock", clock_json()},
                 {"view", nullptr}};
   if (setup_.rated) state["rated"] = *setup_.rated;
+  // Only at correspondence tables: every other table's bytes stay as they were.
+  if (setup_.correspondence) state["correspondence"] = true;
   // Who made the table, under their display name as cleaned at hello: what an
   // invited friend reads first ("Ann invites you").
   if (!setup_.creator.empty()) {
@@ -384,6 +386,7 @@ void Table::refresh_summary() {
             {"options", setup_.options},
             {"move_timeout_seconds", setup_.move_timeout_seconds},
             {"disconnect_policy", policy_json()}};
+  if (setup_.correspondence) s["correspondence"] = true;
   std::lock_guard lock(summary_mutex_);
   summary_ = std::move(s);
   summary_status_ = status_name();
@@ -399,6 +402,30 @@ json Table::summary() const {
 const char* Table::summary_status() const {
   std::lock_guard lock(summary_mutex_);
   return summary_status_;
+}
+
+json Table::brief(const std::string& player_id) const {
+  std::lock_guard lock(summary_mutex_);
+  if (summary_status_ != std::string_view("waiting") && summary_status_ != std::string_view("playing")) {
+    return nullptr;
+  }
+  int seat = -1;
+  for (const auto& info : summary_["seats"]) {
+    if (info.value("player_id", "") == player_id) seat = info["seat"].get<int>();
+  }
+  if (seat < 0) return nullptr;
+  json out = {{"table", setup_.id},
+              {"game", setup_.game},
+              {"players", setup_.players},
+              {"status", summary_status_},
+              {"seat", seat},
+              {"seats", summary_["seats"]},
+              {"correspondence", setup_.correspondence},
+              {"move_timeout_seconds", setup_.move_timeout_seconds},
+              {"turn", turn_},
+              {"your_turn", std::find(turn_.begin(), turn_.end(), seat) != turn_.end()}};
+  if (turn_deadline_ms_ > 0) out["deadline_ms"] = turn_deadline_ms_;
+  return out;
 }
 
 bool Table::listed() const {
@@ -470,6 +497,7 @@ void Table::open(std::vector<StoredSeat> seats, std::shared_ptr<Client> creator,
     row.invite = setup_.invite;
     row.creator = setup_.creator;
     row.move_timeout_seconds = setup_.move_timeout_seconds;
+    row.correspondence = setup_.correspondence;
     row.grace_seconds = setup_.grace_seconds;
     row.takeover = setup_.takeover;
     row.rated = setup_.rated;
@@ -547,6 +575,14 @@ std::optional<std::string> Table::restore(const StoredTable& stored) {
     ++seq_;
   }
   chat_.assign(stored.chat.begin(), stored.chat.end());
+  if (setup_.correspondence && stored.clock) {
+    for (int s : stored.clock->timed_out) {
+      if (s >= 0 && s < setup_.players && !seats_[static_cast<std::size_t>(s)].player_id.empty()) {
+        seats_[static_cast<std::size_t>(s)].timed_out = true;
+      }
+    }
+    restored_clock_ = stored.clock;
+  }
   if (all_seated()) {
     status_ = game_->is_over() ? Status::over : Status::playing;
   }
@@ -596,6 +632,8 @@ std::string Table::bot_for(Seat s) const {
   const auto& seat = seats_[static_cast<std::size_t>(s)];
   if (!seat.bot.empty()) return seat.bot;
   if (seat.played_by.empty()) return "";
+  // A correspondence seat whose time ran out: its bot plays whoever else is here.
+  if (seat.timed_out) return seat.played_by;
   // Robots keep the game going for those still at the table; when every human
   // is away they wait too (and the table may be closed as abandoned).
   for (const auto& other : seats_) {
@@ -607,6 +645,7 @@ std::string Table::bot_for(Seat s) const {
 std::string Table::auto_reason(Seat s) const {
   const auto& seat = seats_[static_cast<std::size_t>(s)];
   if (!seat.bot.empty()) return seat.left_game ? "left" : "";
+  if (seat.timed_out) return "timer";
   return seat.played_by.empty() ? "" : "away";
 }
 
@@ -614,6 +653,7 @@ bool Table::update_presence() {
   const auto now = Clock::now();
   bool changed = false;
   std::optional<Clock::time_point> next;
+  bool back = false;  // a timed-out seat's player came back
   for (auto& seat : seats_) {
     if (seat.player_id.empty()) continue;
     const auto since = host_.away_since(seat.player_id);
@@ -622,10 +662,21 @@ bool Table::update_presence() {
       seat.away = false;
       seat.played_by.clear();
       seat.takeover_at = {};
+      back = back || seat.timed_out;
+      seat.timed_out = false;
       continue;
     }
     changed = changed || !seat.away;
     seat.away = true;
+    if (setup_.correspondence) {
+      // Players come and go between moves: no grace period, only the move
+      // deadline hands a seat to the bot (time_out).
+      const std::string by = seat.timed_out && status_ == Status::playing ? setup_.takeover : "";
+      changed = changed || seat.played_by != by || seat.takeover_at != Clock::time_point{};
+      seat.played_by = by;
+      seat.takeover_at = {};
+      continue;
+    }
     if (status_ != Status::playing || !setup_.takes_over()) {
       changed = changed || seat.takeover_at != Clock::time_point{};
       seat.takeover_at = {};
@@ -646,6 +697,7 @@ bool Table::update_presence() {
       next = next ? std::min(*next, at) : at;
     }
   }
+  if (back && status_ == Status::playing) store_clock();
   ++takeover_generation_;
   takeover_timer_.cancel();
   if (next) {
@@ -672,6 +724,9 @@ void Table::refresh_presence() {
 void Table::check_dead() {
   ++dead_generation_;
   dead_timer_.cancel();
+  // A correspondence table waits for its players however long they are away:
+  // its move deadlines and disconnect policy move the game on.
+  if (setup_.correspondence) return;
   const auto& config = host_.config();
   std::optional<Clock::time_point> deadline;
   std::string reason;
@@ -741,6 +796,11 @@ void Table::stop_play() {
   ++timer_generation_;
   move_timer_.cancel();
   clock_seats_.clear();
+  {
+    std::lock_guard lock(summary_mutex_);
+    turn_.clear();
+    turn_deadline_ms_ = 0;
+  }
   ++takeover_generation_;
   takeover_timer_.cancel();
   ++dead_generation_;
@@ -748,7 +808,7 @@ void Table::stop_play() {
   for (auto& p : pending_) p = Pending{};
 }
 
-void Table::close(const std::string& reason, const std::string& message) {
+void Table::close(const std::string& reason, const std::string& message, const std::vector<Seat>& seats) {
   const LogAbout about(setup_.id);
   spdlog::info("table {} closed: {}", setup_.id, reason);
   status_ = Status::closed;
@@ -756,8 +816,9 @@ void Table::close(const std::string& reason, const std::string& message) {
   // Nothing was promised about a closed table: if this write is lost, the
   // table comes back after a restart and is judged again.
   host_.store().close_table(setup_.id, nullptr);
-  send_to_all(make_frame(protocol::message(
-      "table_closed", {{"table", setup_.id}, {"reason", reason}, {"message", message}})));
+  json closed = {{"table", setup_.id}, {"reason", reason}, {"message", message}};
+  if (!seats.empty()) closed["seats"] = seats;  // who forfeited
+  send_to_all(make_frame(protocol::message("table_closed", std::move(closed))));
   for (const auto& s : seats_) {
     if (!s.player_id.empty()) host_.seat_changed(s.player_id, setup_.id, false);
   }
@@ -811,50 +872,142 @@ void Table::schedule_bots() {
   }
 }
 
+namespace {
+std::int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
 void Table::arm_timer() {
   ++timer_generation_;
   move_timer_.cancel();
   const auto before = clock_seats_;
   clock_seats_.clear();
-  if (setup_.move_timeout_seconds <= 0 || status_ != Status::playing) return;
-  const SeatMask to_act = game_->to_act();
   std::vector<Seat> humans;
-  for (Seat s = 0; s < setup_.players; ++s) {
-    if ((to_act & seat_bit(s)) && bot_for(s).empty()) humans.push_back(s);
+  if (status_ == Status::playing) {
+    const SeatMask to_act = game_->to_act();
+    for (Seat s = 0; s < setup_.players; ++s) {
+      if ((to_act & seat_bit(s)) && bot_for(s).empty()) humans.push_back(s);
+    }
   }
-  if (humans.empty()) return;
+  auto note_turn = [this](const std::vector<Seat>& seats, std::int64_t deadline_ms) {
+    std::lock_guard lock(summary_mutex_);
+    turn_.assign(seats.begin(), seats.end());
+    turn_deadline_ms_ = deadline_ms;
+  };
+  if (setup_.move_timeout_seconds <= 0 || humans.empty()) {
+    note_turn(humans, 0);
+    return;
+  }
   // A timer already running for the same seats and decision keeps its deadline
   // (a player coming back or a bot taking over changes nothing for the others).
   const bool same = humans == before && clock_seq_ == seq_ && move_deadline_ > Clock::now();
   clock_seats_ = std::move(humans);
   clock_seq_ = seq_;
   if (!same) {
-    move_deadline_ = Clock::now() + std::chrono::seconds(setup_.move_timeout_seconds);
+    const std::int64_t now_ms = unix_ms();
+    if (restored_clock_ && restored_clock_->seq == seq_ && restored_clock_->deadline_ms > 0) {
+      // The deadline stored before a restart (or by the node that ran the
+      // table before): the clock goes on from it, and one that fell meanwhile
+      // runs out at once.
+      move_deadline_ms_ = restored_clock_->deadline_ms;
+      move_deadline_ = Clock::now() + std::chrono::milliseconds(std::max<std::int64_t>(0, move_deadline_ms_ - now_ms));
+    } else {
+      move_deadline_ = Clock::now() + std::chrono::seconds(setup_.move_timeout_seconds);
+      move_deadline_ms_ = now_ms + std::int64_t{setup_.move_timeout_seconds} * 1000;
+    }
+    restored_clock_.reset();
+    if (setup_.correspondence) store_clock();
     json clock = clock_json();
     clock["type"] = "clock";
     send_to_all(make_frame(clock.dump()));
   }
+  note_turn(clock_seats_, move_deadline_ms_);
   move_timer_.expires_at(move_deadline_);
   const auto generation = timer_generation_;
   move_timer_.async_wait([self = shared_from_this(), generation](const boost::system::error_code& ec) {
     if (ec || generation != self->timer_generation_) return;
     self->when_idle([self, generation] {
-      if (generation != self->timer_generation_ || self->status_ != Status::playing) return;
-      const SeatMask to_act = self->game_->to_act();
-      for (Seat s = 0; s < self->setup_.players; ++s) {
-        if ((to_act & seat_bit(s)) && self->bot_for(s).empty()) {
-          const std::string bot = self->setup_.timer_bot();
-          const LogAbout about(self->setup_.id);
-          spdlog::info("table {}: seat {} ran out of time; the {} bot plays for it", self->setup_.id, s, bot);
-          // A search runs on the bot pool; when the pool is saturated, the robot.
-          if (is_search_bot(bot) && self->think_on_pool(s, self->seq_, "timer")) return;
-          const Action action = choose_bot_action(*self->game_, s, "robot", self->bot_rng_);
-          self->submit(s, action, nullptr, std::nullopt, "timer");
-          return;
-        }
-      }
+      if (generation != self->timer_generation_ || self->status_ != Status::playing || self->frozen_) return;
+      self->time_out();
     });
   });
+}
+
+void Table::time_out() {
+  const SeatMask to_act = game_->to_act();
+  std::vector<Seat> late;
+  for (Seat s = 0; s < setup_.players; ++s) {
+    if ((to_act & seat_bit(s)) && bot_for(s).empty()) late.push_back(s);
+  }
+  if (late.empty()) return;
+  const LogAbout about(setup_.id);
+  if (setup_.forfeits()) {
+    // The first seat that ran out forfeits; the game ends here, unrated.
+    const auto& seat = seats_[static_cast<std::size_t>(late.front())];
+    const std::string who = seat.player_id.empty() ? "Seat " + std::to_string(late.front())
+                                                   : host_.name_of(seat.player_id);
+    spdlog::info("table {}: seat {} ran out of time and forfeits", setup_.id, late.front());
+    close("forfeit", who + " ran out of time and forfeits the game; the table is closed.", late);
+    return;
+  }
+  if (setup_.correspondence && setup_.takes_over()) {
+    // Away players' seats go to the policy's bot until they come back; a
+    // player who is here keeps the seat, and the bot makes that one move.
+    std::vector<Seat> here;
+    bool handed = false;
+    for (Seat s : late) {
+      auto& seat = seats_[static_cast<std::size_t>(s)];
+      if (!seat.away || seat.player_id.empty()) {
+        here.push_back(s);
+        continue;
+      }
+      spdlog::info("table {}: seat {} ran out of time; the {} bot plays it until its player is back", setup_.id, s,
+                   setup_.takeover);
+      seat.timed_out = true;
+      seat.played_by = setup_.takeover;
+      handed = true;
+    }
+    if (handed) {
+      store_clock();
+      broadcast_update();
+      schedule_bots();
+      if (here.empty()) {
+        arm_timer();  // nobody's clock runs until the bots have moved
+        return;
+      }
+    }
+    late = std::move(here);
+  }
+  // The one late decision is made by the table's timer bot.
+  const Seat s = late.front();
+  const std::string bot = setup_.timer_bot();
+  spdlog::info("table {}: seat {} ran out of time; the {} bot plays for it", setup_.id, s, bot);
+  // A search runs on the bot pool; when the pool is saturated, the robot.
+  if (is_search_bot(bot) && think_on_pool(s, seq_, "timer")) return;
+  const Action action = choose_bot_action(*game_, s, "robot", bot_rng_);
+  submit(s, action, nullptr, std::nullopt, "timer");
+}
+
+std::vector<int> Table::timed_out_seats() const {
+  std::vector<int> out;
+  for (std::size_t s = 0; s < seats_.size(); ++s) {
+    if (seats_[s].timed_out) out.push_back(static_cast<int>(s));
+  }
+  return out;
+}
+
+void Table::store_clock() {
+  if (!setup_.correspondence || abandoned_) return;
+  StoredClock clock;
+  clock.seq = clock_seq_;
+  clock.seats.assign(clock_seats_.begin(), clock_seats_.end());
+  clock.deadline_ms = clock_seats_.empty() ? 0 : move_deadline_ms_;
+  clock.timed_out = timed_out_seats();
+  // Written in order with the table's actions; a clock lost with a crash
+  // starts afresh from the restart.
+  host_.store().save_clock(setup_.id, clock, nullptr);
 }
 
 // ---- actions -----------------------------------------------------------------

@@ -64,12 +64,20 @@ struct TableSetup {
   std::string invite;
   std::string creator;  // player id
   int move_timeout_seconds = 0;
+  // A correspondence table (docs/protocol.md, "Correspondence tables"): played
+  // at the players' own pace, never closed for being empty; its move deadline
+  // is stored, and when it runs out for an away player the disconnect policy
+  // applies.
+  bool correspondence = false;
   // The disconnect policy: after grace_seconds away, a bot plays the seat until
   // its player returns ("robot" or "strong"), or the seat waits ("none"). The
   // same bot makes the move of a seat whose move timer runs out ("none": the robot).
   int grace_seconds = 60;
   std::string takeover = "robot";
-  bool takes_over() const { return takeover != "none"; }
+  // "forfeit": a seat whose move timer runs out forfeits the game (the table
+  // closes with reason "forfeit"); an away seat waits, as with "none".
+  bool takes_over() const { return takeover == "robot" || takeover == "strong"; }
+  bool forfeits() const { return takeover == "forfeit"; }
   const char* timer_bot() const { return takeover == "strong" ? "strong" : "robot"; }
   // Whether the result moves ratings; unset: rated when every seat holds a
   // person at the end (docs/ratings.md).
@@ -148,6 +156,10 @@ class Table : public std::enable_shared_from_this<Table> {
   // The summary's status ("waiting", "playing", "over", "closed") without
   // copying the summary: /metrics counts every table by it.
   const char* summary_status() const;
+  // The table as "Your games" lists it for `player_id` (docs/protocol.md,
+  // "Your games"), or null when the player does not sit here or the game is
+  // over or closed. Public facts only. Thread-safe.
+  nlohmann::json brief(const std::string& player_id) const;
 
  private:
   enum class Status { waiting, playing, over, closed };
@@ -158,6 +170,9 @@ class Table : public std::enable_shared_from_this<Table> {
     // The player's connections (see the invariants); none while away.
     std::vector<std::weak_ptr<Client>> connections;
     bool left_game = false; // the bot replaced a player who left the started game
+    // Correspondence: the seat's move time ran out while its player was away;
+    // the policy's bot plays it until the player comes back (stored).
+    bool timed_out = false;
     // While the human is disconnected:
     bool away = false;
     Clock::time_point takeover_at{};  // set while the grace period runs
@@ -244,7 +259,8 @@ class Table : public std::enable_shared_from_this<Table> {
   std::string auto_reason(Seat s) const;
   // Closes the table now if it is dead, else arms dead_timer_ for when it may be.
   void check_dead();
-  void close(const std::string& reason, const std::string& message);
+  // `seats`: the seats that forfeited (reason "forfeit").
+  void close(const std::string& reason, const std::string& message, const std::vector<Seat>& seats = {});
   // The game stops (it is over or closed): every timer is cancelled and no
   // pending request can be answered any more.
   void stop_play();
@@ -260,6 +276,12 @@ class Table : public std::enable_shared_from_this<Table> {
   // player may still answer first, a bot's seat must still be played by a bot.
   bool think_on_pool(Seat s, std::int64_t at, const std::string& auto_by);
   void arm_timer();
+  // The move timer ran out for the seats it ran for.
+  void time_out();
+  // Correspondence: stores the running clock and the timed-out seats.
+  void store_clock();
+  // Seats whose time ran out (correspondence).
+  std::vector<int> timed_out_seats() const;
   // Applies an action already validated by the engine; commits it; then tells.
   // `auto_by`: why the server chose the action for the seat ("" = it did not).
   void submit(Seat seat, const Action& action, std::shared_ptr<Client> actor, Reply id,
@@ -276,6 +298,10 @@ class Table : public std::enable_shared_from_this<Table> {
   boost::asio::steady_timer move_timer_;
   bool frozen_ = false;  // freeze(): no more commits
   std::chrono::steady_clock::time_point move_deadline_{};
+  std::int64_t move_deadline_ms_ = 0;  // the same deadline in unix milliseconds
+  // Correspondence: the clock stored before a restart or a move to this node;
+  // the first timer for the same decision keeps its deadline.
+  std::optional<StoredClock> restored_clock_;
   std::uint64_t timer_generation_ = 0;
   std::vector<Seat> clock_seats_;  // whose move timer runs (empty: none)
   std::int64_t clock_seq_ = -1;    // the seq at which it started
@@ -309,6 +335,8 @@ class Table : public std::enable_shared_from_this<Table> {
   mutable std::mutex summary_mutex_;
   nlohmann::json summary_;
   const char* summary_status_ = "waiting";
+  std::vector<int> turn_;            // the seats whose players decide now
+  std::int64_t turn_deadline_ms_ = 0;  // their deadline (unix ms), 0: none
   bool listed_ = false;
 };
 

@@ -20,7 +20,7 @@ namespace {
 // type has one (and a second one without them where that differs).
 std::vector<p::ClientFrame> samples() {
   p::CreateTable table{"la-casa", 4, json{{"format", "teams"}}, true, false, 2, 30,
-                       p::DisconnectPolicy{90, "strong"}, 12345};
+                       p::DisconnectPolicy{90, "strong"}, 12345, true};
   p::CreateTable bare;
   bare.game = "casino";
   bare.players = 2;
@@ -42,6 +42,7 @@ std::vector<p::ClientFrame> samples() {
       {bare, std::nullopt},
       {p::ListTables{"casino"}, std::nullopt},
       {p::ListTables{}, std::nullopt},
+      {p::MyTables{}, json(7)},
       {p::Join{{"t1", ""}, 3}, json(1)},
       {p::Join{{"", "ABCDEFGHJK"}, std::nullopt}, std::nullopt},
       {p::Join{{"t1", "ABCDEFGHJK"}, std::nullopt}, std::nullopt},

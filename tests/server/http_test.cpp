@@ -160,7 +160,7 @@ TEST_CASE("GET /api/games lists every game with its player counts and options sc
   }
   CHECK(catalogue["bots"] == json::array({"random", "robot", "strong"}));
   CHECK(catalogue["table"]["properties"]["disconnect_policy"]["properties"]["takeover"]["enum"] ==
-        json::array({"robot", "strong", "none"}));
+        json::array({"robot", "strong", "none", "forfeit"}));
   // The same document for HEAD, without the body.
   const Reply head = fetch(ts.port(), "/api/games", {}, http::verb::head);
   CHECK(head.status == 200);

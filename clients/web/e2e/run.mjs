@@ -867,6 +867,36 @@ await test("Conference (one hand) on a phone and La Casa 2p (one round), keyboar
   await checkCleanPage(p);
 });
 
+await test("Correspondence: a table at a day per move, in both players' Your games", async () => {
+  const cara = await person("cara");
+  const dan = await person("dan");
+  await openCreateForm(cara, "la-casa", 2);
+  await cara.selectOption("#pace", String(24 * 3600));
+  await cara.click('button[name="create"]');
+  await cara.waitForSelector(".invite-link");
+  const invite = await cara.locator(".invite-link").getAttribute("href");
+  const table = tableIdOf(cara);
+  await dan.goto(new URL(invite).pathname);
+  await dan.locator('.seat[data-seat="1"] button', { hasText: "Sit here" }).click();
+  await dan.waitForURL(`**/table/${table}`);
+  await cara.waitForSelector(".board");
+  const head = (await cara.locator(".table-head").textContent()).replace(/\s+/g, " ");
+  assert(head.includes("correspondence") && head.includes("1 d per move"), `the table says its pace: ${head}`);
+  // Both lobbies list the table, with the time left of a day's clock; whoever is
+  // to move reads "Your move".
+  const lines = [];
+  for (const p of [cara, dan]) {
+    await p.goto("/");
+    const line = p.locator(`.your-games .my-table[data-table="${table}"]`);
+    await line.waitFor({ timeout: 10000 });
+    lines.push((await line.textContent()).replace(/\s+/g, " "));
+  }
+  assert(lines.some((l) => l.includes("Your move")), `someone's move: ${lines.join(" | ")}`);
+  assert(lines.every((l) => /(23 h \d+ min|1 d 0 h) left/.test(l)), `a day's clock: ${lines.join(" | ")}`);
+  await screenshots(cara, "your-games");
+  for (const p of [cara, dan]) await checkCleanPage(p);
+});
+
 await test("A hidden tab is called back on its turn; a finished table's address leads to its replay", async () => {
   const p = await person("ivy");
   const r = await fetch(`${base}/manifest.webmanifest`);

@@ -44,6 +44,9 @@ export function parseRoute(path: string): Route {
 
 const CREATED_KEY = "casa.created";
 const RESYNC_DELAY_MS = 60;
+/** Messages after which "Your games" is asked for again (once, after a short quiet). */
+const MY_TABLES_CHANGES = new Set<string>(["request", "table_update", "game_over", "table_closed", "table_created", "joined", "left"]);
+const MY_TABLES_DELAY_MS = 400;
 
 export class App {
   state: AppState = initialState();
@@ -53,6 +56,7 @@ export class App {
   private alerted = new Map<string, number>(); // table -> seq of the request already alerted
   private listeners = new Set<() => void>();
   private resyncTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  private myTablesTimer: ReturnType<typeof setTimeout> | null = null;
   private watched = new Set<string>(); // tables this page spectates (re-spectated on reconnect)
   private probing = new Set<string>(); // tables opened by address, waiting for their first state
   /** Tables and invites the server does not know (finished and put away, or never made). */
@@ -106,6 +110,8 @@ export class App {
       this.spectate(m.table);
     }
     this.callBack(m);
+    // "Your games" follows the turns while the lobby shows it.
+    if (this.route.page === "lobby" && MY_TABLES_CHANGES.has(m.type)) this.scheduleMyTables();
     const changed = reduce(this.state, m);
     if ("table" in m && m.table) {
       const t = this.state.tables[m.table];
@@ -166,7 +172,10 @@ export class App {
   enterRoute(): void {
     if (this.state.connection !== "open") return;
     const r = this.route;
-    if (r.page === "lobby") this.refreshLobby();
+    if (r.page === "lobby") {
+      this.refreshLobby();
+      this.refreshMyTables();
+    }
     if (r.page === "join") {
       this.conn
         .request({ type: "spectate", invite: r.invite, history: true })
@@ -226,6 +235,20 @@ export class App {
 
   refreshLobby(): void {
     this.conn.request({ type: "list_tables" }).catch(() => {});
+  }
+
+  private scheduleMyTables(): void {
+    if (this.myTablesTimer) clearTimeout(this.myTablesTimer);
+    this.myTablesTimer = setTimeout(() => {
+      this.myTablesTimer = null;
+      this.refreshMyTables();
+    }, MY_TABLES_DELAY_MS);
+  }
+
+  /** Asks for "Your games" again (the lobby's panel; the server does not push it). */
+  refreshMyTables(): void {
+    if (this.state.connection !== "open") return;
+    this.conn.request({ type: "my_tables" }).catch(() => {});
   }
 
   createdByMe(table: string): boolean {

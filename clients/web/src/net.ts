@@ -47,6 +47,7 @@ type Replies = {
   decline_invitation: "invitation_answered";
   invite_friend: "friend_invited";
   decline_table_invitation: "table_invitation_closed";
+  my_tables: "my_tables";
 };
 type Reply<T extends ClientMessage["type"]> = ServerMessageOf<Replies[T] & ServerMessage["type"]>;
 /** A client message as the page writes it: the connection numbers requests itself. */

@@ -3,7 +3,7 @@
 // navigation. Views are the server's: after events the page asks for a fresh
 // table_state instead of working out the consequences itself.
 import type {
-  ServerChat, ServerGameOver, ServerHistory, ServerInvitation, ServerMessage, ServerRematchCreated, ServerRematchOffer,
+  ServerChat, ServerGameOver, ServerHistory, ServerInvitation, ServerMessage, ServerMyTables, ServerRematchCreated, ServerRematchOffer,
   ServerRequest, ServerTableClosed, ServerTableInvitation, ServerTableState, ServerWelcome, TableSummary,
 } from "./protocol.gen";
 import type { Json } from "./words";
@@ -47,6 +47,9 @@ export interface TableEntry {
   history?: number; // the seq of the last history the server sent (log and sheet rebuilt from it)
 }
 
+/** One of "Your games" (docs/protocol.md): an unfinished table where this player sits. */
+export type MyTable = ServerMyTables["tables"][number];
+
 export interface AppState {
   connection: "connecting" | "open" | "closed";
   me: { player_id: string; name: string } | null;
@@ -57,10 +60,15 @@ export interface AppState {
   errors: { code: string; message: string; table?: string }[];
   invitations: ServerInvitation[]; // invitations to rated events that wait for this player's answer
   tableInvitations: ServerTableInvitation[]; // friends' invitations to their tables, not yet settled
+  myTables: MyTable[] | null; // "Your games", as the server last listed them (null: not asked yet)
+  myTablesAt: number; // when that list came (Date.now()), for the times left
 }
 
 export function initialState(): AppState {
-  return { connection: "connecting", me: null, games: [], bots: [], lobby: [], tables: {}, errors: [], invitations: [], tableInvitations: [] };
+  return {
+    connection: "connecting", me: null, games: [], bots: [], lobby: [], tables: {}, errors: [], invitations: [],
+    tableInvitations: [], myTables: null, myTablesAt: 0,
+  };
 }
 
 export function tableEntry(s: AppState, id: string): TableEntry {
@@ -131,6 +139,10 @@ export function reduce(s: AppState, m: ServerMessage, now = Date.now()): boolean
       return true;
     case "tables":
       s.lobby = m.tables ?? [];
+      return true;
+    case "my_tables":
+      s.myTables = m.tables ?? [];
+      s.myTablesAt = now;
       return true;
     case "table_state": {
       const t = tableEntry(s, m.table);

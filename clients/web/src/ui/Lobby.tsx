@@ -6,6 +6,8 @@ import { choicesAt, effectiveFormat, fieldApplies, gameTitle, loadCatalogue, par
 import { savedName } from "../net";
 import { choiceWords, gameDescription, optionLabel, optionWords } from "../optionWords";
 import { EventForm } from "./EventForm";
+import { YourGames } from "./YourGames";
+import { PACES, paceWords } from "../pace";
 import type { Json } from "../words";
 import { HelpLinks } from "./Help";
 import { PasskeysPanel } from "./Passkeys";
@@ -128,6 +130,7 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
   const [options, setOptions] = useState<Record<string, unknown>>({});
   const [priv, setPriv] = useState(false);
   const [timer, setTimer] = useState("");
+  const [pace, setPace] = useState("");
   const [grace, setGrace] = useState("");
   const [takeover, setTakeover] = useState("");
   const [rated, setRated] = useState("");
@@ -137,7 +140,10 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
     for (const [k, v] of Object.entries(options)) if (v !== undefined && fields.some((f) => f.key === k)) opts[k] = v;
     const m: NewTable = { game, players: playersOk, options: opts };
     if (priv) m.private = true;
-    if (timer) m.move_timeout_seconds = Number(timer);
+    if (pace) {
+      m.correspondence = true;
+      m.move_timeout_seconds = Number(pace);
+    } else if (timer) m.move_timeout_seconds = Number(timer);
     if (rated) m.rated = rated === "true";
     if (grace || takeover) {
       m.disconnect_policy = {};
@@ -194,9 +200,23 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
           <FieldInput key={game + f.key} f={f} value={options[f.key]} set={(v) => setOptions({ ...options, [f.key]: v })} players={playersOk} game={game} />
         ))}
       <div class="field">
-        <label for="timer">{tr("form.timer")}</label>
-        <input id="timer" name="move_timeout_seconds" type="number" min={0} max={3600} value={timer} onInput={(e) => setTimer((e.target as HTMLInputElement).value)} />
+        <label for="pace">{tr("form.pace")}</label>
+        <select id="pace" name="pace" aria-describedby="pace-help" value={pace} onChange={(e) => setPace((e.target as HTMLSelectElement).value)}>
+          <option value="">{tr("form.paceNone")}</option>
+          {PACES.map((s) => (
+            <option value={String(s)} key={s}>
+              {paceWords(s)}
+            </option>
+          ))}
+        </select>
+        <small id="pace-help">{tr("form.paceHelp")}</small>
       </div>
+      {pace ? null : (
+        <div class="field">
+          <label for="timer">{tr("form.timer")}</label>
+          <input id="timer" name="move_timeout_seconds" type="number" min={0} max={3600} value={timer} onInput={(e) => setTimer((e.target as HTMLInputElement).value)} />
+        </div>
+      )}
       <div class="field">
         <label class="inline">
           <input type="checkbox" name="private" checked={priv} onChange={(e) => setPriv((e.target as HTMLInputElement).checked)} /> {tr("form.private")}
@@ -223,6 +243,7 @@ function CreateForm({ app, catalogue }: { app: App; catalogue: GameInfo[] }) {
             <option value="robot">{tr("form.takeoverRobot")}</option>
             <option value="strong">{tr("form.takeoverStrong")}</option>
             <option value="none">{tr("form.takeoverNone")}</option>
+            <option value="forfeit">{tr("form.takeoverForfeit")}</option>
           </select>
         </div>
       </details>
@@ -265,7 +286,8 @@ export function Lobby({ app }: { app: App }) {
     <div class="lobby">
       <NameForm app={app} />
       <PasskeysPanel />
-      {mine.length ? (
+      <YourGames app={app} catalogue={catalogue ?? undefined} />
+      {app.state.myTables === null && mine.length ? (
         <section aria-label={tr("lobby.yourTables")}>
           <h2>{tr("lobby.yourTables")}</h2>
           <ul class="table-list">

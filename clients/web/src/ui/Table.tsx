@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 import type { Ref } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { formatDuration, paceWords } from "../pace";
 import type { App } from "../app";
 import { buildChoices, DrawnCards, matchCards, maxCards, type ChoiceGroup } from "../choices";
 import { decisionLines } from "../phrases";
@@ -103,7 +104,7 @@ function handSize(v: Json, seat: number): number | null {
 
 function Countdown({ ms }: { ms: number }) {
   const s = Math.ceil(ms / 1000);
-  return <span class={`countdown${s <= 10 ? " urgent" : ""}`}>{`${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`}</span>;
+  return <span class={`countdown${s <= 10 ? " urgent" : ""}`}>{formatDuration(ms)}</span>;
 }
 
 function Seats({ app, t }: { app: App; t: TableEntry }) {
@@ -642,8 +643,12 @@ export function TablePage({ app, id }: { app: App; id: string }) {
         <div class="status">
           {st.status === "waiting" ? tr("table.waiting") : st.status === "playing" ? (myTurn ? <b class="your-turn">{tr("table.yourTurn")}</b> : tr("table.playing")) : st.status === "over" ? tr("table.finished") : cap(statusWord(st.status))}
           {t.spectating ? <span class="tag">{tr("table.spectating")}</span> : null}
-          {st.move_timeout_seconds ? <span class="tag">{tr("table.perMove", { n: st.move_timeout_seconds })}</span> : null}
+          {st.correspondence ? <span class="tag">{tr("lobby.correspondence")}</span> : null}
+          {st.move_timeout_seconds ? <span class="tag">{st.correspondence ? tr("table.pace", { time: paceWords(st.move_timeout_seconds) }) : tr("table.perMove", { n: st.move_timeout_seconds })}</span> : null}
           {myTurn && clockLeft(t) !== null ? <Countdown ms={clockLeft(t)!} /> : null}
+          {!myTurn && st.correspondence && t.clock && clockLeft(t) !== null ? (
+            <span class="clock-of">{tr("table.clockOf", { name: t.clock.seats.map((s) => name(s)).join(", "), time: formatDuration(clockLeft(t)!) })}</span>
+          ) : null}
           <HelpButton game={st.game} />
         </div>
         {st.invite && st.status === "waiting" ? <InviteLink invite={st.invite} /> : null}
