@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "server/lobby/lobby.h"
+#include "server/lobby/notifier.h"
 #include "server/store/event_rows.h"
 #include "server/store/player_rows.h"
 
@@ -100,9 +101,34 @@ Lobby::Lobby(std::vector<asio::io_context*> shards, Store& store, const Config& 
       tournaments_(std::make_unique<Tournaments>(*this)) {
   if (config_.bot_threads > 0)
     bot_pool_ = std::make_unique<BotPool>(config_.bot_threads, static_cast<std::size_t>(config_.bot_queue));
+  notifier_ = std::make_unique<Notifier>(config_, store_, [this](const std::string& id) { return name_of(id); });
 }
 
-Lobby::~Lobby() = default;
+Lobby::~Lobby() { stop_notifications(); }
+
+Notices* Lobby::notices() { return notifier_.get(); }
+
+void Lobby::notify(const std::string& player_id, const std::string& kind, nlohmann::json about) {
+  notifier_->notify(player_id, kind, std::move(about));
+}
+
+void Lobby::stop_notifications() {
+  if (notifier_) notifier_->stop();
+}
+
+std::optional<std::string> Lobby::player_of_token(const std::string& token) {
+  if (token.empty() || token.size() > 256) return std::nullopt;
+  const std::string hash = sha256_hex(token);
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = by_token_.find(hash); it != by_token_.end()) return it->second;
+  }
+  if (cluster_ && load_player("token_hash", hash)) {
+    std::lock_guard lock(mutex_);
+    if (auto it = by_token_.find(hash); it != by_token_.end()) return it->second;
+  }
+  return std::nullopt;
+}
 
 Store::Done Lobby::on_io(std::function<void(bool)> f) {
   return [this, f = std::move(f)](bool ok) { asio::post(io_, [f, ok] { f(ok); }); };
