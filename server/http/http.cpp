@@ -26,6 +26,7 @@
 #include "server/tournaments/tournaments.h"
 #include "server/lobby/friends.h"
 #include "server/lobby/lobby.h"
+#include "server/lobby/notifier.h"
 #include "server/ops/metrics.h"
 #include "server/store/account_rows.h"
 #include "server/store/store.h"
@@ -695,6 +696,60 @@ std::optional<HttpResponse> admin_response(const HttpContext& ctx, const HttpReq
   return respond(404, {{"error", "not_found"}});
 }
 
+// A player's webhooks (docs/accounts.md, "Notifications"): the player is the
+// one whose resume token comes as "Authorization: Bearer <token>".
+//   GET    /api/account/webhooks            the list (no secrets)
+//   POST   /api/account/webhooks            {"url", "format"}: 201, with its secret
+//   DELETE /api/account/webhooks/{id}
+//   POST   /api/account/webhooks/{id}/test  a test delivery (202)
+HttpResponse webhooks_response(const HttpContext& ctx, const HttpRequest& req, const std::string& path) {
+  auto respond = [&](int status, const json& body) {
+    return json_response(req, static_cast<http::status>(status), body.dump());
+  };
+  auto wrong_method = [&](const char* allow) {
+    HttpResponse res = respond(405, {{"error", "method_not_allowed"}});
+    res.set(http::field::allow, allow);
+    return res;
+  };
+  std::string token;
+  if (const auto field = req.find(http::field::authorization); field != req.end()) {
+    const std::string_view value = field->value();
+    constexpr std::string_view kScheme = "Bearer ";
+    if (value.size() > kScheme.size() && beast::iequals(value.substr(0, kScheme.size()), kScheme)) {
+      token = std::string(value.substr(kScheme.size()));
+    }
+  }
+  const auto player = ctx.lobby->player_of_token(token);
+  if (!player) return unauthorized(req, "casa-account");
+  if (ctx.lobby->is_banned(*player)) return respond(403, {{"error", "banned"}});
+  Notifier& notifier = ctx.lobby->notifier();
+  const std::string rest = path.substr(std::string("/api/account/webhooks").size());
+  const auto method = req.method();
+  int status = 404;
+  if (rest.empty() || rest == "/") {
+    if (method == http::verb::get || method == http::verb::head) return respond(200, notifier.list(*player, status));
+    if (method != http::verb::post) return wrong_method("GET, HEAD, POST");
+    const json body = json::parse(req.body(), nullptr, false);
+    json answer = notifier.create(*player, body, status);
+    return respond(status, answer);
+  }
+  std::string id = rest.substr(1);
+  bool test = false;
+  if (ends_with(id, "/test")) {
+    id.resize(id.size() - 5);
+    test = true;
+  }
+  if (id.empty() || id.size() > 64 || id.find('/') != std::string::npos) return respond(404, {{"error", "not_found"}});
+  if (test) {
+    if (method != http::verb::post) return wrong_method("POST");
+    json answer = notifier.test(*player, id, status);
+    return respond(status, answer);
+  }
+  if (method != http::verb::delete_) return wrong_method("DELETE");
+  json answer = notifier.remove(*player, id, status);
+  return respond(status, answer);
+}
+
 }  // namespace
 
 namespace {
@@ -732,6 +787,25 @@ std::optional<HttpResponse> answer_http(const HttpContext& ctx, const HttpReques
     {
       const std::string path(req.target().substr(0, req.target().find('?')));
       if (path.rfind("/api/admin/", 0) == 0) return admin_response(ctx, req, path, later);
+      if (path == "/api/account/webhooks" || path.rfind("/api/account/webhooks/", 0) == 0) {
+        if (ctx.lobby->cluster()) {
+          // They read and write the store: on the cluster's pool, never on an event loop.
+          auto copy = std::make_shared<HttpRequest>(req);
+          const bool queued = ctx.lobby->cluster()->offload([copy, later, path, &ctx] {
+            HttpResponse res;
+            try {
+              res = webhooks_response(ctx, *copy, path);
+            } catch (const std::exception& e) {
+              res = storage_failure(*copy, e);
+            }
+            later(std::move(res));
+          });
+          if (queued) return std::nullopt;
+          return json_response(req, http::status::service_unavailable,
+                               json{{"error", "busy"}, {"message", ClusterPort::kPoolFull}}.dump());
+        }
+        return webhooks_response(ctx, req, path);
+      }
       // Friends: answered from their worker thread (server/lobby/friends.h).
       if ((path == "/api/account/friends" || path.rfind("/api/account/friends/", 0) == 0) && ctx.accounts) {
         return friends_response(ctx, req, path, later);

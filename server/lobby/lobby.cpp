@@ -2,6 +2,7 @@
 #include "server/lobby/lobby.h"
 
 #include "server/store/clock_rows.h"
+#include "server/lobby/notifier.h"
 #include "server/store/event_rows.h"
 #include "server/store/account_rows.h"
 #include "server/store/player_rows.h"
@@ -82,9 +83,34 @@ Lobby::Lobby(std::vector<asio::io_context*> shards, Store& store, const Config& 
       friends_(std::make_unique<Friends>(*this)) {
   if (config_.bot_threads > 0)
     bot_pool_ = std::make_unique<BotPool>(config_.bot_threads, static_cast<std::size_t>(config_.bot_queue));
+  notifier_ = std::make_unique<Notifier>(config_, store_, [this](const std::string& id) { return name_of(id); });
 }
 
-Lobby::~Lobby() = default;
+Lobby::~Lobby() { stop_notifications(); }
+
+Notices* Lobby::notices() { return notifier_.get(); }
+
+void Lobby::notify(const std::string& player_id, const std::string& kind, nlohmann::json about) {
+  notifier_->notify(player_id, kind, std::move(about));
+}
+
+void Lobby::stop_notifications() {
+  if (notifier_) notifier_->stop();
+}
+
+std::optional<std::string> Lobby::player_of_token(const std::string& token) {
+  if (token.empty() || token.size() > 256) return std::nullopt;
+  const std::string hash = sha256_hex(token);
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = by_token_.find(hash); it != by_token_.end()) return it->second;
+  }
+  if (cluster_ && load_player("token_hash", hash)) {
+    std::lock_guard lock(mutex_);
+    if (auto it = by_token_.find(hash); it != by_token_.end()) return it->second;
+  }
+  return std::nullopt;
+}
 
 Store::Done Lobby::on_io(std::function<void(bool)> f) {
   return [this, f = std::move(f)](bool ok) { asio::post(io_, [f, ok] { f(ok); }); };
@@ -1173,20 +1199,6 @@ json Lobby::replay(const std::string& table, int& status, const std::string& inv
   return replay;
 }
 
-std::string Lobby::player_of_token(const std::string& token) {
-  if (token.empty()) return {};
-  const std::string hash = sha256_hex(token);
-  {
-    std::lock_guard lock(mutex_);
-    if (auto it = by_token_.find(hash); it != by_token_.end()) return it->second;
-  }
-  if (cluster_ && load_player("token_hash", hash)) {
-    std::lock_guard lock(mutex_);
-    if (auto it = by_token_.find(hash); it != by_token_.end()) return it->second;
-  }
-  return {};
-}
-
 json Lobby::my_tables(const std::string& player_id) {
   std::vector<std::shared_ptr<Table>> here;
   {
@@ -1251,7 +1263,7 @@ json Lobby::my_tables(const std::string& player_id) {
 }
 
 json Lobby::my_tables_by_token(const std::string& token, int& status) {
-  const std::string pid = player_of_token(token);
+  const std::string pid = player_of_token(token).value_or("");
   if (pid.empty()) {
     status = 401;
     return {{"error", "unauthorized"}, {"message", "Send Authorization: Bearer <your token>."}};

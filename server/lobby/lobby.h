@@ -41,6 +41,7 @@ namespace casa::server {
 
 class Friends;
 class Tournaments;
+class Notifier;
 class Table;
 struct TableSetup;
 
@@ -145,6 +146,19 @@ class Lobby : public TournamentHost {
   BotPool* bot_pool() override { return bot_pool_.get(); }
   // Runs `f(ok)` on the io_context after a store write.
   Store::Done on_io(std::function<void(bool)> f) override;
+  Notices* notices() override;
+
+  // ---- notifications outside the page (server/lobby/notifier.h) ----
+  // Tells `player_id` through their webhooks and the operator's: `kind` is
+  // "your_turn", "game_over" or "invitation"; `about` names the table and
+  // game ({"table", "game"}, and "from": the inviter's name). Never waits.
+  void notify(const std::string& player_id, const std::string& kind, nlohmann::json about);
+  Notifier& notifier() { return *notifier_; }
+  // Stops the deliveries (before the store goes away).
+  void stop_notifications();
+  // The player whose session token this is (HTTP's Authorization: Bearer), or
+  // nullopt for an unknown or revoked one.
+  std::optional<std::string> player_of_token(const std::string& token);
 
   // ---- cluster mode (docs/cluster.md; server/cluster/cluster.h) ----
   // Before recover(): tables are then claimed by the cluster, not all loaded.
@@ -223,8 +237,6 @@ class Lobby : public TournamentHost {
   // Whether the replay of a private table may be given: its invite code, the
   // token of its creator or of a player seated there, or an event's table.
   bool may_replay(const StoredTable& stored, const std::string& invite, const std::string& token);
-  // The id of the player whose resume token is `token` ("" when unknown).
-  std::string player_of_token(const std::string& token);
   // Cluster mode: the player's ban as the store has it now (set or lifted on
   // any node).
   void refresh_ban(const std::string& player_id);
@@ -342,6 +354,7 @@ class Lobby : public TournamentHost {
   // or by token hash); false when unknown there too.
   bool load_player(const std::string& column, const std::string& value);
   void forget(const std::string& id, bool release_lease);
+  std::unique_ptr<Notifier> notifier_;
   // Last: destroyed first, so no search is running when the rest goes.
   std::unique_ptr<BotPool> bot_pool_;
 };

@@ -1066,6 +1066,7 @@ Server::~Server() {
   for (auto& t : impl_->threads) t.join();
   impl_->threads.clear();
   impl_->cluster.reset();
+  if (impl_->lobby) impl_->lobby->stop_notifications();
   impl_->accounts.reset();  // its worker waits for the store
   // The store first: its thread may still post completions to the io_context.
   impl_->store.reset();

@@ -94,6 +94,24 @@ struct Config {
   // GET /metrics: open when empty, else only with "Authorization: Bearer <token>".
   std::string metrics_token;
 
+  // Notifications outside the page (docs/server.md, "Notifications").
+  // Operator webhooks: "json:URL" or "ntfy:URL", each gets every player's
+  // notifications, signed with webhook_secret (required with them).
+  std::vector<std::string> webhooks;
+  std::string webhook_secret;
+  // Networks (CIDR) a player's webhook may reach although they are loopback,
+  // private, link-local or otherwise not public. None by default.
+  std::vector<std::string> webhook_allow_networks;
+  int max_webhooks_per_player = 5;  // 0: players configure none
+  int webhook_queue = 100;          // deliveries waiting per receiver; past it new ones are dropped
+  int webhook_attempts = 8;         // tries of one delivery before it is given up
+  int webhook_backoff_ms = 1000;    // the first retry's delay, doubled after each failure (at most 1 h)
+  int webhook_timeout_seconds = 10;  // connect, TLS, send and answer of one attempt
+  std::string webhook_ca_file;       // PEM CAs for https webhooks; empty: the system's
+  // The address players open the site at (https://casa.example.org): the links
+  // notifications carry. Empty: links are paths (/table/ID).
+  std::string public_url;
+
   std::string config_file;  // the file the settings were read from, if any
   // Cluster mode (docs/cluster.md): several nodes on one PostgreSQL database.
   // Empty: a single node. "auto": hostname-pid-xxxx.

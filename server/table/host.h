@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/game.h"
 #include "protocol/protocol.h"
 #include "server/net/client.h"
@@ -36,6 +38,18 @@ namespace casa::server {
 
 class Table;
 struct TableSetup;
+
+// Notifications outside the page (webhooks; server/lobby/notifier.h). A table
+// only hands one over: notify() never waits for the network or the store, and
+// takes no lock another table holds, so it may be called on the move path.
+class Notices {
+ public:
+  virtual ~Notices() = default;
+  // `kind`: "your_turn", "game_over" or "invitation". `about`: what the
+  // notification names ({"table", "game"}, and for an invitation "from");
+  // anything else is dropped, so no card can ride along.
+  virtual void notify(const std::string& player_id, const std::string& kind, nlohmann::json about) = 0;
+};
 
 class TableHost {
  public:
@@ -78,6 +92,8 @@ class TableHost {
   virtual const Config& config() const = 0;
   // Where searching bots think (null when --bot-threads is 0).
   virtual BotPool* bot_pool() = 0;
+  // Where notifications go (null: nowhere). Read once, when the table is made.
+  virtual Notices* notices() { return nullptr; }
 };
 
 }  // namespace casa::server

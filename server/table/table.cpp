@@ -52,6 +52,7 @@ std::vector<std::vector<int>> teams_of(const Game& game) {
 
 Table::Table(TableHost& host, asio::io_context& io, TableSetup setup, std::unique_ptr<Game> game)
     : host_(host),
+      notices_(host.notices()),
       io_(io),
       strand_(asio::make_strand(io)),
       move_timer_(strand_),
@@ -597,7 +598,9 @@ std::optional<std::string> Table::restore(const StoredTable& stored) {
   on_strand([this] {
     update_presence();
     refresh_summary();
+    quiet_turns_ = true;
     if (status_ == Status::playing) issue_requests();
+    quiet_turns_ = false;
     check_dead();
   });
   return std::nullopt;
@@ -839,6 +842,7 @@ void Table::issue_requests() {
     if (!(to_act & seat_bit(s))) {
       p.seq = -1;
       p.legal.clear();
+      seats_[static_cast<std::size_t>(s)].turn_told = false;
       continue;
     }
     game_->legal_actions(s, legal_buffer_);
@@ -849,8 +853,22 @@ void Table::issue_requests() {
     p.seq = seq_;
     p.legal = std::move(legal);
     if (seats_[static_cast<std::size_t>(s)].bot.empty()) send_request(s);
+    tell_turn(s);
   }
   schedule_bots();
+}
+
+// A player with no open connection hears through their webhooks that a
+// decision waits for them: once a turn (several requests in a row to the same
+// seat are one turn), and not while a bot plays for them. The notification
+// names the table and game only (Notices drops anything else).
+void Table::tell_turn(Seat s) {
+  auto& seat = seats_[static_cast<std::size_t>(s)];
+  if (!notices_ || seat.player_id.empty() || seat.turn_told || !bot_for(s).empty()) return;
+  if (!seat.connection.expired()) return;
+  seat.turn_told = true;
+  if (quiet_turns_) return;
+  notices_->notify(seat.player_id, "your_turn", {{"table", setup_.id}, {"game", setup_.game}});
 }
 
 void Table::schedule_bots() {
@@ -1195,6 +1213,10 @@ void Table::finish() {
     s.owes_game_over = connections.empty() || s.resuming > 0;
     if (s.owes_game_over) {
       owed.push_back(s.player_id);
+      // Away as the game ended: told through their webhooks too.
+      if (notices_ && !connection) {
+        notices_->notify(s.player_id, "game_over", {{"table", setup_.id}, {"game", setup_.game}});
+      }
     } else {
       for (const auto& c : connections) c->send(over);
       host_.seat_changed(s.player_id, setup_.id, false);

@@ -178,6 +178,9 @@ class Table : public std::enable_shared_from_this<Table> {
     Clock::time_point takeover_at{};  // set while the grace period runs
     std::string played_by;            // the bot playing for them
     bool owes_game_over = false;      // over, and its player has not been sent game_over
+    // Its away player was told (your_turn) of the decision asked of them now;
+    // cleared once the seat is not to act any more, or its player is back.
+    bool turn_told = false;
     int resuming = 0;                 // connections of its player waiting for their table_state
     // The view one connection of this seat (the first that takes view
     // patches) holds from its last request: its next request says only what
@@ -269,6 +272,8 @@ class Table : public std::enable_shared_from_this<Table> {
   // {"seed", "salt"} once the game is over; null before, and for tables without a commitment.
   nlohmann::json deal_reveal() const;
   void issue_requests();
+  // Tells seat s's away player that it is their turn (see table.cpp).
+  void tell_turn(Seat s);
   void schedule_bots();
   // Starts a searching bot's think for seat s on the bot pool (the move comes
   // back on the strand if the state is still `at`); false if the pool is saturated.
@@ -293,6 +298,10 @@ class Table : public std::enable_shared_from_this<Table> {
   StoredSeat stored_seat(Seat s) const;
 
   TableHost& host_;
+  Notices* notices_;  // the host's, read once (null: no notifications)
+  // While a recovered table issues its first requests: the players to act were
+  // told before the restart, so they are not told again.
+  bool quiet_turns_ = false;
   boost::asio::io_context& io_;
   boost::asio::strand<boost::asio::io_context::executor_type> strand_;
   boost::asio::steady_timer move_timer_;

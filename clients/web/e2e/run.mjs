@@ -916,6 +916,18 @@ await test("A hidden tab is called back on its turn; a finished table's address 
   const table = tableIdOf(p);
   await p.waitForSelector(".choices");
   assert((await p.title()) === "La Casa", `a visible tab keeps its title (${await p.title()})`);
+  // The player allowed system notifications; the browser's Notification is
+  // recorded, so the test sees what the page asked it to show.
+  await p.evaluate(() => {
+    window.__shown = [];
+    window.Notification = class {
+      static permission = "granted";
+      static async requestPermission() { return "granted"; }
+      constructor(title, options = {}) { window.__shown.push({ title, body: options.body, tag: options.tag }); }
+      close() {}
+    };
+    localStorage.setItem("casa.notify", "on");
+  });
   // Another tab comes in front: this one is hidden (as a browser reports it).
   await p.evaluate(() => {
     Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
@@ -926,6 +938,9 @@ await test("A hidden tab is called back on its turn; a finished table's address 
   await p.locator(".hand button.card.legal, .choices button.choice").first().click();
   await p.waitForFunction(() => document.title.startsWith("(1) "), null, { timeout: 20000 });
   assert((await p.title()) === "(1) Your turn · La Casa", `the title counts the turn: ${await p.title()}`);
+  const shown = await p.evaluate(() => window.__shown);
+  assert(shown.length === 1 && shown[0].title === "Your turn — La Casa" && shown[0].tag === "casa-turn" && shown[0].body.includes(table),
+    `a system notification for the turn: ${JSON.stringify(shown)}`);
   const after = await p.evaluate(() => window.casaApp.state.tables[location.pathname.split("/").pop()].request?.seq);
   assert(after > before, "a new decision arrived while hidden");
   const icon = await p.locator("link[rel~='icon']").getAttribute("href");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Calls the player back while the tab is hidden: when it becomes their turn or a chat
-// line arrives, the title and the favicon show a count, an optional sound plays
+// Calls the player back while the tab is hidden: when it becomes their turn, a chat
+// line arrives, one of their games ends or they are invited to an event, the title and the favicon show a count, an optional sound plays
 // (generated with WebAudio, no sound file) and, with the player's permission, a
 // system notification appears. Showing the tab again clears the count.
 
@@ -24,12 +24,23 @@ export function faviconWithCount(count: number): string {
   return `data:image/svg+xml,${encodeURIComponent(svg)}`;
 }
 
-export type AlertKind = "turn" | "chat";
+export type AlertKind = "turn" | "chat" | "over" | "invite";
+
+const TITLE_KEY: Record<AlertKind, string> = {
+  turn: "alert.turnTitle",
+  chat: "alert.chatTitle",
+  over: "alert.overTitle",
+  invite: "alert.inviteTitle",
+};
+/** The tones of each kind (Hz, one after another). */
+const TONES: Record<AlertKind, number[]> = { turn: [660, 880], chat: [520], over: [880, 660, 440], invite: [520, 780] };
 
 export class Alerts {
   unread = 0;
   private turns = 0;
   private chats = 0;
+  private overs = 0;
+  private invites = 0;
   private listeners = new Set<() => void>();
   private audio: AudioContext | null = null;
 
@@ -73,12 +84,14 @@ export class Alerts {
     if (!this.doc.hidden) return;
     this.unread++;
     if (kind === "turn") this.turns++;
-    else this.chats++;
+    else if (kind === "chat") this.chats++;
+    else if (kind === "over") this.overs++;
+    else this.invites++;
     this.show();
     if (this.sound) this.beep(kind);
     if (this.notify) {
       try {
-        const n = new Notification(t(kind === "turn" ? "alert.turnTitle" : "alert.chatTitle"), { body: text, tag: `casa-${kind}`, icon: "/icon-192.png" });
+        const n = new Notification(t(TITLE_KEY[kind]), { body: text, tag: `casa-${kind}`, icon: "/icon-192.png" });
         n.onclick = () => {
           window.focus();
           n.close();
@@ -91,14 +104,19 @@ export class Alerts {
 
   clear(): void {
     if (this.unread === 0) return;
-    this.unread = this.turns = this.chats = 0;
+    this.unread = this.turns = this.chats = this.overs = this.invites = 0;
     this.show();
   }
 
   /** The title for the current count: "(2) Your turn · La Casa". */
   title(): string {
     if (this.unread === 0) return BASE_TITLE;
-    const what = this.turns && this.chats ? t("alert.turnAndChat") : this.turns ? t("alert.turn") : t("alert.chat", { n: this.chats });
+    const parts: string[] = [];
+    if (this.turns) parts.push(t("alert.turn"));
+    if (this.overs) parts.push(t("alert.over"));
+    if (this.invites) parts.push(t("alert.invite"));
+    if (this.chats) parts.push(t("alert.chat", { n: this.chats }));
+    const what = parts.length === 2 && this.turns && this.chats ? t("alert.turnAndChat") : parts.join(", ");
     return `(${this.unread}) ${what} · ${BASE_TITLE}`;
   }
 
@@ -119,14 +137,14 @@ export class Alerts {
     for (const f of this.listeners) f();
   }
 
-  /** Two short tones (rising for a turn, one soft tone for chat). */
+  /** Short tones: rising for a turn, one soft tone for chat, falling for a game's end, two for an invitation. */
   private beep(kind: AlertKind): void {
     try {
       const Ctx = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
       if (!Ctx) return;
       this.audio ??= new Ctx();
       const ctx = this.audio;
-      const notes = kind === "turn" ? [660, 880] : [520];
+      const notes = TONES[kind];
       notes.forEach((f, i) => {
         const osc = ctx.createOscillator();
         const gain = ctx.createGain();

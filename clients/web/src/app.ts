@@ -121,7 +121,7 @@ export class App {
     this.afterRender?.(m);
   }
 
-  /** Tells a player whose tab is hidden that it is their turn or that someone wrote. */
+  /** Tells a player whose tab is hidden that it is their turn, that someone wrote, that a game of theirs ended or that they are invited. */
   private callBack(m: ServerMessage): void {
     if (m.type === "request" && Array.isArray(m.legal) && m.legal.length && typeof m.table === "string") {
       if (this.alerted.get(m.table) === m.seq) return; // the same decision sent again
@@ -133,6 +133,14 @@ export class App {
       const t = this.state.tables[m.table];
       if (typeof m.line === "number" && t?.chat.some((c) => c.line === m.line)) return; // already shown
       this.alerts.notice("chat", `${m.name}: ${m.text}`);
+    } else if (m.type === "game_over") {
+      const t = this.state.tables[m.table];
+      if (t?.gameOver || t?.state?.seat === -1) return; // known already, or watched only
+      const game = t?.state?.game ?? "";
+      this.alerts.notice("over", tr("alert.overBody", { game: game ? gameTitle(game) + ", " : "", table: m.table }));
+    } else if (m.type === "invitation") {
+      if (this.state.invitations.some((i) => i.invitation === m.invitation)) return; // sent again on hello
+      this.alerts.notice("invite", tr("alert.inviteBody", { from: m.from.name, game: gameTitle(m.game) }));
     }
   }
 

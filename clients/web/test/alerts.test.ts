@@ -33,6 +33,31 @@ describe("alerts while the tab is hidden", () => {
     expect(document.querySelector<HTMLLinkElement>("link[rel~='icon']")!.getAttribute("href")).toBe("/favicon.svg");
   });
 
+  it("counts a game of the player's that ended, once, and an invitation, once however often it is sent", () => {
+    const { app } = makeApp();
+    app.receive({ type: "table_state", table: "t1", game: "la-casa", players: 2, status: "playing", seq: 3, seat: 0, seats: [], teams: [], options: {}, private: false, move_timeout_seconds: 0, view: { phase: "play" } });
+    hide(true);
+    app.receive({ type: "game_over", table: "t1", seq: 9, scores: [3, 1], winners: [0] });
+    expect(document.title).toBe("(1) Game over · La Casa");
+    app.receive({ type: "game_over", table: "t1", seq: 9, scores: [3, 1], winners: [0] });
+    expect(app.alerts.unread).toBe(1);
+    const invitation = { type: "invitation" as const, invitation: "i1", event: "e1", from: { player_id: "p2", name: "bea" }, game: "casino", players: 2, boards: 2, expires_in_seconds: 600 };
+    app.receive(invitation);
+    app.receive(invitation); // sent again on every hello while it waits
+    expect(app.alerts.unread).toBe(2);
+    expect(document.title).toBe("(2) Game over, Invitation · La Casa");
+    hide(false);
+    expect(document.title).toBe("La Casa");
+  });
+
+  it("says nothing of a game the player only watched", () => {
+    const { app } = makeApp();
+    app.receive({ type: "table_state", table: "t2", game: "la-casa", players: 2, status: "playing", seq: 3, seat: -1, seats: [], teams: [], options: {}, private: false, move_timeout_seconds: 0, view: { phase: "play" } });
+    hide(true);
+    app.receive({ type: "game_over", table: "t2", seq: 9, scores: [3, 1], winners: [0] });
+    expect(app.alerts.unread).toBe(0);
+  });
+
   it("says nothing while the tab is in front, nor for the player's own chat", () => {
     const { app } = makeApp();
     app.state.me = { player_id: "p1", name: "ann" };
@@ -122,6 +147,21 @@ describe("sound and system notifications", () => {
     a.notice("chat", "bea: hi");
     expect(notes).toEqual([660, 880, 520]);
     expect(shown.map((n) => n.tag)).toEqual(["casa-turn", "casa-chat"]);
+  });
+
+  it("has a notification, a tag and tones of its own for a game's end and an invitation", async () => {
+    const a = new Alerts();
+    await a.setNotify(true);
+    a.sound = true;
+    notes.length = 0;
+    hide(true);
+    a.notice("over", "La Casa, table t1: the game is over");
+    a.notice("invite", "bea invites you to Casino");
+    expect(shown).toEqual([
+      { title: "Game over — La Casa", body: "La Casa, table t1: the game is over", tag: "casa-over" },
+      { title: "Invitation — La Casa", body: "bea invites you to Casino", tag: "casa-invite" },
+    ]);
+    expect(notes).toEqual([880, 660, 440, 520, 780]);
   });
 
   it("shows no notification where the browser refused, and asks only once", async () => {
