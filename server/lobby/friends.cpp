@@ -306,6 +306,12 @@ void Friends::invite_now(const std::shared_ptr<Client>& client, Table& table, co
   }
   const bool online = lobby_.is_connected(theirs->player_id);
   lobby_.send_to_player(theirs->player_id, frame);
+  // Away on every device: their webhooks tell them (the page shows the
+  // invitation at their next hello). The table, the game and who invites only.
+  if (!online) {
+    lobby_.notify(theirs->player_id, "invitation",
+                  {{"table", table.id()}, {"game", summary.value("game", "")}, {"from", mine->handle}});
+  }
   client->send(protocol::reply(
       "friend_invited",
       {{"invitation", invitation}, {"table", table.id()}, {"handle", theirs->handle}, {"online", online}}, id));

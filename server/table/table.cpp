@@ -865,7 +865,8 @@ void Table::issue_requests() {
 void Table::tell_turn(Seat s) {
   auto& seat = seats_[static_cast<std::size_t>(s)];
   if (!notices_ || seat.player_id.empty() || seat.turn_told || !bot_for(s).empty()) return;
-  if (!seat.connection.expired()) return;
+  for (const auto& c : seat.connections)
+    if (!c.expired()) return;  // on one of their devices: the page calls them
   seat.turn_told = true;
   if (quiet_turns_) return;
   notices_->notify(seat.player_id, "your_turn", {{"table", setup_.id}, {"game", setup_.game}});
@@ -1214,7 +1215,7 @@ void Table::finish() {
     if (s.owes_game_over) {
       owed.push_back(s.player_id);
       // Away as the game ended: told through their webhooks too.
-      if (notices_ && !connection) {
+      if (notices_ && connections.empty()) {
         notices_->notify(s.player_id, "game_over", {{"table", setup_.id}, {"game", setup_.game}});
       }
     } else {
