@@ -35,7 +35,7 @@ node20=0
 wasm_packages=(cmake ninja-build ccache nlohmann-json3-dev clang-14 lld-14 llvm-14 wasi-libc
   libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 libclang-rt-14-dev-wasm32)
 packages=(g++ cmake ninja-build ccache pkg-config libboost1.81-dev nlohmann-json3-dev
-  libspdlog-dev doctest-dev libsqlite3-dev libutf8proc-dev libpq-dev libssl-dev openssl python3 prometheus-cpp-dev
+  libspdlog-dev doctest-dev libsqlite3-dev libutf8proc-dev libicu-dev libsodium-dev libpq-dev libssl-dev openssl python3 prometheus-cpp-dev
   libtomlplusplus-dev python3-jsonschema libcli11-dev)
 # "wasm" alone installs only the wasm toolchain, not the server's list.
 if [ "$*" = "wasm" ]; then packages=(); fi

@@ -22,9 +22,11 @@
 #include "protocol/schema_documents.h"
 #include "server/table/bot_pool.h"
 #include "server/cluster/cluster.h"
+#include "server/http/accounts.h"
 #include "server/tournaments/tournaments.h"
 #include "server/lobby/lobby.h"
 #include "server/ops/metrics.h"
+#include "server/store/account_rows.h"
 #include "server/store/store.h"
 #include "versioninfo/version.h"
 
@@ -609,6 +611,13 @@ std::optional<HttpResponse> admin_response(const HttpContext& ctx, const HttpReq
     if (method != http::verb::post) return wrong_method("POST");
     return answer_of([&](Lobby::AdminAnswer done) { ctx.lobby->admin_disconnect(parts[1], std::move(done)); });
   }
+  // An account by its handle (docs/accounts.md): the same ban as its player's.
+  if (parts.size() == 3 && parts[0] == "accounts" && !parts[1].empty() && parts[2] == "ban") {
+    std::optional<account_rows::Account> account;
+    ctx.store->read([&](Db& db) { account = account_rows::by_handle(db, parts[1]); });
+    if (!account) return respond(404, {{"error", "no_such_account"}});
+    parts = {"players", account->player_id, "ban"};
+  }
   if (parts.size() == 3 && parts[0] == "players" && !parts[1].empty() && parts[2] == "ban") {
     if (method == http::verb::delete_) {
       json body = ctx.lobby->admin_unban(parts[1], status);
@@ -655,11 +664,16 @@ bool reads_store(const HttpRequest& req) {
 }  // namespace
 
 std::optional<HttpResponse> answer_http(const HttpContext& ctx, const HttpRequest& req,
-                                        std::function<void(HttpResponse)> later) {
+                                        std::function<void(HttpResponse)> later, const std::string& address) {
   try {
     {
       const std::string path(req.target().substr(0, req.target().find('?')));
       if (path.rfind("/api/admin/", 0) == 0) return admin_response(ctx, req, path, later);
+      // Accounts: answered from their worker thread (server/http/accounts.h).
+      if ((path == "/api/account" || path.rfind("/api/account/", 0) == 0) && ctx.accounts) {
+        ctx.accounts->handle(req, path, address, later);
+        return std::nullopt;
+      }
     }
     // In a cluster these answers read PostgreSQL: on the cluster's pool of
     // database calls, so that no event loop waits on the network; past the

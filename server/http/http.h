@@ -25,6 +25,7 @@ namespace casa::server {
 class Lobby;
 class Store;
 class Cluster;
+class Accounts;
 
 // A snapshot of the web client's built files, read into memory at startup (the
 // whole client is a few hundred kilobytes). Only files found under the root are
@@ -78,6 +79,7 @@ struct HttpContext {
   std::string catalogue;                // game_catalogue(), serialised once
   const std::atomic<bool>* draining = nullptr;  // set: /healthz answers 503 while true
   Cluster* cluster = nullptr;                   // cluster mode: this node's (its /metrics)
+  Accounts* accounts = nullptr;                 // /api/account (server/http/accounts.h)
 };
 
 using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>;
@@ -88,8 +90,10 @@ using HttpResponse = boost::beast::http::response<boost::beast::http::string_bod
 // node of a cluster must give (an admin request for a table run there, a player
 // connected there) comes later: nullopt is returned, and `later` is called
 // once with the response, from an io_context thread.
+// `address`: the client's (the peer's, or as a trusted proxy says), for the
+// rate limits of signing in.
 std::optional<HttpResponse> answer_http(const HttpContext& context, const HttpRequest& request,
-                                        std::function<void(HttpResponse)> later);
+                                        std::function<void(HttpResponse)> later, const std::string& address = {});
 
 // Decodes %XX escapes of a URL path; false on a malformed escape or an encoded
 // NUL or slash.

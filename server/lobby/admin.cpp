@@ -11,6 +11,8 @@
 #include "protocol/protocol.h"
 #include "server/lobby/lobby.h"
 #include "server/ops/log.h"
+#include "server/ops/handles.h"
+#include "server/store/account_rows.h"
 #include "server/store/admin_rows.h"
 #include "server/table/table.h"
 
@@ -33,9 +35,17 @@ bool write_and_wait(Store& store, Store::Job job) {
 
 void Lobby::load_bans() {
   std::set<std::string> banned;
-  store_.read([&](Db& db) { banned = admin_rows::banned_players(db); });
+  std::vector<std::string> names, handles;
+  store_.read([&](Db& db) {
+    banned = admin_rows::banned_players(db);
+    names = admin_rows::banned_name_skeletons(db);
+    handles = account_rows::skeletons(db);
+  });
   std::lock_guard lock(mutex_);
   banned_ = std::move(banned);
+  reserved_names_.clear();
+  reserved_names_.insert(names.begin(), names.end());
+  reserved_names_.insert(handles.begin(), handles.end());
 }
 
 bool Lobby::is_banned(const std::string& player_id) {
@@ -199,21 +209,29 @@ void Lobby::admin_close_table(const std::string& table, const std::string& reaso
 }
 
 bool Lobby::kick_banned(const std::string& player_id) {
-  std::shared_ptr<Client> c;
+  std::vector<std::shared_ptr<Client>> connections;
   {
     std::lock_guard lock(mutex_);
     banned_.insert(player_id);
-    if (auto it = players_.find(player_id); it != players_.end()) c = it->second.connection.lock();
+    if (auto it = players_.find(player_id); it != players_.end()) {
+      connections = it->second.live();
+      // Nobody new takes the banned player's name, nor one like it.
+      if (auto skeleton = name_skeleton(it->second.name); !skeleton.empty()) reserved_names_.insert(skeleton);
+    }
   }
-  // A connection held for another node is that node's to close.
-  if (!c || c->remote()) return false;
-  c->send(protocol::error({"banned", "This player is banned from this server."}, std::nullopt));
-  c->close();
-  return true;
+  bool kicked = false;
+  for (const auto& c : connections) {
+    // A connection held for another node is that node's to close.
+    if (c->remote()) continue;
+    c->send(protocol::error({"banned", "This player is banned from this server."}, std::nullopt));
+    c->close();
+    kicked = true;
+  }
+  return kicked;
 }
 
 json Lobby::admin_disconnect_here(const std::string& player_id, int& status) {
-  std::shared_ptr<Client> c;
+  std::vector<std::shared_ptr<Client>> connections;
   {
     std::lock_guard lock(mutex_);
     auto it = players_.find(player_id);
@@ -221,17 +239,17 @@ json Lobby::admin_disconnect_here(const std::string& player_id, int& status) {
       status = 404;
       return {{"error", "no_such_player"}};
     }
-    c = it->second.connection.lock();
+    connections = it->second.live();
   }
   // A connection held for another node (cluster mode) is closed by that node.
-  if (c && c->remote()) c = nullptr;
-  if (c) {
+  std::erase_if(connections, [](const auto& c) { return c->remote(); });
+  if (!connections.empty()) {
     const LogAbout about({}, player_id);
     spdlog::warn("admin: disconnecting player {}", player_id);
-    c->close();
+    for (const auto& c : connections) c->close();
   }
   status = 200;
-  return {{"player_id", player_id}, {"disconnected", c != nullptr}};
+  return {{"player_id", player_id}, {"disconnected", !connections.empty()}};
 }
 
 void Lobby::admin_disconnect(const std::string& player_id, AdminAnswer done) {
@@ -316,7 +334,10 @@ json Lobby::admin_ban(const std::string& player_id, const std::string& reason, i
     return {{"error", "no_such_player"}};
   }
   const std::int64_t at = Store::now();
-  const bool ok = write_and_wait(store_, [ban = admin_rows::Ban{player_id, reason, at}](Db& db) {
+  // The ban is the player's, guest or account: all their sessions are refused
+  // from now on, and their name (as a skeleton) is no new guest's to take.
+  const std::string skeleton = name_skeleton(name_of(player_id));
+  const bool ok = write_and_wait(store_, [ban = admin_rows::Ban{player_id, reason, at, skeleton}](Db& db) {
     admin_rows::ban(db, ban);
   });
   if (!ok) {
@@ -349,6 +370,7 @@ json Lobby::admin_unban(const std::string& player_id, int& status) {
     std::lock_guard lock(mutex_);
     banned_.erase(player_id);
   }
+  load_bans();  // the names still reserved
   if (cluster_) cluster_->tell_all({{"op", "unban"}, {"player", player_id}});
   const LogAbout about({}, player_id);
   spdlog::warn("admin: lifted the ban of player {}", player_id);
@@ -371,7 +393,7 @@ Lobby::Gauges Lobby::gauges() {
     std::lock_guard lock(mutex_);
     for (auto& [id, t] : tables_) all.push_back(t);
     for (const auto& [id, p] : players_) {
-      if (!p.connection.expired()) ++g.players_connected;
+      if (p.connected()) ++g.players_connected;
     }
   }
   std::map<std::string, std::int64_t> states = {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "server/lobby/lobby.h"
 #include "server/store/event_rows.h"
+#include "server/store/account_rows.h"
 #include "server/store/player_rows.h"
 
 #include <boost/asio/post.hpp>
@@ -18,6 +19,7 @@
 #include "server/tournaments/tournaments.h"
 #include "server/ops/log.h"
 #include "server/ops/metrics.h"
+#include "server/ops/handles.h"
 #include "server/ops/names.h"
 #include "server/table/table.h"
 
@@ -49,37 +51,6 @@ Refusal busy_refusal() {
 }
 }  // namespace
 
-bool Lobby::AddressBuckets::take(const std::string& address) {
-  std::lock_guard lock(mutex_);
-  Bucket& b = refill(address);
-  if (b.tokens < 1) return false;
-  b.tokens -= 1;
-  return true;
-}
-
-bool Lobby::AddressBuckets::has(const std::string& address) {
-  std::lock_guard lock(mutex_);
-  return refill(address).tokens >= 1;
-}
-
-Lobby::AddressBuckets::Bucket& Lobby::AddressBuckets::refill(const std::string& address) {
-  const auto now = std::chrono::steady_clock::now();
-  // Full buckets hold nothing worth keeping: dropped when the map grows, so
-  // addresses that came once cost no memory for long.
-  if (buckets_.size() > 4096) {
-    for (auto it = buckets_.begin(); it != buckets_.end();) {
-      const double seconds = std::chrono::duration<double>(now - it->second.at).count();
-      it = it->second.tokens + seconds * per_second_ >= size_ ? buckets_.erase(it) : std::next(it);
-    }
-  }
-  auto [it, fresh] = buckets_.try_emplace(address, Bucket{size_, now});
-  if (!fresh) {
-    const double seconds = std::chrono::duration<double>(now - it->second.at).count();
-    it->second.tokens = std::min(size_, it->second.tokens + seconds * per_second_);
-    it->second.at = now;
-  }
-  return it->second;
-}
 
 void LobbyMutex::lock() {
   if (mutex_.try_lock()) return;
@@ -120,9 +91,15 @@ void Lobby::recover() {
   std::size_t players = 0;
   for (auto& p : store_.load_players()) {
     std::lock_guard lock(mutex_);
-    by_token_[p.token_hash] = p.id;
     players_[p.id] = Player{p.id, p.name, p.token_hash, {}, {}, std::chrono::steady_clock::now(), 0};
     ++players;
+  }
+  {
+    // Every live session's token resumes its player (docs/accounts.md).
+    std::vector<std::pair<std::string, std::string>> sessions;
+    store_.read([&](Db& db) { sessions = account_rows::all_sessions(db); });
+    std::lock_guard lock(mutex_);
+    for (auto& [hash, pid] : sessions) by_token_[hash] = pid;
   }
   std::size_t tables = 0, finished = 0;
   if (cluster_) {
@@ -472,13 +449,13 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const protocol::Hello& 
       // io_context once it was (the connection reads nothing meanwhile).
       const bool queued = cluster_->offload([this, client, m, id, resume, hash] {
         try {
-          bool known = false;
-          {
+          // Sessions are made and revoked on any node: the store says
+          // whether this one lives (a player registered on another node is
+          // loaded with it).
+          if (!load_player("token_hash", hash)) {
             std::lock_guard lock(mutex_);
-            known = by_token_.count(hash) > 0;
+            by_token_.erase(hash);
           }
-          // Registered on another node: tokens are valid on every node.
-          if (!known) load_player("token_hash", hash);
           // Banned or let in again on another node: the store says which.
           std::string pid;
           {
@@ -511,9 +488,19 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const protocol::Hello& 
         refused_ban = true;
       } else {
         Player& p = players_[it->second];
-        previous = p.connection.lock();
-        p.connection = client;
+        // One connection per session: the same token again replaces the
+        // older connection; another session's connection stays beside it.
+        std::erase_if(p.links, [](const Link& l) { return l.client.expired(); });
+        bool linked = false;
+        for (auto& l : p.links) {
+          if (l.session != hash) continue;
+          previous = l.client.lock();
+          l.client = client;
+          linked = true;
+        }
+        if (!linked) p.links.push_back({hash, client});
         client->player_id = p.id;
+        client->session = hash;
         frame = welcome(p, *token, true);
         for (const auto& t : p.tables) {
           if (auto tt = tables_.find(t); tt != tables_.end()) seated.push_back(tt->second);
@@ -529,7 +516,9 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const protocol::Hello& 
     if (!client->player_id.empty()) {
       const LogAbout about({}, client->player_id);
       spdlog::info("player {} resumed from {}", client->player_id, client->address());
-      for (auto& t : seated) t->player_connection(client->player_id, true);
+      // The session's last use, for the player's list of their devices.
+      store_.write([hash, at = Store::now()](Db& db) { account_rows::touch_session(db, hash, at); }, [](bool) {});
+      for (auto& t : seated) t->player_connection(client->player_id, true, client);
       if (cluster_) cluster_->resumed(client);
       // Invitations still waiting for their answer, again.
       tournaments_->welcomed(client);
@@ -546,6 +535,13 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const protocol::Hello& 
       return;
     }
     p.name = std::move(name.text);
+    // A banned player's name, or an account's handle, is not a new guest's
+    // to take, nor a name that looks like it (docs/accounts.md).
+    if (name_reserved(name_skeleton(p.name))) {
+      client->send(protocol::error({"name_taken", "This name belongs to someone else; choose another."}, id));
+      resume();
+      return;
+    }
   }
   if (!new_players_.take(client->address())) {
     client->send(protocol::error(
@@ -567,11 +563,12 @@ void Lobby::hello(const std::shared_ptr<Client>& client, const protocol::Hello& 
                        }
                        {
                          std::lock_guard lock(mutex_);
-                         p.connection = client;
+                         p.links.push_back({p.token_hash, client});
                          by_token_[p.token_hash] = p.id;
                          players_[p.id] = p;
                        }
                        client->player_id = p.id;
+                       client->session = p.token_hash;
                        const LogAbout about({}, p.id);
                        spdlog::info("player {} ({}) joined from {}", p.id, log_quote(p.name), client->address());
                        client->send(welcome(p, token, false));
@@ -583,17 +580,32 @@ void Lobby::disconnected(const std::shared_ptr<Client>& client) {
   if (client->player_id.empty()) return;
   if (cluster_) cluster_->disconnected(client);
   std::vector<std::shared_ptr<Table>> seated;
+  bool others = false;
   {
     std::lock_guard lock(mutex_);
     auto it = players_.find(client->player_id);
-    if (it == players_.end() || it->second.connection.lock() != client) return;
-    it->second.connection.reset();
-    it->second.gone_since = std::chrono::steady_clock::now();
+    if (it == players_.end()) return;
+    auto& links = it->second.links;
+    const auto before = links.size();
+    std::erase_if(links, [&](const Link& l) {
+      const auto c = l.client.lock();
+      return !c || c == client;
+    });
+    if (links.size() == before) return;  // replaced already
+    others = !links.empty();
+    if (!others) it->second.gone_since = std::chrono::steady_clock::now();
     for (const auto& t : it->second.tables) {
       if (auto tt = tables_.find(t); tt != tables_.end()) seated.push_back(tt->second);
     }
   }
-  for (auto& t : seated) t->player_connection(client->player_id, false);
+  // Still connected from another device: the tables only forget this one.
+  for (auto& t : seated) {
+    if (others) {
+      t->refresh_connections();
+    } else {
+      t->player_connection(client->player_id, false);
+    }
+  }
 }
 
 // ---- tables ------------------------------------------------------------------------
@@ -674,8 +686,8 @@ bool Lobby::load_player(const std::string& column, const std::string& value) {
   store_.read([&](Db& db) { found = player_rows::find(db, key, value); });
   if (!found) return false;
   std::lock_guard lock(mutex_);
+  if (key == player_rows::Key::token_hash) by_token_[value] = found->id;
   if (players_.count(found->id)) return true;
-  by_token_[found->token_hash] = found->id;
   players_[found->id] = Player{found->id, found->name, found->token_hash, {}, {}, std::chrono::steady_clock::now(), 0};
   return true;
 }
@@ -688,16 +700,16 @@ bool Lobby::attach_remote(const std::shared_ptr<Client>& client) {
   {
     std::lock_guard lock(mutex_);
     Player& p = players_[pid];
-    const auto current = p.connection.lock();
-    if (current == client) return true;
-    // A live connection here, or a newer one elsewhere that already spoke, stays.
-    if (current && !current->remote()) return true;
-    p.connection = client;
+    std::erase_if(p.links, [](const Link& l) { return l.client.expired(); });
+    for (const auto& l : p.links) {
+      if (l.client.lock() == client) return true;
+    }
+    // Each connection held for another node is a device of its own.
+    moved = !p.links.empty();
+    p.links.push_back({"remote:" + client->address(), client});
     for (const auto& t : p.tables) {
       if (auto tt = tables_.find(t); tt != tables_.end()) seated.push_back(tt->second);
     }
-    // Was connected through another node: still connected, by another way.
-    moved = current != nullptr;
   }
   for (auto& t : seated) {
     if (moved) {
@@ -967,34 +979,41 @@ void Lobby::forget_later(const std::string& table, std::chrono::seconds after,
 
 // ---- for tables ----------------------------------------------------------------------
 
-void Lobby::send_to_player(const std::string& player_id, const Frame& frame) {
-  std::shared_ptr<Client> c;
-  {
-    std::lock_guard lock(mutex_);
-    auto it = players_.find(player_id);
-    if (it != players_.end()) c = it->second.connection.lock();
+bool Lobby::Player::connected() const {
+  return std::any_of(links.begin(), links.end(), [](const Link& l) { return !l.client.expired(); });
+}
+
+std::vector<std::shared_ptr<Client>> Lobby::Player::live() const {
+  std::vector<std::shared_ptr<Client>> out;
+  for (const auto& l : links) {
+    if (auto c = l.client.lock()) out.push_back(std::move(c));
   }
-  if (c) c->send(frame);
+  return out;
+}
+
+void Lobby::send_to_player(const std::string& player_id, const Frame& frame) {
+  for (const auto& c : connections_of(player_id)) c->send(frame);
 }
 
 std::optional<std::chrono::steady_clock::time_point> Lobby::away_since(const std::string& player_id) {
   std::lock_guard lock(mutex_);
   auto it = players_.find(player_id);
   if (it == players_.end()) return std::chrono::steady_clock::time_point{};
-  if (!it->second.connection.expired()) return std::nullopt;
+  if (it->second.connected()) return std::nullopt;
   return it->second.gone_since;
 }
 
-std::shared_ptr<Client> Lobby::connection_of(const std::string& player_id) {
+std::vector<std::shared_ptr<Client>> Lobby::connections_of(const std::string& player_id) {
   std::lock_guard lock(mutex_);
   auto it = players_.find(player_id);
-  return it == players_.end() ? nullptr : it->second.connection.lock();
+  if (it == players_.end()) return {};
+  return it->second.live();
 }
 
 bool Lobby::is_connected(const std::string& player_id) {
   std::lock_guard lock(mutex_);
   auto it = players_.find(player_id);
-  return it != players_.end() && !it->second.connection.expired();
+  return it != players_.end() && it->second.connected();
 }
 
 std::string Lobby::name_of(const std::string& player_id) {

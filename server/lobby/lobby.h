@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The lobby: players (by id and by token hash), the open tables (by id and by
-// invite code), and the dispatch of every client message. Its maps are guarded
+// The lobby: players (by id and by session token hash), their open connections
+// (one per session: a player may be connected from several devices at once),
+// the open tables (by id and by invite code), and the dispatch of every client
+// message. Its maps are guarded
 // by one mutex held only for lookups and inserts, never across I/O or a table's
 // work. Everything game-related is posted to the table concerned.
 #pragma once
@@ -28,6 +30,7 @@
 #include "protocol/protocol.h"
 #include "server/table/bot_pool.h"
 #include "server/net/client.h"
+#include "server/ops/buckets.h"
 #include "server/ops/config.h"
 #include "server/store/store.h"
 #include "server/lobby/cluster_port.h"
@@ -84,9 +87,11 @@ class Lobby : public TournamentHost {
   bool draining() const { return draining_.load(); }
 
   // ---- for tables (TableHost, server/table/host.h) ----
+  // To every open connection of the player.
   void send_to_player(const std::string& player_id, const Frame& frame) override;
-  // The player's connection now, or null.
-  std::shared_ptr<Client> connection_of(const std::string& player_id) override;
+  // The player's open connections now (one per session).
+  std::vector<std::shared_ptr<Client>> connections_of(const std::string& player_id) override;
+  // True while any connection of the player is open.
   bool is_connected(const std::string& player_id);
   // When the player's last connection went (the server's start for players not
   // seen since); nullopt while connected.
@@ -150,6 +155,23 @@ class Lobby : public TournamentHost {
   // player's connection here unless one is live. False for an unknown player.
   bool attach_remote(const std::shared_ptr<Client>& client);
 
+  // ---- sessions and accounts (docs/accounts.md; server/http/accounts.h) ----
+  // The player whose live session has this token hash, or "".
+  std::string player_of_session(const std::string& token_hash);
+  // A session stored for `player_id`: `hello` with its token resumes them.
+  void session_added(const std::string& token_hash, const std::string& player_id);
+  // Sessions deleted from the store: their tokens stop working, and their open
+  // connections get the error `code` and are closed.
+  void sessions_revoked(const std::vector<std::string>& token_hashes, const protocol::Refusal& why);
+  // Whether the session has an open connection here.
+  bool session_connected(const std::string& token_hash);
+  // The player claimed `handle` (stored): their name is the handle, and no
+  // guest may take a name that looks like it (`skeleton`).
+  void account_claimed(const std::string& player_id, const std::string& handle, const std::string& skeleton);
+  // Whether a new guest may not take a name with this skeleton (a banned
+  // player's name, or a claimed handle).
+  bool name_reserved(const std::string& skeleton);
+
   // ---- for HTTP ----
   // A finished game's replay; status 200, 403 (not over, or a private table
   // asked for without its invite code or a seated player's token) or 404.
@@ -198,34 +220,24 @@ class Lobby : public TournamentHost {
   // node) that they are banned, and closes it. True if there was one.
   bool kick_banned(const std::string& player_id);
   // A token bucket per client address (new players, wrong invite codes).
-  class AddressBuckets {
-   public:
-    AddressBuckets(double size, double per_second) : size_(size), per_second_(per_second) {}
-    // Takes one token of `address`; false when it has none left.
-    bool take(const std::string& address);
-    // True when `address` has a token left (takes none).
-    bool has(const std::string& address);
-
-   private:
-    struct Bucket {
-      double tokens;
-      std::chrono::steady_clock::time_point at;
-    };
-    Bucket& refill(const std::string& address);
-    double size_, per_second_;
-    std::mutex mutex_;
-    std::map<std::string, Bucket> buckets_;
+  using AddressBuckets = Buckets;
+  // One open connection of a player, and the session it said hello with.
+  struct Link {
+    std::string session;  // token hash; "remote:…" for a connection held for another node
+    std::weak_ptr<Client> client;
   };
   struct Player {
     std::string id;
     std::string name;
-    std::string token_hash;
-    std::weak_ptr<Client> connection;
+    std::string token_hash;  // of the session it was registered with
+    std::vector<Link> links;  // open connections, one per session
     // Unfinished tables where they sit or that they created, and finished
     // ones whose game_over they are owed.
     std::set<std::string> tables;
     std::chrono::steady_clock::time_point gone_since{};  // while not connected
     int open_created = 0;          // unfinished tables they created
+    bool connected() const;
+    std::vector<std::shared_ptr<Client>> live() const;
   };
 
   // ---- the dispatch (lobby.cpp): one handler per client message ----
@@ -298,10 +310,11 @@ class Lobby : public TournamentHost {
   std::atomic<bool> draining_{false};
   LobbyMutex mutex_;
   std::map<std::string, Player> players_;              // by id
-  std::map<std::string, std::string> by_token_;        // token hash -> id
+  std::map<std::string, std::string> by_token_;        // session token hash -> id
   std::map<std::string, std::shared_ptr<Table>> tables_;  // by id
   std::map<std::string, std::string> by_invite_;       // invite -> id
   std::set<std::string> banned_;                       // player ids (table bans)
+  std::set<std::string> reserved_names_;               // skeletons: banned names, claimed handles
   AddressBuckets new_players_;
   AddressBuckets invite_guesses_;
   std::unique_ptr<Tournaments> tournaments_;

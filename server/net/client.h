@@ -30,6 +30,9 @@ class Client {
   virtual bool remote() const { return false; }
 
   std::string player_id;  // empty until welcomed
+  // The SHA-256 (hex) of the session token it said hello with (set with
+  // player_id): a player has one connection per session (docs/accounts.md).
+  std::string session;
   // Protocol features the connection asked for in `hello` and the server
   // granted (docs/protocol.md, "Features"). Set with player_id, read after.
   bool view_patch = false;  // requests may carry view_patch instead of view

@@ -29,6 +29,7 @@
 #include "server/cluster/cluster.h"
 #include "server/net/coalescing_stream.h"
 #include "server/net/frame_reader.h"
+#include "server/http/accounts.h"
 #include "server/http/http.h"
 #include "server/ops/log.h"
 #include "server/ops/metrics.h"
@@ -855,6 +856,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
       std::make_shared<WsSession<Stream>>(std::move(stream_), shared_, slot_, std::move(early))->run(std::move(req));
       return;
     }
+    const std::string client = forwarded_client(req, peer_, shared_.config.trusted_proxies);
     auto res = answer_http(shared_.http, req, [self = this->shared_from_this()](http::response<http::string_body> later) {
       // Another node's answer (server/http/http.h): written on the session's executor.
       asio::post(self->stream_.get_executor(), [self, later = std::move(later)]() mutable {
@@ -862,7 +864,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
         const bool keep = later.keep_alive();
         self->write(std::move(later), keep);
       });
-    });
+    }, client);
     if (!res) return;  // answered later
     const bool keep = res->keep_alive();
     write(std::move(*res), keep);
@@ -980,6 +982,7 @@ struct Server::Impl {
   std::unique_ptr<Store> store;
   std::unique_ptr<Lobby> lobby;
   std::unique_ptr<Cluster> cluster;  // cluster mode only
+  std::unique_ptr<Accounts> accounts;  // /api/account (its worker thread)
   // The TLS context new connections get; SIGHUP replaces it (reload_tls).
   // Replaced ones are kept: connections made with them hold on to them.
   std::unique_ptr<ssl::context> tls;
@@ -1063,6 +1066,7 @@ Server::~Server() {
   for (auto& t : impl_->threads) t.join();
   impl_->threads.clear();
   impl_->cluster.reset();
+  impl_->accounts.reset();  // its worker waits for the store
   // The store first: its thread may still post completions to the io_context.
   impl_->store.reset();
   impl_->lobby.reset();
@@ -1084,6 +1088,8 @@ void Server::start() {
   m.limiter = std::make_unique<AddressLimiter>(m.config.max_connections_per_address);
   m.shared = Shared{m.config, m.lobby.get(), m.store.get(), m.limiter.get(), {}, &m.sessions, &m.draining};
   start_http(m.shared, m.games);
+  m.accounts = std::make_unique<Accounts>(*m.lobby, *m.store, m.config);
+  m.shared.http.accounts = m.accounts.get();
   m.shared.http.draining = &m.draining;
   m.shared.http.cluster = m.cluster.get();
   if (!m.config.tls_cert.empty()) m.tls = tls_context(m.config);

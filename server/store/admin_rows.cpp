@@ -18,14 +18,22 @@ bool is_banned(Db& db, const std::string& player_id) {
   return banned;
 }
 
+std::vector<std::string> banned_name_skeletons(Db& db) {
+  auto& q = db.prepare("SELECT name_skeleton FROM bans WHERE name_skeleton IS NOT NULL");
+  std::vector<std::string> out;
+  while (q.step()) out.push_back(q.text_at(0));
+  return out;
+}
+
 void ban(Db& db, const Ban& ban) {
   db.prepare(
-        "INSERT INTO bans (player_id, reason, banned_at) VALUES (?, ?, ?) "
+        "INSERT INTO bans (player_id, reason, banned_at, name_skeleton) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (player_id) DO UPDATE SET reason = excluded.reason, banned_at = "
-        "excluded.banned_at")
+        "excluded.banned_at, name_skeleton = excluded.name_skeleton")
       .bind_text(1, ban.player_id)
       .bind_text(2, ban.reason)
       .bind(3, ban.banned_at)
+      .bind(4, ban.name_skeleton)
       .run();
 }
 
@@ -36,7 +44,7 @@ void unban(Db& db, const std::string& player_id) {
 std::vector<Ban> bans(Db& db) {
   auto& q = db.prepare("SELECT player_id, reason, banned_at FROM bans ORDER BY banned_at, player_id");
   std::vector<Ban> out;
-  while (q.step()) out.push_back({q.text_at(0), q.text_at(1), q.int_at(2)});
+  while (q.step()) out.push_back({q.text_at(0), q.text_at(1), q.int_at(2), {}});
   return out;
 }
 

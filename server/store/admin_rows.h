@@ -18,10 +18,13 @@ struct Ban {
   std::string player_id;
   std::string reason;
   std::int64_t banned_at = 0;
+  std::string name_skeleton;  // the banned player's name as a UTS #39 skeleton ("" unknown)
 };
 
 std::set<std::string> banned_players(Db& db);
 bool is_banned(Db& db, const std::string& player_id);
+// The skeletons of banned players' names (no new guest takes such a name).
+std::vector<std::string> banned_name_skeletons(Db& db);
 // Bans the player, or renews their ban with a new reason and time.
 void ban(Db& db, const Ban& ban);
 void unban(Db& db, const std::string& player_id);

@@ -10,6 +10,7 @@
 
 namespace casa::server::player_rows {
 
+// Key::token_hash: the hash of any live session's token (table `sessions`).
 enum class Key { id, token_hash };
 std::optional<StoredPlayer> find(Db& db, Key key, const std::string& value);
 

@@ -1015,11 +1015,20 @@ void Store::set_query_only(bool on) {
 void Store::save_player(const StoredPlayer& p, Done done) {
   write(
       [p](Db& db) {
+        const std::int64_t at = now_seconds();
         db.prepare("INSERT INTO players (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)")
             .bind(1, p.id)
             .bind_text(2, p.name)
             .bind(3, p.token_hash)
-            .bind(4, now_seconds())
+            .bind(4, at)
+            .run();
+        // The guest's first session (docs/accounts.md): its token resumes them.
+        db.prepare("INSERT INTO sessions (token_hash, player_id, label, created_at, last_used_at) "
+                   "VALUES (?, ?, 'first device', ?, ?)")
+            .bind(1, p.token_hash)
+            .bind(2, p.id)
+            .bind(3, at)
+            .bind(4, at)
             .run();
       },
       std::move(done));

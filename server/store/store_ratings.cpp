@@ -74,15 +74,18 @@ void rate_finished_game(Db& db, const std::string& table) {
   std::vector<int> scores(static_cast<std::size_t>(players), 0);
   std::vector<bool> winner(static_cast<std::size_t>(players), false);
   bool all_people = true;
-  auto& r =
-      db.prepare("SELECT seat, player_id, bot, score, winner FROM results WHERE table_id = ?");
+  // A bot account (docs/accounts.md) counts as a bot here: its games are kept
+  // apart like those of the server's bots.
+  auto& r = db.prepare(
+      "SELECT r.seat, r.player_id, r.bot, r.score, r.winner, COALESCE(a.is_bot, 0) FROM results r "
+      "LEFT JOIN accounts a ON a.player_id = r.player_id WHERE r.table_id = ?");
   r.bind(1, table);
   while (r.step()) {
     const auto seat = r.int_at(0);
     if (seat < 0 || seat >= players) continue;
     const auto s = static_cast<std::size_t>(seat);
     ids[s] = rated_id(r.text_at(1), r.text_at(2));
-    all_people = all_people && !r.null_at(1);
+    all_people = all_people && !r.null_at(1) && r.int_at(5) == 0;
     scores[s] = static_cast<int>(r.int_at(3));
     winner[s] = r.int_at(4) != 0;
   }

@@ -12,9 +12,9 @@
 //    commit, events and requests go through the seats' connections the table
 //    holds itself.
 //  * After a player is listed at a table (seat_changed(..., true)), every
-//    change of the player's connection is told to that table
+//    change of the player's connections is told to that table
 //    (Table::player_connection, Table::refresh_connections); the table reads
-//    connection_of then, and when the player sits down.
+//    connections_of then, and when the player sits down.
 //  * The host outlives every table it hosts.
 #pragma once
 
@@ -42,10 +42,11 @@ class TableHost {
   virtual ~TableHost() = default;
 
   // ---- players ----
+  // To every open connection of the player (one per device).
   virtual void send_to_player(const std::string& player_id, const Frame& frame) = 0;
-  // The player's connection now, or null. Read when the connection changed,
-  // never per move (see the invariants).
-  virtual std::shared_ptr<Client> connection_of(const std::string& player_id) = 0;
+  // The player's open connections now (none while away). Read when they
+  // changed, never per move (see the invariants).
+  virtual std::vector<std::shared_ptr<Client>> connections_of(const std::string& player_id) = 0;
   // When the player's last connection went (the server's start for players not
   // seen since); nullopt while connected.
   virtual std::optional<std::chrono::steady_clock::time_point> away_since(const std::string& player_id) = 0;

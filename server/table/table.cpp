@@ -78,14 +78,17 @@ void Table::defer(std::function<void()> f) {
 // ---- sending -----------------------------------------------------------------
 
 void Table::send_to_seat(Seat seat, const Frame& frame) {
-  if (auto c = seats_[static_cast<std::size_t>(seat)].connection.lock()) c->send(frame);
+  for (const auto& weak : seats_[static_cast<std::size_t>(seat)].connections) {
+    if (auto c = weak.lock()) c->send(frame);
+  }
 }
 
 void Table::look_up_connection(SeatState& seat) {
   if (seat.player_id.empty()) {
-    seat.connection.reset();
+    seat.connections.clear();
   } else {
-    seat.connection = host_.connection_of(seat.player_id);
+    const auto live = host_.connections_of(seat.player_id);
+    seat.connections.assign(live.begin(), live.end());
   }
 }
 
@@ -291,11 +294,22 @@ void Table::send_state(const std::shared_ptr<Client>& client, Seat seat, bool hi
   if (history && status_ != Status::waiting) client->send(history_frame(seat));
   if (seat >= 0 && status_ == Status::playing && pending_[static_cast<std::size_t>(seat)].seq >= 0 &&
       !seats_[static_cast<std::size_t>(seat)].player_id.empty()) {
-    send_request(seat);
+    send_request(seat, client);
   }
 }
 
-void Table::send_request(Seat seat) {
+void Table::state_to_other_devices(Seat seat, const std::shared_ptr<Client>& client) {
+  Frame state;
+  for (const auto& weak : seats_[static_cast<std::size_t>(seat)].connections) {
+    auto c = weak.lock();
+    if (!c || c == client) continue;
+    if (!state) state = make_frame(table_state(seat).dump());
+    c->send(state);
+    if (status_ == Status::playing && pending_[static_cast<std::size_t>(seat)].seq >= 0) send_request(seat, c);
+  }
+}
+
+void Table::send_request(Seat seat, const std::shared_ptr<Client>& only) {
   const auto& p = pending_[static_cast<std::size_t>(seat)];
   std::optional<std::int64_t> deadline;
   if (setup_.move_timeout_seconds > 0) {
@@ -304,21 +318,53 @@ void Table::send_request(Seat seat) {
     deadline = std::max<std::int64_t>(0, left.count());
   }
   auto& s = seats_[static_cast<std::size_t>(seat)];
-  const std::shared_ptr<Client> client = s.connection.lock();
-  if (!client) return;
-  if (!client->view_patch) {
-    // The whole view, written straight into the request's text.
-    client->send(make_frame(protocol::request(setup_.id, p.seq, seat, p.legal, *game_, deadline)));
-    forget_view(seat);
+  std::vector<std::shared_ptr<Client>> to;
+  if (only) {
+    to.push_back(only);
+  } else {
+    for (const auto& weak : s.connections) {
+      if (auto c = weak.lock()) to.push_back(std::move(c));
+    }
+  }
+  if (to.empty()) return;
+  // Built once for every connection that takes whole views.
+  Frame whole, whole_patchable;
+  Value view;
+  bool viewed = false;
+  std::shared_ptr<Client> patched_client = s.view_client.lock();
+  std::shared_ptr<Client> new_base;
+  for (const auto& client : to) {
+    if (!client->view_patch) {
+      // The whole view, written straight into the request's text.
+      if (!whole) whole = make_frame(protocol::request(setup_.id, p.seq, seat, p.legal, *game_, deadline));
+      client->send(whole);
+      if (client == patched_client) patched_client = nullptr;
+      continue;
+    }
+    if (!viewed) {
+      view = game_->view(seat);
+      viewed = true;
+    }
+    Value patch;
+    if (client == patched_client && make_merge_patch(s.view_base, view, patch)) {
+      client->send(make_frame(protocol::request(setup_.id, p.seq, seat, p.legal, nullptr, &patch, deadline)));
+      new_base = client;
+      continue;
+    }
+    if (!whole_patchable) {
+      whole_patchable = make_frame(protocol::request(setup_.id, p.seq, seat, p.legal, &view, nullptr, deadline));
+    }
+    client->send(whole_patchable);
+    // The first connection that takes patches keeps the base of its next one.
+    if (!new_base && (!patched_client || client == patched_client)) new_base = client;
+  }
+  if (!new_base) {
+    // A connection told only part of the seat's connections keeps its base.
+    if (!only) forget_view(seat);
     return;
   }
-  Value view = game_->view(seat);
-  Value patch;
-  const bool patched = s.view_client.lock() == client && make_merge_patch(s.view_base, view, patch);
-  client->send(make_frame(protocol::request(setup_.id, p.seq, seat, p.legal, patched ? nullptr : &view,
-                                            patched ? &patch : nullptr, deadline)));
-  // What the connection holds now: the base of its next patch.
-  s.view_client = client;
+  // What that connection holds now: the base of its next patch.
+  s.view_client = new_base;
   s.view_base = std::move(view);
 }
 
@@ -454,7 +500,11 @@ void Table::open(std::vector<StoredSeat> seats, std::shared_ptr<Client> creator,
       self->update_presence();
       self->refresh_summary();
       after(true);
-      if (creator) self->send_state(creator, self->seat_of(creator->player_id));
+      if (creator) {
+        const Seat at = self->seat_of(creator->player_id);
+        self->send_state(creator, at);
+        if (at >= 0) self->state_to_other_devices(at, creator);
+      }
       if (self->all_seated()) {
         self->start();
       } else {
@@ -674,7 +724,9 @@ void Table::abandon(std::function<void(std::vector<std::shared_ptr<Client>>)> do
     deferred_.clear();
     std::vector<std::shared_ptr<Client>> clients;
     for (const auto& s : seats_) {
-      if (auto c = s.connection.lock()) clients.push_back(std::move(c));
+      for (const auto& weak : s.connections) {
+        if (auto c = weak.lock()) clients.push_back(std::move(c));
+      }
     }
     for (auto& [pid, weak] : spectators_) {
       if (auto c = weak.lock()) clients.push_back(std::move(c));
@@ -930,18 +982,10 @@ void Table::committed(bool ok, Seat seat, Action action, std::vector<Event> even
   log_.push_back({seat, action, auto_by});
   metrics().moves.fetch_add(1, std::memory_order_relaxed);
   if (actor) actor->send(protocol::accepted(setup_.id, seq_, id));
-  // Each seat's connection held once for all the events of the move.
-  std::array<std::shared_ptr<Client>, kMaxSeats> to_seat;
-  if (!events.empty()) {
-    for (Seat s = 0; s < setup_.players && s < kMaxSeats; ++s) {
-      to_seat[static_cast<std::size_t>(s)] = seats_[static_cast<std::size_t>(s)].connection.lock();
-    }
-  }
   for (const auto& e : events) {
     const Frame frame = make_frame(protocol::event(setup_.id, seq_, e.body, auto_by));
     for (Seat s = 0; s < setup_.players && s < kMaxSeats; ++s) {
-      const auto& c = to_seat[static_cast<std::size_t>(s)];
-      if ((e.seats & seat_bit(s)) && c) c->send(frame);
+      if (e.seats & seat_bit(s)) send_to_seat(s, frame);
     }
     if (e.spectators) {
       for (auto& [pid, weak] : spectators_) {
@@ -990,15 +1034,15 @@ void Table::finish() {
     // The lobby's word, not the seat's cached connection: a player who dropped
     // while the last commit was stored is owed the game_over even if this
     // table has not heard of it yet.
-    const auto connection = host_.connection_of(s.player_id);
-    s.connection = connection;
+    const auto connections = host_.connections_of(s.player_id);
+    s.connections.assign(connections.begin(), connections.end());
     // A connection that resumed during the last commit still waits for its
     // table_state (player_connection): the game_over comes after it.
-    s.owes_game_over = !connection || s.resuming > 0;
+    s.owes_game_over = connections.empty() || s.resuming > 0;
     if (s.owes_game_over) {
       owed.push_back(s.player_id);
     } else {
-      connection->send(over);
+      for (const auto& c : connections) c->send(over);
       host_.seat_changed(s.player_id, setup_.id, false);
     }
   }
@@ -1050,6 +1094,7 @@ void Table::join(std::shared_ptr<Client> client, std::optional<int> wanted, Repl
           client->send(protocol::reply("joined", {{"table", self->setup_.id}, {"seat", seat}}, id));
           self->send_update();
           self->send_state(client, seat);
+          self->state_to_other_devices(seat, client);
           if (self->all_seated()) self->start();
         }
         self->drain_deferred();
@@ -1238,8 +1283,8 @@ void Table::resync(std::shared_ptr<Client> client, Reply, bool history) {
   });
 }
 
-void Table::player_connection(std::string player_id, bool connected) {
-  on_strand([this, player_id = std::move(player_id), connected] {
+void Table::player_connection(std::string player_id, bool connected, std::shared_ptr<Client> resumed) {
+  on_strand([this, player_id = std::move(player_id), connected, resumed = std::move(resumed)] {
     const Seat seat = seat_of(player_id);
     for (auto& s : seats_) {
       if (s.player_id == player_id) look_up_connection(s);
@@ -1252,9 +1297,9 @@ void Table::player_connection(std::string player_id, bool connected) {
       // connection as present; it has had no table_state since it connected.
       if (!connected || seat == kSpectator) return;
       seats_[static_cast<std::size_t>(seat)].owes_game_over = false;
-      host_.send_to_player(player_id, make_frame(table_state(seat).dump()));
+      tell_player(player_id, resumed, make_frame(table_state(seat).dump()));
       forget_view(seat);
-      host_.send_to_player(player_id, make_frame(game_over_frame()));
+      tell_player(player_id, resumed, make_frame(game_over_frame()));
       host_.seat_changed(player_id, setup_.id, false);
       return;
     }
@@ -1270,21 +1315,21 @@ void Table::player_connection(std::string player_id, bool connected) {
     // After any commit in flight (a bot may be moving for this seat right now):
     // the state and request the player gets are those after it, never a
     // request that the move being stored is about to make stale.
-    auto& resumed = seats_[static_cast<std::size_t>(seat)];
-    if (connected) ++resumed.resuming;
-    when_idle([this, player_id, seat, connected] {
+    auto& back = seats_[static_cast<std::size_t>(seat)];
+    if (connected) ++back.resuming;
+    when_idle([this, player_id, seat, connected, resumed] {
       auto& s = seats_[static_cast<std::size_t>(seat)];
       if (connected && s.resuming > 0) --s.resuming;
       if (connected && status_ != Status::closed) {
         // The reconnected player gets the full picture and their pending request.
-        host_.send_to_player(player_id, make_frame(table_state(seat).dump()));
+        tell_player(player_id, resumed, make_frame(table_state(seat).dump()));
         forget_view(seat);
-        if (status_ == Status::playing && pending_[static_cast<std::size_t>(seat)].seq >= 0) send_request(seat);
+        if (status_ == Status::playing && pending_[static_cast<std::size_t>(seat)].seq >= 0) send_request(seat, resumed);
         // The game ended with the commit this waited for: finish() left the
         // game_over owed, to come after this state.
         if (status_ == Status::over && s.owes_game_over) {
           s.owes_game_over = false;
-          host_.send_to_player(player_id, make_frame(game_over_frame()));
+          tell_player(player_id, resumed, make_frame(game_over_frame()));
           host_.seat_changed(player_id, setup_.id, false);
         }
       }
@@ -1293,6 +1338,14 @@ void Table::player_connection(std::string player_id, bool connected) {
       schedule_bots();
     });
   });
+}
+
+void Table::tell_player(const std::string& player_id, const std::shared_ptr<Client>& only, const Frame& frame) {
+  if (only) {
+    only->send(frame);
+  } else {
+    host_.send_to_player(player_id, frame);
+  }
 }
 
 void Table::rematch(std::shared_ptr<Client> client, Reply id) {

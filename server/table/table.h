@@ -16,11 +16,14 @@
 //  * A finished game's game_over reaches every seated player: those away when
 //    it ended (and, after a restart, every seated player) are owed it, and get
 //    it with the table_state when they come back.
-//  * A seat's `connection` is its player's connection as the lobby last said:
-//    read from the host when the player sits down, and again whenever the
-//    lobby tells the table (player_connection, refresh_connections) that it
-//    changed. The move path sends through it and asks the host nothing, so a
-//    move takes no lock shared with other tables.
+//  * A seat's `connections` are its player's open connections (one per device)
+//    as the lobby last said: read from the host when the player sits down, and
+//    again whenever the lobby tells the table (player_connection,
+//    refresh_connections) that they changed. The move path sends through them
+//    and asks the host nothing, so a move takes no lock shared with other
+//    tables. Every frame for a seat goes to each of its connections, in the
+//    table's order; only the table_state (and request) a resuming connection
+//    needs goes to that connection alone.
 //  * A seat's `away` follows the lobby's view of its player's connection; a
 //    bot plays for an away seat (`played_by`) only once its grace period ran
 //    out, only while some human of the table is still connected, and never
@@ -108,9 +111,11 @@ class Table : public std::enable_shared_from_this<Table> {
   void resync(std::shared_ptr<Client> client, Reply id, bool history = false);
   void rematch(std::shared_ptr<Client> client, Reply id);
   // A seated player, or the creator, (re)connected or dropped. The table reads
-  // the player's connection from the host again (on its strand, so the last of
-  // several such calls sees the newest connection whatever their order).
-  void player_connection(std::string player_id, bool connected);
+  // the player's connections from the host again (on its strand, so the last of
+  // several such calls sees the newest connections whatever their order).
+  // `resumed`: the connection that came (it alone gets the table_state and
+  // request); null: every connection of the player gets them.
+  void player_connection(std::string player_id, bool connected, std::shared_ptr<Client> resumed = nullptr);
   // Reads every seat's connection from the host again, with no message to
   // anyone: after the lobby listed a recovered table among its players'
   // tables, or when a player's connection moved without a reconnect.
@@ -150,8 +155,8 @@ class Table : public std::enable_shared_from_this<Table> {
   struct SeatState {
     std::string player_id;  // human
     std::string bot;        // or bot
-    // The player's connection (see the invariants); empty while away.
-    std::weak_ptr<Client> connection;
+    // The player's connections (see the invariants); none while away.
+    std::vector<std::weak_ptr<Client>> connections;
     bool left_game = false; // the bot replaced a player who left the started game
     // While the human is disconnected:
     bool away = false;
@@ -159,8 +164,9 @@ class Table : public std::enable_shared_from_this<Table> {
     std::string played_by;            // the bot playing for them
     bool owes_game_over = false;      // over, and its player has not been sent game_over
     int resuming = 0;                 // connections of its player waiting for their table_state
-    // The view this seat's connection holds from its last request, when that
-    // connection takes view patches: the next request says only what changed.
+    // The view one connection of this seat (the first that takes view
+    // patches) holds from its last request: its next request says only what
+    // changed. The seat's other connections get whole views.
     std::weak_ptr<Client> view_client;
     Value view_base;
     bool empty() const { return player_id.empty() && bot.empty(); }
@@ -191,13 +197,19 @@ class Table : public std::enable_shared_from_this<Table> {
   void drain_deferred();
 
   void send_to_seat(Seat seat, const Frame& frame);
-  // Sets the seat's connection from the host (the lobby's lock; never on the move path).
+  // To `only` when given, else to every connection of the player.
+  void tell_player(const std::string& player_id, const std::shared_ptr<Client>& only, const Frame& frame);
+  // Sets the seat's connections from the host (the lobby's lock; never on the move path).
   void look_up_connection(SeatState& seat);
   void send_to_all(const Frame& frame);  // seated humans and spectators
   void send_to_spectators(const Frame& frame);
   // `history`: a `history` message follows the table_state (once started).
   void send_state(const std::shared_ptr<Client>& client, Seat seat, bool history = false);
-  void send_request(Seat seat);
+  // The seat's player sat down from `client`: their other devices get the
+  // table_state (and request) too.
+  void state_to_other_devices(Seat seat, const std::shared_ptr<Client>& client);
+  // To every connection of the seat, or to `only`.
+  void send_request(Seat seat, const std::shared_ptr<Client>& only = nullptr);
   // The seat's connection got a table_state (a whole view): its next request
   // carries the whole view again.
   void forget_view(Seat seat);
