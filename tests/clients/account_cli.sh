@@ -41,10 +41,17 @@ printf 'correct horse battery\ncorrect horse battery\n' | as laptop account clai
   && grep -q 'Claimed: you are Zoe' "$tmp/claim.out" && ok "claim Zoe" || bad "claim: $(cat "$tmp/claim.out")"
 [ "$(as laptop account --json | field player_id)" = "$guest_id" ] && ok "the claim keeps the player id" \
   || bad "the player id changed on claim"
-# A look-alike handle is refused, exit 1.
-printf 'another password\nanother password\n' | CASA_TOKEN_FILE="$tmp/other" "$casa" account claim Z0e >"$tmp/conf.out" 2>&1
-[ $? -eq 1 ] && ok "a second player's look-alike of Zoe: exit 1 ($(tail -1 "$tmp/conf.out"))" \
-  || bad "look-alike claim: $(cat "$tmp/conf.out")"
+# Another player may not take the handle in another case, nor a look-alike of it
+# (a Cyrillic "о" and "е"): exit 1, nothing claimed.
+CASA_TOKEN_FILE="$tmp/other" "$casa" list --name bob >/dev/null 2>&1 || bad "bob says hello"
+for handle in zoe "Zое"; do
+  printf 'another password\nanother password\n' | CASA_TOKEN_FILE="$tmp/other" "$casa" account claim "$handle" >"$tmp/conf.out" 2>&1
+  [ $? -eq 1 ] && grep -Eq 'handle_taken|handle_confusable|bad_handle' "$tmp/conf.out" \
+    && ok "another player's claim of $handle: exit 1 ($(tail -1 "$tmp/conf.out"))" \
+    || bad "claim of $handle: $(cat "$tmp/conf.out")"
+done
+[ "$(CASA_TOKEN_FILE="$tmp/other" "$casa" account --json | field guest)" = True ] && ok "bob is still a guest" \
+  || bad "bob claimed something"
 
 # A code from the laptop signs the phone in.
 as laptop account code >"$tmp/code.out" 2>&1 || bad "account code: $(cat "$tmp/code.out")"
