@@ -17,6 +17,8 @@
 // This file owns the command line, the resume token file and the WebSocket
 // transport (Boost.Beast, ws:// and wss://); the protocol itself is client.cpp.
 #include <sys/stat.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <boost/asio/connect.hpp>
@@ -46,6 +48,7 @@
 #include <string>
 #include <thread>
 
+#include "clients/cli/account.h"
 #include "clients/cli/client.h"
 #include "clients/cli/event.h"
 #include "cmdline/cmdline.h"
@@ -108,6 +111,8 @@ constexpr const char* kUsage =
     "       casa review TABLE|FILE [--seat N]... [--iterations N] [--seed N] [--json]\n"
     "       casa review --bench [TABLE|FILE] [--runs N]\n"
     "       casa event create|join|standings ...   (casa event --help)\n"
+    "       casa account [claim HANDLE | signin HANDLE | code | link CODE | sessions |\n"
+    "                     revoke ID | password | signout]   (casa account --help)\n"
     "       casa --version\n"
     "play/create: [--grace SECONDS] [--takeover robot|strong|none] [--move-timeout SECONDS]\n"
     "common: [--url ws://HOST:PORT/ws] [--name NAME] [--token-file PATH] [--no-token]\n"
@@ -140,6 +145,35 @@ constexpr const char* kEventUsage =
     "Exit status: 0 done, 1 refused by the server (unknown event, not one of its\n"
     "players, a bad side, too many tables), 2 bad command line, 3 no connection.\n"
     "See docs/cli.md and docs/events.md.";
+
+// casa account --help, after the commands CLI11 lists.
+constexpr const char* kAccountUsage =
+    "usage: casa account                      who this machine plays as\n"
+    "       casa account claim HANDLE [--no-password]\n"
+    "       casa account signin HANDLE [--label TEXT]\n"
+    "       casa account code\n"
+    "       casa account link CODE [--label TEXT]\n"
+    "       casa account sessions [--json]\n"
+    "       casa account revoke ID\n"
+    "       casa account password\n"
+    "       casa account signout\n"
+    "\n"
+    "A guest plays from one machine: its token (--token-file) is who it is. Claim\n"
+    "the name as an account to play as the same player on every device: sign in\n"
+    "elsewhere with the password, or with a one-time code that `casa account code`\n"
+    "(or the web page) shows on a device already signed in. Signing in keeps the\n"
+    "previous token of this machine in TOKEN-FILE.previous. Passwords are read from\n"
+    "the terminal without echo, or one per line from standard input.\n"
+    "common: [--url ws://HOST:PORT/ws] [--token-file PATH] [--insecure]\n"
+    "Exit status: 0 done, 1 refused by the server (wrong password, unknown code,\n"
+    "handle taken, too many attempts), 2 bad command line, 3 no connection.\n"
+    "See docs/cli.md and docs/accounts.md.";
+
+[[noreturn]] void account_usage(const std::string& why) {
+  std::cerr << "casa: " << why << "\n"
+            << "Run 'casa account --help' for its usage.\n";
+  std::exit(casa::cli::kExitUsage);
+}
 
 // A mistake on the command line found once it is parsed (exit 2).
 [[noreturn]] void usage(const std::string& why) {
@@ -224,8 +258,9 @@ struct StandingsArgs {
 
 // The whole command line: which of the three ways casa runs, and its arguments.
 struct CommandLine {
-  enum class Run { kClient, kVerify, kReview, kStandings } run = Run::kClient;
+  enum class Run { kClient, kVerify, kReview, kStandings, kAccount } run = Run::kClient;
   Args args;
+  casa::cli::AccountArgs account;
   VerifyArgs verify;
   ReviewArgs review;
   StandingsArgs standings;
@@ -368,6 +403,44 @@ CommandLine parse_command_line(int argc, char** argv) {
   standings->add_option("--url", st.url, "the server ($CASA_URL)");
   standings->add_flag("--insecure", st.insecure, "wss:// without checking the certificate");
 
+  casa::cli::AccountArgs& ac = line.account;
+  CLI::App* account = app.add_subcommand("account", "your account: claim, sign in, devices, sessions");
+  account->footer(kAccountUsage);
+  auto account_common = [&a](CLI::App* cmd) {
+    cmd->add_option("--url", a.url, "the server, ws://HOST:PORT/ws or wss://... ($CASA_URL)");
+    cmd->add_option("--token-file", a.token_file,
+                    "this machine's session token ($CASA_TOKEN_FILE, ~/.config/casa/token)");
+    cmd->add_flag("--insecure", a.insecure, "wss:// without checking the certificate");
+  };
+  account->add_flag("--json", ac.as_json, "the server's answer (GET /api/account)");
+  account_common(account);
+  CLI::App* account_claim = account->add_subcommand("claim", "claim your name as an account");
+  account_claim->add_option("HANDLE", ac.handle, "the handle (3-24 letters, digits, _ - .)");
+  account_claim->add_flag("--no-password", ac.no_password, "set no password (sign in with codes)");
+  account_common(account_claim);
+  CLI::App* account_signin = account->add_subcommand("signin", "sign in on this machine with a password");
+  account_signin->add_option("HANDLE", ac.handle, "your handle");
+  account_signin->add_option("--label", ac.label, "this device's name in your sessions");
+  account_common(account_signin);
+  CLI::App* account_code =
+      account->add_subcommand("code", "a one-time code to sign in on another device");
+  account_common(account_code);
+  CLI::App* account_link =
+      account->add_subcommand("link", "sign in on this machine with a code from another device");
+  account_link->add_option("CODE", ac.code, "the code, as shown (ABCD-EFGH)");
+  account_link->add_option("--label", ac.label, "this device's name in your sessions");
+  account_common(account_link);
+  CLI::App* account_sessions = account->add_subcommand("sessions", "the devices signed in as you");
+  account_sessions->add_flag("--json", ac.as_json, "the server's answer");
+  account_common(account_sessions);
+  CLI::App* account_revoke = account->add_subcommand("revoke", "sign a session out");
+  account_revoke->add_option("ID", ac.session, "the session's id, as casa account sessions shows");
+  account_common(account_revoke);
+  CLI::App* account_password = account->add_subcommand("password", "set or change your password");
+  account_common(account_password);
+  CLI::App* account_signout = account->add_subcommand("signout", "sign this machine out");
+  account_common(account_signout);
+
   // The words of older versions: casa version, casa help.
   CLI::App* version = app.add_subcommand("version")->group("");
   CLI::App* help = app.add_subcommand("help")->group("");
@@ -402,6 +475,28 @@ CommandLine parse_command_line(int argc, char** argv) {
       if (s < 0 || s >= casa::kMaxSeats) usage("bad seat " + std::to_string(s));
     for (const char ch : r.invite)
       if (!std::isalnum(static_cast<unsigned char>(ch))) usage("bad invite code " + r.invite);
+    return line;
+  }
+  if (account->parsed()) {
+    line.run = CommandLine::Run::kAccount;
+    const std::pair<CLI::App*, const char*> actions[] = {
+        {account_claim, "claim"}, {account_signin, "signin"},     {account_code, "code"},
+        {account_link, "link"},   {account_sessions, "sessions"}, {account_revoke, "revoke"},
+        {account_password, "password"}, {account_signout, "signout"}};
+    for (const auto& [cmd, name] : actions)
+      if (cmd->parsed()) ac.action = name;
+    if ((ac.action == "claim" || ac.action == "signin") && ac.handle.empty())
+      account_usage("account " + ac.action + " needs a handle");
+    if (ac.action == "link" && ac.code.empty()) account_usage("account link needs the code");
+    if (ac.action == "revoke" && !valid_id(ac.session))
+      account_usage("account revoke needs a session's id");
+    if (ac.handle.size() > 256 || ac.code.size() > 64 || ac.label.size() > 64)
+      account_usage("too long: handles, codes and labels are short");
+    if (ac.label.empty()) {
+      char host[256] = {};
+      ac.label = "casa on " + std::string(::gethostname(host, sizeof host - 1) == 0 && host[0] ? host : "a terminal");
+      if (ac.label.size() > 64) ac.label.resize(64);
+    }
     return line;
   }
   if (event->parsed()) {
@@ -684,15 +779,23 @@ bool connect_and_run(net::io_context& ioc, const Url& url, Client& client, const
 // The exit status of a replay that does not match its commitment or the engine.
 constexpr int kExitMismatch = 4;
 
-// GET url.path from the server of `url` (http or https); the status and body.
-std::pair<int, std::string> http_get(const Url& url, const std::string& target, bool insecure) {
+// One HTTP request to the server of `url` (http or https): the status and body.
+// `body` (JSON) is sent when not empty, `bearer` as the Authorization header.
+std::pair<int, std::string> http_request(const Url& url, beast::http::verb method, const std::string& target,
+                                         const std::string& body, const std::string& bearer, bool insecure) {
   namespace http = beast::http;
   net::io_context ioc;
   tcp::resolver resolver(ioc);
   const auto endpoints = resolver.resolve(url.host, url.port);
-  http::request<http::empty_body> req{http::verb::get, target, 11};
+  http::request<http::string_body> req{method, target, 11};
   req.set(http::field::host, url.host + ":" + url.port);
   req.set(http::field::accept, "application/json");
+  if (!bearer.empty()) req.set(http::field::authorization, "Bearer " + bearer);
+  if (!body.empty()) {
+    req.set(http::field::content_type, "application/json");
+    req.body() = body;
+  }
+  req.prepare_payload();
   http::response<http::string_body> res;
   http::response_parser<http::string_body> parser;
   parser.body_limit(256 * 1024 * 1024);
@@ -720,6 +823,11 @@ std::pair<int, std::string> http_get(const Url& url, const std::string& target, 
   }
   res = parser.release();
   return {static_cast<int>(res.result_int()), res.body()};
+}
+
+// GET `target` from the server of `url` (http or https); the status and body.
+std::pair<int, std::string> http_get(const Url& url, const std::string& target, bool insecure) {
+  return http_request(url, beast::http::verb::get, target, "", "", insecure);
 }
 
 // casa verify TABLE [--url URL] [--commitment HASH] [--invite CODE] [--insecure]: fetches the
@@ -974,6 +1082,68 @@ int run_event_standings(const StandingsArgs& args) {
   }
 }
 
+// ---- casa account ----------------------------------------------------------
+
+// A password: from the terminal without echo, or one line of standard input
+// (a script's). Empty at the end of the input.
+std::string read_secret(const std::string& prompt) {
+  const bool tty = ::isatty(STDIN_FILENO) == 1;
+  termios saved{};
+  bool hidden = false;
+  if (tty) {
+    std::cerr << prompt << std::flush;
+    if (::tcgetattr(STDIN_FILENO, &saved) == 0) {
+      termios quiet = saved;
+      quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
+      hidden = ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet) == 0;
+    }
+  }
+  std::string line;
+  if (!std::getline(std::cin, line)) line.clear();
+  if (hidden) ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved);
+  if (tty) std::cerr << "\n";
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return line;
+}
+
+// casa account ...: the account's HTTP API (docs/accounts.md) with this machine's
+// token; a sign-in saves the new session's token where the other commands read it.
+int run_account_command(const CommandLine& line) {
+  const Args& a = line.args;
+  std::string url_text = a.url;
+  if (url_text.rfind("http://", 0) == 0) url_text = "ws://" + url_text.substr(7);
+  if (url_text.rfind("https://", 0) == 0) url_text = "wss://" + url_text.substr(8);
+  const Url url = parse_url(url_text);
+  const std::string token = load_token(a.token_file);
+  const casa::cli::HttpCall http = [&](const std::string& method, const std::string& target,
+                                       const std::string& body, const std::string& bearer) {
+    namespace bh = beast::http;
+    const bh::verb verb =
+        method == "GET" ? bh::verb::get : method == "DELETE" ? bh::verb::delete_ : bh::verb::post;
+    try {
+      auto [status, text] = http_request(url, verb, target, body, bearer, a.insecure);
+      return casa::cli::HttpAnswer{status, std::move(text)};
+    } catch (const beast::system_error& e) {
+      return casa::cli::HttpAnswer{0, url.host + ":" + url.port + ": " + e.code().message()};
+    } catch (const std::exception& e) {
+      return casa::cli::HttpAnswer{0, url.host + ":" + url.port + ": " + e.what()};
+    }
+  };
+  const casa::cli::AccountOutcome outcome =
+      casa::cli::run_account(line.account, token, http, read_secret, std::cout, std::cerr);
+  if (!outcome.new_token.empty()) {
+    // The guest (or the other account) this machine was stays on the server: its
+    // token is kept beside the new one, so it can be resumed by hand.
+    if (!token.empty() && token != outcome.new_token) save_token(a.token_file + ".previous", token);
+    save_token(a.token_file, outcome.new_token);
+  }
+  if (outcome.forget_token) {
+    std::error_code ec;
+    std::filesystem::remove(a.token_file, ec);
+  }
+  return outcome.exit;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -981,6 +1151,7 @@ int main(int argc, char** argv) {
   if (line.run == CommandLine::Run::kVerify) return run_verify(line.verify);
   if (line.run == CommandLine::Run::kReview) return run_review(line.review);
   if (line.run == CommandLine::Run::kStandings) return run_event_standings(line.standings);
+  if (line.run == CommandLine::Run::kAccount) return run_account_command(line);
   Args& args = line.args;
   const Url url = parse_url(args.url);
   if (args.use_token) args.client.token = load_token(args.token_file);

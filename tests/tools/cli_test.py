@@ -23,6 +23,7 @@ import tempfile
 
 COMMON = ["--url", "--name", "--token-file", "--no-token", "--insecure"]
 BOT = ["--bot", "--seed", "--verbose"]
+ACCOUNT = ["--url", "--token-file", "--insecure"]
 TABLE = ["--game", "--players", "--options", "--fill", "--private", "--grace", "--takeover",
          "--move-timeout"]
 
@@ -30,7 +31,7 @@ TABLE = ["--game", "--players", "--options", "--fill", "--private", "--grace", "
 COMMANDS = {
     "casa": {
         (): ["--version", "play", "create", "join", "resume", "rematch", "watch", "list", "verify",
-             "review", "event"],
+             "review", "event", "account"],
         ("play",): TABLE + BOT + COMMON,
         ("create",): TABLE + BOT + COMMON,
         ("join",): ["CODE", "--seat"] + BOT + COMMON,
@@ -45,6 +46,16 @@ COMMANDS = {
         ("event", "create"): ["--game", "--players", "--options", "--side", "--boards"] + COMMON,
         ("event", "join"): ["EVENT"] + BOT + COMMON,
         ("event", "standings"): ["EVENT", "--follow", "--every", "--json", "--url", "--insecure"],
+        ("account",): ["claim", "signin", "code", "link", "sessions", "revoke", "password", "signout",
+                       "--json"] + ACCOUNT,
+        ("account", "claim"): ["HANDLE", "--no-password"] + ACCOUNT,
+        ("account", "signin"): ["HANDLE", "--label"] + ACCOUNT,
+        ("account", "code"): ACCOUNT,
+        ("account", "link"): ["CODE", "--label"] + ACCOUNT,
+        ("account", "sessions"): ["--json"] + ACCOUNT,
+        ("account", "revoke"): ["ID"] + ACCOUNT,
+        ("account", "password"): ACCOUNT,
+        ("account", "signout"): ACCOUNT,
     },
     "casa-sim": {
         (): ["--version", "play", "bench"],
