@@ -174,6 +174,7 @@ void Client::on_welcome(const Json& m) {
         create["disconnect_policy"] = options_.disconnect_policy;
       if (options_.move_timeout_seconds >= 0)
         create["move_timeout_seconds"] = options_.move_timeout_seconds;
+      if (options_.correspondence) create["correspondence"] = true;
       send(std::move(create));
       break;
     }

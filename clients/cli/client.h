@@ -46,6 +46,7 @@ struct ClientOptions {
   // the server's default) and the move timer (-1 = the server's default).
   Json disconnect_policy;
   int move_timeout_seconds = -1;
+  bool correspondence = false;  // a table played at one's own pace (days per move)
   // kList: only this game ("" = all).
   std::string list_game;
   // kResume: the table (id or invite) to follow ("" = list them and ask), or all of

@@ -114,7 +114,8 @@ constexpr const char* kUsage =
     "       casa account [claim HANDLE | signin HANDLE | code | link CODE | sessions |\n"
     "                     revoke ID | password | signout]   (casa account --help)\n"
     "       casa --version\n"
-    "play/create: [--grace SECONDS] [--takeover robot|strong|none] [--move-timeout SECONDS]\n"
+    "play/create: [--grace SECONDS] [--takeover robot|strong|none|forfeit] [--move-timeout SECONDS]\n"
+    "             [--correspondence]   (a time per move of up to 14 days: --move-timeout 86400)\n"
     "common: [--url ws://HOST:PORT/ws] [--name NAME] [--token-file PATH] [--no-token]\n"
     "        [--insecure]   (wss:// without checking the certificate)\n"
     "Each command answers --help. Exit status: 0 done, 1 refused by the server, 2 bad\n"
@@ -317,6 +318,8 @@ CommandLine parse_command_line(int argc, char** argv) {
                     "who plays a seat whose grace is over: robot, strong or none");
     cmd->add_option("--move-timeout", c.move_timeout_seconds,
                     "seconds each seat has for a move before its takeover plays (none)");
+    cmd->add_flag("--correspondence", c.correspondence,
+                  "a table played at your own pace: --move-timeout of 60 s to 14 days, never closed for being empty");
   };
 
   CLI::App* play =
@@ -554,13 +557,19 @@ CommandLine parse_command_line(int argc, char** argv) {
     if (bot != "random" && bot != "first") usage("--bot must be random or first");
     c.bot = bot;
   }
-  if (!takeover.empty() && takeover != "robot" && takeover != "strong" && takeover != "none")
-    usage("--takeover must be robot, strong or none");
+  if (!takeover.empty() && takeover != "robot" && takeover != "strong" && takeover != "none" &&
+      takeover != "forfeit")
+    usage("--takeover must be robot, strong, none or forfeit");
   if (c.players < 1) usage("--players must be at least 1");
   if (c.command == Command::kEventCreate && c.event_sides.size() < 2)
     event_usage("event create needs a --side for each side of the game (two or more)");
   if (grace > 3600) usage("--grace is at most 3600 seconds");
-  if (c.move_timeout_seconds > 3600) usage("--move-timeout is at most 3600 seconds");
+  if (c.correspondence) {
+    if (c.move_timeout_seconds < 0) c.move_timeout_seconds = 86400;  // a day per move
+    if (c.move_timeout_seconds > 1209600) usage("--move-timeout is at most 1209600 seconds (14 days)");
+  } else if (c.move_timeout_seconds > 3600) {
+    usage("--move-timeout is at most 3600 seconds (more with --correspondence)");
+  }
   if (grace >= 0 || !takeover.empty())
     c.disconnect_policy = {{"grace_seconds", grace >= 0 ? grace : 60},
                            {"takeover", takeover.empty() ? "robot" : takeover}};

@@ -25,7 +25,7 @@ COMMON = ["--url", "--name", "--token-file", "--no-token", "--insecure"]
 BOT = ["--bot", "--seed", "--verbose"]
 ACCOUNT = ["--url", "--token-file", "--insecure"]
 TABLE = ["--game", "--players", "--options", "--fill", "--private", "--grace", "--takeover",
-         "--move-timeout"]
+         "--move-timeout", "--correspondence"]
 
 # Each command, and the options its help must name.
 COMMANDS = {
@@ -140,8 +140,12 @@ def casa_parses(casa):
     expect(casa, ["play", "--players", "0"], 2, "--players must be at least 1", "a number out of range")
     expect(casa, ["play", "--players", "four"], 2, "--players", "a value that is no number")
     expect(casa, ["play", "--grace", "4000"], 2, "--grace is at most 3600 seconds", "--grace out of range")
+    expect(casa, ["play", "--move-timeout", "86400"], 2, "more with --correspondence",
+           "a day per move without --correspondence")
+    expect(casa, ["play", "--correspondence", "--move-timeout", "1209601"], 2, "at most 1209600 seconds",
+           "more than 14 days per move")
     expect(casa, ["play", "--bot", "clever"], 2, "--bot must be random or first", "a bad --bot")
-    expect(casa, ["play", "--takeover", "nobody"], 2, "--takeover must be robot, strong or none",
+    expect(casa, ["play", "--takeover", "nobody"], 2, "--takeover must be robot, strong, none or forfeit",
            "a bad --takeover")
     expect(casa, ["play", "--options", "[1]"], 2, "--options must be a JSON object", "bad --options")
     expect(casa, ["play", "--game"], 2, "--game", "a value flag without its value")
