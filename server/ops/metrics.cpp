@@ -24,7 +24,7 @@ namespace {
 
 // The codes of protocol/schemas/server/error.json: each has its own counter,
 // found by a short scan (errors are not the move path's common case).
-constexpr std::array<const char*, 41> kErrorCodes = {
+constexpr std::array<const char*, 47> kErrorCodes = {
     "malformed_json",      "unknown_type",   "bad_field",          "hello_required",
     "already_welcomed",    "bad_version",    "bad_token",          "banned",
     "frame_too_large",     "rate_limited",   "replaced",           "no_such_table",
@@ -35,7 +35,8 @@ constexpr std::array<const char*, 41> kErrorCodes = {
     "private_table",       "bad_invite",     "no_such_invitation", "bad_name",
     "stale_seq",           "not_your_turn",  "illegal_action",     "malformed_action",
     "game_over",           "draining",       "busy",               "storage_unavailable",
-    "internal"};
+    "internal",            "name_taken",     "session_revoked",    "not_claimed",
+    "no_such_friend",      "table_started",  "too_many_invitations"};
 
 std::array<std::atomic<std::uint64_t>, kErrorCodes.size()> known_errors{};
 std::mutex other_errors_mutex;
