@@ -30,8 +30,9 @@ async function friendsShown(page) {
 
 async function yourTables(page) {
   await page.click("a.brand");
-  await page.waitForSelector('section[aria-label="Your tables"] li');
-  return (await page.locator('section[aria-label="Your tables"] li a').evaluateAll((as) => as.map((a) => a.getAttribute("href")))).sort();
+  // The lobby settles on Your games (the server's list of the player's tables).
+  await page.waitForSelector("section.your-games li");
+  return (await page.locator("section.your-games li a").evaluateAll((as) => as.map((a) => a.getAttribute("href")))).sort();
 }
 
 export async function devices(h) {

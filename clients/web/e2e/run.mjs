@@ -707,7 +707,8 @@ await test("A duplicate event from the lobby's form: the server's refusal in its
   assert((await p.locator('[aria-label="Standings"]').innerText()).includes("Ines"), "the side's name in the standings");
   // Ines sits at both tables of the board (one per rotation): they are her tables.
   await p.goto("/");
-  await p.waitForSelector('[aria-label="Your tables"] li');
+  // Your games lists them once the server answered; Your tables until then.
+  await p.waitForSelector('section.your-games li, section[aria-label="Your tables"] li');
   await checkCleanPage(p);
 });
 
