@@ -445,3 +445,69 @@ TEST_CASE("webhooks: an operator webhook without a secret, or a bad network, sto
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
 }
+
+TEST_CASE("webhooks: a friend invited while away on every device hears of it, not while online") {
+  Receiver receiver;
+  TestServer ts([&](casa::server::Config& c) {
+    c.webhooks = {"json:" + receiver.url("/op")};
+    c.webhook_secret = "operator-secret";
+    c.webhook_backoff_ms = 10;
+  });
+  WsClient anna(ts.port());
+  auto bert = std::make_unique<WsClient>(ts.port());
+  REQUIRE(anna.hello("Anna")["type"] == "welcome");
+  REQUIRE(bert->hello("Bert")["type"] == "welcome");
+  const std::string bert_id = bert->player_id;
+  for (const auto& [token, handle] : {std::pair{anna.token(), "Anna"}, std::pair{bert->token(), "Bert"}}) {
+    auto [status, body] = call(ts.port(), http::verb::post, "/api/account/claim", token,
+                               {{"handle", handle}, {"password", "correct horse"}});
+    REQUIRE_MESSAGE(status == 200, body.dump());
+  }
+  REQUIRE(call(ts.port(), http::verb::post, "/api/account/friends", anna.token(), {{"handle", "Bert"}}).first == 200);
+  REQUIRE(call(ts.port(), http::verb::post, "/api/account/friends", bert->token(), {{"handle", "Anna"}}).first == 200);
+  const std::string anna_token = anna.token();
+  auto invitations_in = [](const std::vector<Receiver::Hit>& hits) {
+    std::vector<json> out;
+    for (const auto& h : hits) {
+      const json body = json::parse(h.body, nullptr, false);
+      if (body.is_object() && body.value("kind", "") == "invitation") out.push_back(body);
+    }
+    return out;
+  };
+
+  // Online: the page shows the invitation, no webhook.
+  const std::string first = create(anna, {{"game", "fake-trick"}, {"players", 2}, {"private", true}})["table"];
+  const json online = anna.call({{"type", "invite_friend"}, {"table", first}, {"handle", "Bert"}});
+  REQUIRE_MESSAGE(online["type"] == "friend_invited", online.dump());
+  CHECK(online["online"] == true);
+
+  // Away on every device: the webhook tells Bert.
+  bert.reset();
+  bool offline = false;
+  for (int i = 0; i < 100 && !offline; ++i) {
+    auto [status, list] = call(ts.port(), http::verb::get, "/api/account/friends", anna_token);
+    REQUIRE(status == 200);
+    for (const auto& f : list["friends"])
+      if (f["handle"] == "Bert" && f.value("online", true) == false) offline = true;
+    if (!offline) std::this_thread::sleep_for(50ms);
+  }
+  REQUIRE(offline);
+  const std::string second = create(anna, {{"game", "fake-trick"}, {"players", 2}, {"private", true}})["table"];
+  const json away = anna.call({{"type", "invite_friend"}, {"table", second}, {"handle", "Bert"}});
+  REQUIRE_MESSAGE(away["type"] == "friend_invited", away.dump());
+  CHECK(away["online"] == false);
+  REQUIRE(receiver.wait([&](const std::vector<Receiver::Hit>& hits) { return !invitations_in(hits).empty(); }));
+
+  const auto told = invitations_in(receiver.hits());
+  REQUIRE(told.size() == 1);  // the first, while online, told no one outside the page
+  const json& body = told[0];
+  CHECK(body["table"] == second);
+  CHECK(body["game"] == "fake-trick");
+  CHECK(body["player"]["id"] == bert_id);
+  // Who invites, and nothing that lets anyone else in: no invite code.
+  std::set<std::string> keys;
+  for (const auto& [k, v] : body.items()) keys.insert(k);
+  CHECK(keys == std::set<std::string>{"id", "kind", "time", "player", "table", "game", "url", "from"});
+  CHECK(body["from"] == "Anna");
+  for (const auto& h : receiver.hits()) CHECK(signed_with(h, "operator-secret"));
+}
