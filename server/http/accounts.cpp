@@ -21,6 +21,7 @@
 #include "server/ops/names.h"
 #include "server/store/account_rows.h"
 #include "server/store/store.h"
+#include "server/store/write_and_wait.h"
 
 namespace casa::server {
 
@@ -130,13 +131,6 @@ std::string label_of(const Accounts::Request& req, const json& body) {
     out.resize(cut);
   }
   return out.empty() ? "device" : out;
-}
-
-bool write_and_wait(Store& store, Store::Job job) {
-  auto promise = std::make_shared<std::promise<bool>>();
-  auto future = promise->get_future();
-  store.write(std::move(job), [promise](bool ok) { promise->set_value(ok); });
-  return future.get();
 }
 
 json account_json(const std::string& player_id, const std::string& name,

@@ -15,6 +15,7 @@
 #include "server/store/passkey_rows.h"
 #include "server/store/player_rows.h"
 #include "server/store/store.h"
+#include "server/store/write_and_wait.h"
 
 namespace casa::server {
 
@@ -55,13 +56,6 @@ Passkeys::Response refused(const Passkeys::Request& req, int status, const wa::R
 
 Passkeys::Response bad_challenge(const Passkeys::Request& req) {
   return error(req, 400, "bad_challenge", "The challenge is unknown, used or expired: ask for new options.");
-}
-
-bool write_and_wait(Store& store, Store::Job job) {
-  auto promise = std::make_shared<std::promise<bool>>();
-  auto future = promise->get_future();
-  store.write(std::move(job), [promise](bool ok) { promise->set_value(ok); });
-  return future.get();
 }
 
 std::optional<json> body_of(const Passkeys::Request& req) {

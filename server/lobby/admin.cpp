@@ -15,23 +15,11 @@
 #include "server/store/account_rows.h"
 #include "server/store/admin_rows.h"
 #include "server/table/table.h"
+#include "server/store/write_and_wait.h"
 
 namespace casa::server {
 
 using nlohmann::json;
-
-namespace {
-
-// Runs a write on the store and waits for its commit. Safe on an I/O thread:
-// the store's thread never waits for the io_context.
-bool write_and_wait(Store& store, Store::Job job) {
-  auto promise = std::make_shared<std::promise<bool>>();
-  auto future = promise->get_future();
-  store.write(std::move(job), [promise](bool ok) { promise->set_value(ok); });
-  return future.get();
-}
-
-}  // namespace
 
 void Lobby::load_bans() {
   std::set<std::string> banned;

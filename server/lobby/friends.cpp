@@ -14,6 +14,7 @@
 #include "server/store/account_rows.h"
 #include "server/store/friend_rows.h"
 #include "server/table/table.h"
+#include "server/store/write_and_wait.h"
 
 namespace casa::server {
 
@@ -41,14 +42,6 @@ bool has_empty_seat(const json& summary) {
     if (seat.value("kind", "") == "empty") return true;
   }
   return false;
-}
-
-// A store write from a network or HTTP thread: its outcome, once committed.
-bool write_and_wait(Store& store, Store::Job job) {
-  auto promise = std::make_shared<std::promise<bool>>();
-  auto future = promise->get_future();
-  store.write(std::move(job), [promise](bool ok) { promise->set_value(ok); });
-  return future.get();
 }
 
 }  // namespace
