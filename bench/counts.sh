@@ -170,8 +170,10 @@ c_s, c_l = f"{target}-callgrind-small", f"{target}-callgrind-large"
 s_s, s_l = f"{target}-strace-small", f"{target}-strace-large"
 counted = os.path.exists(f"{out}/{c_l}.moves") and instructions(c_l) is not None and instructions(c_s) is not None
 dm_c = moves(c_l) - moves(c_s) if counted else None
-dm_s = moves(s_l) - moves(s_s)
-small, large = syscalls(s_s), syscalls(s_l)
+# TOOLS=callgrind: no strace runs, so no system call figures.
+traced = os.path.exists(f"{out}/{s_l}.moves")
+dm_s = moves(s_l) - moves(s_s) if traced else None
+small, large = (syscalls(s_s), syscalls(s_l)) if traced else ({}, {})
 per_kind = {k: round((large.get(k, 0) - small.get(k, 0)) / dm_s, 3) for k in set(small) | set(large)}
 per_kind = {k: v for k, v in sorted(per_kind.items(), key=lambda kv: -kv[1]) if abs(v) >= 0.005}
 socket_writes = sum(per_kind.get(k, 0) for k in ("sendmsg", "sendto", "writev"))
@@ -191,24 +193,24 @@ if os.path.exists(f"{out}/{u_l}.tool"):
 store_kinds = ("pwrite64", "pread64", "fcntl", "fdatasync", "fsync")
 commits = per_kind.get("fdatasync", 0) + per_kind.get("fsync", 0)
 network = {k: v for k, v in per_kind.items() if k not in store_kinds and k != "futex"}
-gen = json.load(open(f"{out}/{s_l}.json"))
+gen = json.load(open(f"{out}/{s_l if traced else c_l}.json"))
 players = gen["players_per_table"] if target == "server" else 1
 result = {
     "target": target,
     "tables": tables,
     "moves_counted": {"callgrind": dm_c, "strace": dm_s},
     "instructions_per_move": round((instructions(c_l) - instructions(c_s)) / dm_c) if counted else None,
-    "syscalls_per_move": round(sum(per_kind.values()), 2),
+    "syscalls_per_move": round(sum(per_kind.values()), 2) if traced else None,
     "syscalls_per_move_by_kind": per_kind,
-    "socket_writes_per_move": round(socket_writes, 3),
-    "network_syscalls_per_move": round(sum(network.values()), 2),
-    "commits_per_move": round(commits, 3),
+    "socket_writes_per_move": round(socket_writes, 3) if traced else None,
+    "network_syscalls_per_move": round(sum(network.values()), 2) if traced else None,
+    "commits_per_move": round(commits, 3) if traced else None,
     "store_syscalls_per_commit": round(sum(per_kind.get(k, 0) for k in store_kinds) / commits, 2) if commits else None,
     "futex_per_move": per_kind.get("futex", 0),
     "io_uring_enter_per_move": per_kind.get("io_uring_enter", 0),
     "uring_ops_per_move": round(sum(uring_ops.values()), 2) if uring_ops is not None else None,
     "uring_ops_per_move_by_opcode": uring_ops,
-    "socket_writes_per_connection_per_move": round(socket_writes / players, 3),
+    "socket_writes_per_connection_per_move": round(socket_writes / players, 3) if traced else None,
     "frames_out_per_move": round(gen["messages_in"] / gen["moves"], 3),
     "bytes_out_per_move": round(gen["bytes_in"] / gen["moves"], 1),
 }

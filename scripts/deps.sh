@@ -37,7 +37,7 @@ wasm_packages=(cmake ninja-build ccache nlohmann-json3-dev clang-14 lld-14 llvm-
 packages=(g++ cmake ninja-build ccache pkg-config libboost1.81-dev nlohmann-json3-dev
   libspdlog-dev doctest-dev libsqlite3-dev libutf8proc-dev libicu-dev libsodium-dev libcbor-dev libpq-dev libssl-dev
   openssl python3 prometheus-cpp-dev
-  libtomlplusplus-dev python3-jsonschema libcli11-dev)
+  libtomlplusplus-dev python3-jsonschema libcli11-dev libgoogle-perftools-dev)
 # "wasm" alone installs only the wasm toolchain, not the server's list.
 if [ "$*" = "wasm" ]; then packages=(); fi
 for mode in "$@"; do
