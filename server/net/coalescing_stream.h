@@ -20,6 +20,9 @@
 //  * Outside a hold (a pong, a ping, a close frame), bytes are written at once.
 //  * A write handed over always completes at once (posted); a failed socket
 //    write fails every later one, and every waiter hears of it.
+//  * On a plain TCP socket, bytes the socket takes at once are written
+//    without an asynchronous operation (start_write); the rest, or a
+//    failure, goes through one as before.
 //  * An idle connection keeps no buffer: both are released after each write.
 //  * Teardown (the end of a WebSocket close) waits until everything gathered
 //    was written.
@@ -31,6 +34,7 @@
 #include <boost/beast/core/bind_handler.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/core/role.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/websocket/teardown.hpp>
 
 #include <algorithm>
@@ -40,6 +44,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -184,11 +189,29 @@ class CoalescingStream {
   void start_write() {
     auto state = state_;
     state->stream = this;
-    state->in_flight = true;
     state->write_started = std::chrono::steady_clock::now();
+    std::size_t sent = 0;
+    if constexpr (std::is_same_v<Next, boost::beast::tcp_stream>) {
+      // A plain TCP socket (non-blocking, server/net/server.cpp) usually takes
+      // a move's few kilobytes at once: written here, with no asynchronous
+      // operation, no completion to run and no buffer kept. Only what the
+      // socket did not take (it is full, or failed) goes the asynchronous way,
+      // which reports a failure as before.
+      auto& socket = next_.socket();
+      if (socket.non_blocking()) {
+        boost::beast::error_code ec;
+        sent = socket.write_some(boost::asio::buffer(state->pending), ec);
+        if (ec) sent = 0;
+        if (sent == state->pending.size()) {
+          std::string().swap(state->pending);
+          return;
+        }
+      }
+    }
+    state->in_flight = true;
     state->writing.swap(state->pending);
     std::string().swap(state->pending);
-    boost::asio::async_write(next_, boost::asio::buffer(state->writing),
+    boost::asio::async_write(next_, boost::asio::buffer(state->writing.data() + sent, state->writing.size() - sent),
                              [state](boost::beast::error_code ec, std::size_t) { on_written(state, ec); });
   }
 
