@@ -64,9 +64,16 @@ Refusal busy_refusal() {
 
 
 void LobbyMutex::lock() {
+  metrics().lobby_locks.fetch_add(1, std::memory_order_relaxed);
   if (mutex_.try_lock()) return;
   metrics().lobby_lock_waits.fetch_add(1, std::memory_order_relaxed);
   mutex_.lock();
+}
+
+bool LobbyMutex::try_lock() {
+  if (!mutex_.try_lock()) return false;
+  metrics().lobby_locks.fetch_add(1, std::memory_order_relaxed);
+  return true;
 }
 
 Lobby::Lobby(std::vector<asio::io_context*> shards, Store& store, const Config& config, GameFactory factory,
@@ -442,7 +449,20 @@ std::shared_ptr<Table> Lobby::find_table(const std::shared_ptr<Client>& client, 
     if (table) table->admit(client->player_id);
     return table;
   }
-  auto table = find_table(at.table);
+  std::shared_ptr<Table> table;
+  // The connection's last table, while the lobby still holds it under this
+  // id: no lock. Not for another node's connection (Cluster), whose
+  // messages may be handled side by side.
+  if (!client->remote()) {
+    if (auto last = std::static_pointer_cast<Table>(client->last_table.lock());
+        last && last->registered() && last->id() == at.table) {
+      table = std::move(last);
+    }
+  }
+  if (!table) {
+    table = find_table(at.table);
+    if (table && !client->remote()) client->last_table = table;
+  }
   // A private table by its id alone: only for its creator, its players and
   // those who gave its code. Refused here, by the node that runs the table,
   // so in a cluster the refusal goes back over the bus like any answer.
@@ -684,6 +704,7 @@ std::shared_ptr<Table> Lobby::register_table(TableSetup setup, std::unique_ptr<G
     table = std::make_shared<Table>(*this, shard, setup, std::move(game));
     tables_[setup.id] = table;
     by_invite_[setup.invite] = setup.id;
+    table->set_registered(true);
     // Registered while drain() froze the others (a create_table read just before).
     if (draining_) table->freeze([] {});
   }
@@ -701,6 +722,7 @@ void Lobby::forget(const std::string& id, bool release_lease) {
     auto it = tables_.find(id);
     if (it == tables_.end()) return;
     by_invite_.erase(it->second->setup().invite);
+    it->second->set_registered(false);
     tables_.erase(it);
   }
   if (release_lease && cluster_) cluster_->forgotten(id);

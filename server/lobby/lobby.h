@@ -45,13 +45,14 @@ class Notifier;
 class Table;
 struct TableSetup;
 
-// The lobby's lock. It counts the times a thread found it held by another
-// (casa_lobby_lock_waits_total in /metrics): how much the network threads
+// The lobby's lock. It counts the times it was taken (casa_lobby_locks_total
+// in /metrics: a move takes it not once) and the times a thread found it held
+// by another (casa_lobby_lock_waits_total): how much the network threads
 // contend for the lobby.
 class LobbyMutex {
  public:
   void lock();
-  bool try_lock() { return mutex_.try_lock(); }
+  bool try_lock();
   void unlock() { mutex_.unlock(); }
 
  private:

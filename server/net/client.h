@@ -36,6 +36,12 @@ class Client {
   // Protocol features the connection asked for in `hello` and the server
   // granted (docs/protocol.md, "Features"). Set with player_id, read after.
   bool view_patch = false;  // requests may carry view_patch instead of view
+  // The lobby's own note of the table this connection's last table-bound
+  // message went to, so the next one (a move, usually) finds it without
+  // taking the lobby's lock (Lobby::find_table). Read and written only while
+  // the lobby handles one of this connection's messages, which it does one
+  // at a time.
+  std::weak_ptr<void> last_table;
 };
 
 }  // namespace casa::server

@@ -243,6 +243,13 @@ std::string metrics_text(const MetricsGauges& g) {
   lobby_waits.metric.push_back(counter(static_cast<double>(m.lobby_lock_waits.load(std::memory_order_relaxed))));
   all.push_back(std::move(lobby_waits));
 
+  auto lobby_locks = family("casa_lobby_locks_total",
+                            "Times the lobby's lock was taken: players arriving and leaving, tables made, "
+                            "found by code or forgotten, listings; not a move",
+                            MetricType::Counter);
+  lobby_locks.metric.push_back(counter(static_cast<double>(m.lobby_locks.load(std::memory_order_relaxed))));
+  all.push_back(std::move(lobby_locks));
+
   auto dropped = family("casa_connections_dropped_total",
                         "WebSocket connections closed by the server for their behaviour: write_budget (more "
                         "than --max-write-bytes queued for a reader), write_timeout (nothing read for "

@@ -51,6 +51,7 @@ struct Metrics {
   std::atomic<std::int64_t> http_connections{0};
   std::atomic<std::uint64_t> bot_fallbacks{0};  // a searching bot's move played by the robot
   std::atomic<std::uint64_t> lobby_lock_waits{0};  // the lobby's lock found held by another thread
+  std::atomic<std::uint64_t> lobby_locks{0};       // the lobby's lock taken (a move takes none)
   // WebSocket connections the server closed for what they did (docs/security.md#network).
   std::atomic<std::uint64_t> dropped_write_budget{0};   // queued more than --max-write-bytes for it
   std::atomic<std::uint64_t> dropped_write_timeout{0};  // read nothing of ours for --write-timeout-seconds

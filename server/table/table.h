@@ -34,6 +34,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -99,6 +100,11 @@ class Table : public std::enable_shared_from_this<Table> {
   const TableSetup& setup() const { return setup_; }
   // The network thread's event loop this table's strand and timers live on.
   boost::asio::io_context& io() const { return io_; }
+  // Whether the lobby holds this table under its id: set by the lobby, under
+  // its lock, when it registers and forgets the table. A connection's next
+  // action finds its table without that lock while this holds.
+  bool registered() const { return registered_.load(std::memory_order_acquire); }
+  void set_registered(bool on) { registered_.store(on, std::memory_order_release); }
 
   // Before first use of a new table: seats it, stores it, then calls `after` on
   // the strand (ok = stored), and sends the creator its table_state.
@@ -340,6 +346,7 @@ class Table : public std::enable_shared_from_this<Table> {
 
   mutable std::mutex admitted_mutex_;
   std::set<std::string> admitted_;  // see admits()
+  std::atomic<bool> registered_{false};  // see registered()
 
   mutable std::mutex summary_mutex_;
   nlohmann::json summary_;

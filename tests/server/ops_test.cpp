@@ -816,6 +816,47 @@ TEST_CASE("configuration file: the shipped example parses, and the docs list eve
   }
 }
 
+TEST_CASE("a move takes the lobby's lock not once: its connection finds the table by itself") {
+  TestServer ts;
+  WsClient a(ts.port()), b(ts.port());
+  REQUIRE(a.hello("ann")["type"] == "welcome");
+  REQUIRE(b.hello("bob")["type"] == "welcome");
+  const std::string table = start_table(a, b);
+  // One move by whoever is asked; returns once it was accepted.
+  std::map<WsClient*, std::size_t> seen;
+  auto one_move = [&] {
+    for (int i = 0; i < 500; ++i) {
+      for (WsClient* c : {&a, &b}) {
+        std::optional<json> req;
+        for (std::size_t k = seen[c]; k < c->log.size(); ++k) {
+          if (c->log[k].value("type", "") == "request") req = c->log[k];
+        }
+        if (!req) {
+          c->find([](const json& m) { return m.value("type", "") == "request"; }, std::chrono::milliseconds(5));
+          continue;
+        }
+        seen[c] = c->log.size();
+        const json reply = c->call(
+            {{"type", "action"}, {"table", table}, {"seq", (*req)["seq"]}, {"action", (*req)["legal"][0]}});
+        REQUIRE(reply["type"] == "accepted");
+        return;
+      }
+    }
+    FAIL("nobody was asked to move");
+  };
+  // The first move of each player notes the table on their connection.
+  one_move();
+  one_move();
+  // What two scrapes back to back take (the scrape reads the lobby too).
+  const double s1 = scrape(ts.port()).at("casa_lobby_locks_total");
+  const double s2 = scrape(ts.port()).at("casa_lobby_locks_total");
+  constexpr int kMoves = 6;  // of the ten: the game goes on
+  for (int i = 0; i < kMoves; ++i) one_move();
+  const double s3 = scrape(ts.port()).at("casa_lobby_locks_total");
+  CHECK(s2 > s1);  // the counter counts
+  CHECK(s3 - s2 == s2 - s1);
+}
+
 TEST_CASE("GET /metrics: every error code of the protocol has a counter of its own") {
   // protocol/schemas/server/error.json lists the codes the server sends; a code
   // missing from the metrics' list is counted only once it has happened, and a
