@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "server/http/accounts.h"
+#include "server/http/api_json.h"
 #include "server/http/passkeys.h"
 
 #include <boost/asio/post.hpp>
@@ -37,30 +38,13 @@ constexpr std::string_view kCodeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 constexpr std::size_t kCodeLength = 8;
 constexpr std::size_t kMinPassword = 8;
 constexpr std::size_t kMaxPassword = 1024;
-constexpr std::size_t kMaxLabel = 64;
 // A session's last_used_at is written at most this often by HTTP requests.
 constexpr std::int64_t kTouchSeconds = 60;
 
-Accounts::Response reply(const Accounts::Request& req, int status, const json& body) {
-  Accounts::Response res{static_cast<http::status>(status), req.version()};
-  res.set(http::field::server, "casa-server");
-  res.set("X-Content-Type-Options", "nosniff");
-  res.set("Referrer-Policy", "no-referrer");
-  res.set(http::field::content_type, "application/json");
-  res.set(http::field::cache_control, "no-store");
-  res.keep_alive(req.keep_alive());
-  if (req.method() == http::verb::head) {
-    res.content_length(body.dump().size());
-  } else {
-    res.body() = body.dump();
-    res.prepare_payload();
-  }
-  return res;
-}
-
-Accounts::Response error(const Accounts::Request& req, int status, const std::string& code, const std::string& message) {
-  return reply(req, status, json{{"error", code}, {"message", message}});
-}
+using api::body_of;
+using api::error;
+using api::reply;
+using api::string_field;
 
 Accounts::Response unauthorized(const Accounts::Request& req) {
   auto res = error(req, 401, "unauthorized", "Send Authorization: Bearer <session token>.");
@@ -100,37 +84,12 @@ std::string normal_code(const std::string& typed) {
   return out.size() == kCodeLength ? out : std::string();
 }
 
-// The object body, or nullopt.
-std::optional<json> body_of(const Accounts::Request& req) {
-  if (req.body().empty()) return json::object();
-  json body = json::parse(req.body(), nullptr, false);
-  if (!body.is_object()) return std::nullopt;
-  return body;
-}
-
-std::optional<std::string> string_field(const json& body, const char* name) {
-  auto it = body.find(name);
-  if (it == body.end() || !it->is_string()) return std::nullopt;
-  return it->get<std::string>();
-}
-
 // The device's name as the player will see it in their sessions: the label
-// they gave, else the browser's User-Agent, cut to kMaxLabel bytes (at a
-// character boundary) and without control characters.
+// they gave, else the browser's User-Agent (api::clean_label).
 std::string label_of(const Accounts::Request& req, const json& body) {
   std::string raw = string_field(body, "label").value_or("");
   if (raw.empty()) raw = std::string(req[http::field::user_agent]);
-  std::string out;
-  for (unsigned char c : raw) {
-    if (c < 0x20 || c == 0x7f) continue;
-    out += static_cast<char>(c);
-  }
-  if (out.size() > kMaxLabel) {
-    std::size_t cut = kMaxLabel;
-    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
-    out.resize(cut);
-  }
-  return out.empty() ? "device" : out;
+  return api::clean_label(raw, "device");
 }
 
 json account_json(const std::string& player_id, const std::string& name,

@@ -10,6 +10,7 @@
 
 #include "protocol/crypto.h"
 #include "server/accounts/webauthn.h"
+#include "server/http/api_json.h"
 #include "server/store/account_rows.h"
 #include "server/store/admin_rows.h"
 #include "server/store/passkey_rows.h"
@@ -27,27 +28,13 @@ namespace {
 
 constexpr std::string_view kPrefix = "/api/account/passkeys";
 constexpr std::size_t kChallengeBytes = 32;
-constexpr std::size_t kMaxLabel = 64;
 // The name browsers show for this server in their passkey dialogs.
 constexpr const char* kRelyingPartyName = "La Casa";
 
-Passkeys::Response reply(const Passkeys::Request& req, int status, const json& body) {
-  Passkeys::Response res{static_cast<http::status>(status), req.version()};
-  res.set(http::field::server, "casa-server");
-  res.set("X-Content-Type-Options", "nosniff");
-  res.set("Referrer-Policy", "no-referrer");
-  res.set(http::field::content_type, "application/json");
-  res.set(http::field::cache_control, "no-store");
-  res.keep_alive(req.keep_alive());
-  res.body() = body.dump();
-  res.prepare_payload();
-  return res;
-}
-
-Passkeys::Response error(const Passkeys::Request& req, int status, const std::string& code,
-                         const std::string& message) {
-  return reply(req, status, json{{"error", code}, {"message", message}});
-}
+using api::body_of;
+using api::clean_label;
+using api::error;
+using api::reply;
 
 // A ceremony the WebAuthn checks refused: `reason` is their code.
 Passkeys::Response refused(const Passkeys::Request& req, int status, const wa::Refusal& why) {
@@ -58,13 +45,6 @@ Passkeys::Response bad_challenge(const Passkeys::Request& req) {
   return error(req, 400, "bad_challenge", "The challenge is unknown, used or expired: ask for new options.");
 }
 
-std::optional<json> body_of(const Passkeys::Request& req) {
-  if (req.body().empty()) return json::object();
-  json body = json::parse(req.body(), nullptr, false);
-  if (!body.is_object()) return std::nullopt;
-  return body;
-}
-
 // A base64url field of `object`, decoded; nullopt when absent or not base64url.
 std::optional<std::string> bytes_field(const json& object, const char* name) {
   auto it = object.find(name);
@@ -72,24 +52,7 @@ std::optional<std::string> bytes_field(const json& object, const char* name) {
   return wa::base64url_decode(it->get_ref<const std::string&>());
 }
 
-// A label as the player will see it: control characters dropped, at most
-// kMaxLabel bytes (cut at a character boundary), `fallback` when empty.
-std::string clean_label(const std::string& raw, const std::string& fallback) {
-  std::string out;
-  for (unsigned char c : raw)
-    if (c >= 0x20 && c != 0x7f) out += static_cast<char>(c);
-  if (out.size() > kMaxLabel) {
-    std::size_t cut = kMaxLabel;
-    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
-    out.resize(cut);
-  }
-  return out.empty() ? fallback : out;
-}
-
-std::string label_field(const json& body) {
-  auto it = body.find("label");
-  return it != body.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+std::string label_field(const json& body) { return api::string_field(body, "label").value_or(""); }
 
 std::string random_challenge() {
   std::string bytes(kChallengeBytes, '\0');
