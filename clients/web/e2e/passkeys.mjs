@@ -13,10 +13,10 @@
 //   CHROMIUM          browser binary (default /usr/bin/chromium)
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
+import { assert, freePort, waitHttp } from "./util.mjs";
 
 const here = new URL(".", import.meta.url).pathname;
 const webDir = resolve(here, "..");
@@ -25,33 +25,6 @@ const serverBin = process.env.CASA_SERVER_BIN ?? join(repo, "build/server/casa-s
 const browserBin = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const started = Date.now();
 
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const p = s.address().port;
-      s.close(() => res(p));
-    });
-    s.on("error", rej);
-  });
-}
-
-async function waitHttp(url, ms = 20000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer`);
-}
 
 const tmp = mkdtempSync(join(tmpdir(), "casa-passkeys-e2e-"));
 const port = await freePort();

@@ -11,10 +11,10 @@
 //   CASA_E2E_ONLY     run only the tests whose name contains this text (default: all)
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
+import { assert, freePort, waitHttp } from "./util.mjs";
 import { devices } from "./devices.mjs";
 
 const here = new URL(".", import.meta.url).pathname;
@@ -39,34 +39,6 @@ async function test(name, fn) {
     results.push({ name, ok: false });
     console.log(`FAIL ${name}: ${e && e.stack ? e.stack : e}`);
   }
-}
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const p = s.address().port;
-      s.close(() => res(p));
-    });
-    s.on("error", rej);
-  });
-}
-
-async function waitHttp(url, ms = 20000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer`);
 }
 
 // ---- the server (and, for a server without --web-dir, a preview server) --------
