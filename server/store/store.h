@@ -403,6 +403,8 @@ class Store {
   static constexpr int kCheckpointPages = 1000;
   static constexpr int kCatchUpPages = 200;
   static constexpr int kCheckpointForcePages = 4000;
+  // SQLite: the store thread's nice value (see run()).
+  static constexpr int kStoreNice = 10;
   // True while a failed COMMIT may still be found on disk by a restart.
   bool in_doubt() const { return in_doubt_.load(); }
   // Writes waiting for the next group commit (/metrics).

@@ -4,6 +4,7 @@
 // whose fsync failed (it may be on disk; the store settles that before it
 // accepts anything else).
 #include <doctest/doctest.h>
+#include <sched.h>
 #include <sqlite3.h>
 
 #include <atomic>
@@ -11,9 +12,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <future>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -136,6 +139,50 @@ std::vector<std::string> log_in_store(Store& store, const std::string& table) {
 }
 
 }  // namespace
+
+// How many of this process's threads run at nice `nice` under the normal
+// policy, and how many under SCHED_IDLE (/proc/self/task/*/stat, fields 19
+// and 41).
+struct ThreadPriorities {
+  int at_nice = 0;
+  int idle = 0;
+};
+ThreadPriorities thread_priorities(long nice) {
+  ThreadPriorities found;
+  for (const auto& task : fs::directory_iterator("/proc/self/task")) {
+    std::ifstream in(task.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto paren = stat.rfind(')');
+    if (paren == std::string::npos) continue;
+    std::istringstream fields(stat.substr(paren + 1));
+    std::vector<std::string> f{std::istream_iterator<std::string>(fields), std::istream_iterator<std::string>()};
+    if (f.size() < 39) continue;  // f[0] is field 3 (state)
+    const long policy = std::stol(f[38]);
+    if (policy == SCHED_IDLE) {
+      ++found.idle;
+    } else if (std::stol(f[16]) == nice) {
+      ++found.at_nice;
+    }
+  }
+  return found;
+}
+
+TEST_CASE("the store thread gives way to the network threads; checkpoints run on an idle core") {
+  // On a core shared with the network threads, a group commit waits while
+  // moves are still being answered, then takes them all (docs/server.md).
+  const auto before = thread_priorities(Store::kStoreNice);
+  TempDir dir;
+  {
+    Store store((dir.path / "casa.db").string(), Durability::full);
+    REQUIRE(wait_for([&](Store::Done d) { store.save_table(a_table("t1"), std::move(d)); }));
+    const auto during = thread_priorities(Store::kStoreNice);
+    CHECK(during.at_nice == before.at_nice + 1);  // the store thread
+    CHECK(during.idle == before.idle + 1);        // the checkpoint thread
+  }
+  const auto after = thread_priorities(Store::kStoreNice);
+  CHECK(after.at_nice == before.at_nice);
+  CHECK(after.idle == before.idle);
+}
 
 TEST_CASE("durability full: one WAL fsync per group commit, however many moves it holds") {
   TempDir dir;
