@@ -576,6 +576,14 @@ Store::Store(const std::string& path, Durability durability) {
   migrate();
   if (postgres_) reader_ = Db::open(path, true);
   if (!postgres_) {
+    // Moves a previous run left in the log are folded before any table is
+    // read: a table's moves are then found by their key alone.
+    auto& rows = writer_->prepare("SELECT COUNT(*) FROM action_log");
+    log_rows_ = rows.step() ? rows.int_at(0) : 0;
+    rows.run();
+    if (log_rows_ > 0) fold_action_log();
+  }
+  if (!postgres_) {
     // The checkpointer's connection: the same file, VFS and synchronous
     // setting (a checkpoint fsyncs as its connection is set to).
     checkpointer_ = std::make_unique<Db>(path, false, vfs);
@@ -715,12 +723,15 @@ void Store::run() {
   std::vector<bool> ok;
   for (;;) {
     bool last = false;
+    bool fold = false;  // the store was idle with moves in the log
     std::chrono::steady_clock::time_point queued_at;
     {
       std::unique_lock lock(mutex_);
       const auto ready = [&] { return stopping_ || !queue_.empty() || query_only_change_ >= 0; };
       if (in_doubt_) {
         wake_.wait_for(lock, kDoubtRetry, ready);
+      } else if (!postgres_ && log_rows_ > 0 && std::chrono::steady_clock::now() >= next_idle_fold_) {
+        fold = !wake_.wait_for(lock, kFoldIdle, ready);
       } else {
         wake_.wait(lock, ready);
       }
@@ -737,10 +748,21 @@ void Store::run() {
         if (!in_doubt_) return;
         last = true;  // one more try to settle the doubt before closing
       } else if (queue_.empty() && !in_doubt_) {
-        continue;
+        if (!fold) continue;
       }
-      batch.swap(queue_);
-      queued_at = first_queued_;
+      if (fold && queue_.empty()) {
+        batch.clear();
+      } else {
+        fold = false;
+        batch.swap(queue_);
+        queued_at = first_queued_;
+      }
+    }
+    if (fold) {
+      // Idle for kFoldIdle with moves in the log: a fold now holds nobody.
+      std::lock_guard conn(conn_mutex_);
+      if (!fold_action_log()) next_idle_fold_ = std::chrono::steady_clock::now() + kFoldRetry;
+      continue;
     }
     bool committed = false;
     {
@@ -757,6 +779,10 @@ void Store::run() {
     deliver(batch, ok);
     batch.clear();
     if (last) return;
+    if (!postgres_ && log_rows_ >= fold_at_ && !in_doubt_) {
+      std::lock_guard conn(conn_mutex_);
+      fold_action_log();
+    }
     if (!postgres_ && wal_pages_ >= kCheckpointPages) maybe_checkpoint();
   }
 }
@@ -872,6 +898,7 @@ bool Store::commit_batch(Batch& batch, std::vector<bool>& ok) {
   // transaction; while the server cannot be reached, every job is refused.
   if (postgres_ && !writer_->recover()) return false;
   bool committing = false;
+  append_to_log_ = batch.size() >= kLogBatch;
   try {
     begin();
     // The common case: every job succeeds, and no savepoint is needed. When
@@ -897,11 +924,15 @@ bool Store::commit_batch(Batch& batch, std::vector<bool>& ok) {
       begin();
       for (std::size_t i = 0; i < batch.size(); ++i) {
         writer_->prepare("SAVEPOINT job").run();
+        auto seq_changes = seq_changes_;  // what a refused job noted is undone with it
+        const auto log_rows = log_rows_pending_;
         try {
           batch[i].job(*writer_);
           writer_->prepare("RELEASE job").run();
           ok[i] = true;
         } catch (const std::exception& e) {
+          seq_changes_ = std::move(seq_changes);
+          log_rows_pending_ = log_rows;
           spdlog::warn("store: a write was refused: {}", e.what());
           try {
             writer_->prepare("ROLLBACK TO job").run();
@@ -915,6 +946,16 @@ bool Store::commit_batch(Batch& batch, std::vector<bool>& ok) {
     writer_->prepare("COMMIT").run();
     ++commits_;
     in_doubt_ = false;
+    for (auto& [table, seq] : seq_changes_) {
+      if (seq < 0) {
+        last_seq_.erase(table);
+      } else {
+        last_seq_[table] = seq;
+      }
+    }
+    seq_changes_.clear();
+    log_rows_ += log_rows_pending_;
+    log_rows_pending_ = 0;
     return true;
   } catch (const std::exception& e) {
     spdlog::warn("store: a transaction failed: {}", e.what());
@@ -942,6 +983,8 @@ bool Store::commit_batch(Batch& batch, std::vector<bool>& ok) {
 
 void Store::begin() {
   if (!postgres_) {
+    seq_changes_.clear();
+    log_rows_pending_ = 0;
     writer_->prepare("BEGIN IMMEDIATE").run();
     settle_doubt();
     return;
@@ -1014,6 +1057,70 @@ void Store::settle_doubt() {
   writer_->exec("PRAGMA user_version = " + std::to_string((version + 1) & 0x7fffffff));
 }
 
+void Store::expect_next_seq(Db& db, const std::string& table, std::int64_t seq) {
+  std::int64_t last = 0;
+  const auto change = seq_changes_.find(table);
+  const auto known = last_seq_.find(table);
+  if (change != seq_changes_.end() && change->second >= 0) {
+    last = change->second;
+  } else if (change == seq_changes_.end() && known != last_seq_.end()) {
+    last = known->second;
+  } else {
+    // Once per table and process: a table this process did not create, or
+    // whose moves it forgot.
+    auto& q = db.prepare(
+        "SELECT MAX(m) FROM (SELECT MAX(seq) AS m FROM actions_by_table WHERE table_id = ?1 UNION ALL "
+        "SELECT MAX(seq) FROM action_log WHERE table_id = ?1)");
+    q.bind(1, table);
+    last = q.step() ? q.int_at(0) : 0;
+    q.run();
+  }
+  if (seq != last + 1) {
+    throw std::runtime_error("table " + table + ": an action at seq " + std::to_string(seq) +
+                             " after seq " + std::to_string(last));
+  }
+  seq_changes_[table] = seq;
+}
+
+void Store::forget_seq(const std::string& table) { seq_changes_[table] = -1; }
+
+// Between two group commits, on the store thread (holding conn_mutex_), or at
+// start: the log's rows go to actions_by_table sorted by table, so each
+// table's page is written once for all of its moves in the log, instead of
+// once a move. One transaction: a failure moves nothing, and the view
+// `actions` reads the same rows before, during and after.
+bool Store::fold_action_log() {
+  bool committing = false;
+  try {
+    begin();
+    writer_
+        ->prepare(
+            "INSERT INTO actions_by_table (table_id, seq, seat, action, created_at, auto, node_id, "
+            "lease_epoch) SELECT table_id, seq, seat, action, created_at, auto, node_id, lease_epoch "
+            "FROM action_log ORDER BY table_id, seq")
+        .run();
+    writer_->prepare("DELETE FROM action_log").run();
+    committing = true;
+    writer_->prepare("COMMIT").run();
+  } catch (const std::exception& e) {
+    spdlog::warn("store: folding the move log failed (tried again later): {}", e.what());
+    // As for a group commit (commit_batch): a failed COMMIT may still be
+    // found by a restart until a later commit lands.
+    if (committing) in_doubt_ = true;
+    try {
+      if (!writer_->broken()) writer_->prepare("ROLLBACK").run();
+    } catch (const std::exception&) {
+    }
+    fold_at_ = log_rows_ + kFoldRows;
+    return false;
+  }
+  ++commits_;
+  ++folds_;
+  log_rows_ = 0;
+  fold_at_ = kFoldRows;
+  return true;
+}
+
 void Store::set_query_only(bool on) {
   // Outside any transaction: query_only cannot change inside one.
   std::lock_guard lock(mutex_);
@@ -1082,6 +1189,7 @@ void Store::save_table(const StoredTable& t, Done done, std::optional<Strand> on
             .bind(15, t.deal_commitment)
             .bind(16, std::int64_t{t.correspondence})
             .run();
+        if (!postgres_) seq_changes_[t.id] = 0;  // a new table: no move yet
         if (t.rated) {
           db.prepare("UPDATE tables SET rated = ? WHERE id = ?").bind(1, std::int64_t{*t.rated}).bind(2, t.id).run();
         }
@@ -1116,6 +1224,7 @@ void Store::delete_table(const std::string& table, Done done) {
       [this, table](Db& db) {
         fence(db, table);
         db.prepare("DELETE FROM tables WHERE id = ?").bind(1, table).run();
+        if (!postgres_) forget_seq(table);
       },
         std::move(done));
 }
@@ -1137,6 +1246,7 @@ void Store::close_table(const std::string& table, Done done) {
             .bind(1, now_seconds())
             .bind(2, table)
             .run();
+        if (!postgres_) forget_seq(table);
       },
       std::move(done));
 }
@@ -1147,11 +1257,22 @@ void Store::append_action(const std::string& table, const StoredAction& a,
   write(
       [this, table, a, rounds = std::move(rounds), result = std::move(result)](Db& db) {
         const auto epoch = fence(db, table);
+        // SQLite: a commit of many moves appends them to action_log, a few
+        // dozen to a page, and a commit of few writes them in their table's
+        // place (migrations/0016_action_log.sql). The seq is checked here,
+        // since the log has no key on it. PostgreSQL writes `actions`.
+        if (!postgres_) expect_next_seq(db, table, a.seq);
+        const bool to_log = !postgres_ && append_to_log_;
+        if (to_log) ++log_rows_pending_;
         // The writer's node and lease epoch (NULL, NULL on a one-node server):
         // the stored proof that no node wrote after losing its lease.
         auto& insert = db.prepare(
-            "INSERT INTO actions (table_id, seq, seat, action, created_at, auto, node_id, lease_epoch) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+            postgres_ ? "INSERT INTO actions (table_id, seq, seat, action, created_at, auto, node_id, lease_epoch) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            : to_log  ? "INSERT INTO action_log (table_id, seq, seat, action, created_at, auto, node_id, "
+                        "lease_epoch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                      : "INSERT INTO actions_by_table (table_id, seq, seat, action, created_at, auto, "
+                        "node_id, lease_epoch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
         insert.bind(1, table)
             .bind(2, a.seq)
             .bind(3, std::int64_t{a.seat})
@@ -1174,6 +1295,7 @@ void Store::append_action(const std::string& table, const StoredAction& a,
               .run();
         }
         if (!result) return;
+        if (!postgres_) forget_seq(table);
         db.prepare(
               "UPDATE tables SET status = 'over', scores = ?, winners = ?, finished_at = ? WHERE "
               "id = ?")
@@ -1269,7 +1391,10 @@ void Store::fill_table(Db& db, StoredTable& t) {
       t.seats[static_cast<std::size_t>(s)] = {seats.text_at(1), seats.text_at(2), seats.int_at(3) != 0};
     }
   }
-  auto& log = db.prepare("SELECT seq, seat, action, auto FROM actions WHERE table_id = ? ORDER BY seq");
+  auto& log = db.prepare(
+      postgres_ ? "SELECT seq, seat, action, auto FROM actions WHERE table_id = ?1 ORDER BY seq"
+                : "SELECT seq, seat, action, auto FROM actions_by_table WHERE table_id = ?1 UNION ALL "
+                  "SELECT seq, seat, action, auto FROM action_log WHERE table_id = ?1 ORDER BY seq");
   log.bind(1, t.id);
   while (log.step()) {
     t.actions.push_back({log.int_at(0), static_cast<int>(log.int_at(1)), log.text_at(2), log.text_at(3)});

@@ -68,6 +68,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
@@ -403,8 +404,21 @@ class Store {
   static constexpr int kCheckpointPages = 1000;
   static constexpr int kCatchUpPages = 200;
   static constexpr int kCheckpointForcePages = 4000;
+  // SQLite: moves are appended to action_log and folded into
+  // actions_by_table, a table's moves together, once the log holds this many
+  // (migrations/0016_action_log.sql); the view `actions` reads both.
+  static constexpr std::int64_t kFoldRows = 8192;
+  // SQLite: a group commit of at least this many jobs appends its moves to
+  // action_log; a smaller one writes them to actions_by_table. Moves left in
+  // the log are folded once the store has been idle for kFoldIdle (a failed
+  // fold is not tried again when idle before kFoldRetry).
+  static constexpr std::size_t kLogBatch = 16;
+  static constexpr std::chrono::milliseconds kFoldIdle{1000};
+  static constexpr std::chrono::seconds kFoldRetry{30};
   // SQLite: the store thread's nice value (see run()).
   static constexpr int kStoreNice = 10;
+  // Number of folds done (tests and figures).
+  std::uint64_t folds() const { return folds_.load(); }
   // True while a failed COMMIT may still be found on disk by a restart.
   bool in_doubt() const { return in_doubt_.load(); }
   // Writes waiting for the next group commit (/metrics).
@@ -439,6 +453,14 @@ class Store {
   // COMMIT lost its connection, committed.
   bool resolve_commit(std::int64_t xid);
   void fill_table(Db& db, StoredTable& t);
+  // SQLite, in a job: refuses (throws) an action whose seq is not the one
+  // after its table's last, and notes it for when the transaction commits.
+  void expect_next_seq(Db& db, const std::string& table, std::int64_t seq);
+  // SQLite, in a job: the table's moves are over (finished or deleted).
+  void forget_seq(const std::string& table);
+  // SQLite, on the store thread outside a transaction: moves action_log into
+  // actions_by_table in one transaction. False when it failed (nothing moved).
+  bool fold_action_log();
 
   // The lease epoch the write runs under; nullopt without a fence.
   std::optional<std::int64_t> fence(Db& db, const std::string& table) const {
@@ -490,6 +512,18 @@ class Store {
   std::atomic<int> checkpoint_retry_at_{0};
   std::atomic<std::uint64_t> checkpoints_on_store_thread_{0};
   std::atomic<std::uint64_t> checkpoints_in_background_{0};
+  // SQLite, store thread only: each table's last stored seq, as far as this
+  // process knows (a table not here is looked up), what the open transaction
+  // changes in it (-1: forget the table), the rows in action_log, and the
+  // count at which the next fold is tried.
+  std::unordered_map<std::string, std::int64_t> last_seq_;
+  std::unordered_map<std::string, std::int64_t> seq_changes_;
+  std::int64_t log_rows_ = 0;
+  std::int64_t log_rows_pending_ = 0;
+  std::int64_t fold_at_ = kFoldRows;
+  bool append_to_log_ = false;  // the batch being committed appends to the log
+  std::chrono::steady_clock::time_point next_idle_fold_{};
+  std::atomic<std::uint64_t> folds_{0};
   const char* synchronous_ = "";  // the writer's PRAGMA, for the checkpointer
   std::thread thread_;
 

@@ -140,6 +140,107 @@ std::vector<std::string> log_in_store(Store& store, const std::string& table) {
 
 }  // namespace
 
+// One number a query finds in a copy of the files on disk now.
+std::int64_t number_on_disk(const fs::path& db, const char* sql) {
+  TempDir copy;
+  const fs::path to = copy.path / "copy.db";
+  fs::copy_file(db, to);
+  if (fs::exists(db.string() + "-wal")) fs::copy_file(db.string() + "-wal", to.string() + "-wal");
+  sqlite3* conn = nullptr;
+  REQUIRE(sqlite3_open_v2(to.c_str(), &conn, SQLITE_OPEN_READWRITE, "unix") == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  REQUIRE(sqlite3_prepare_v2(conn, sql, -1, &st, nullptr) == SQLITE_OK);
+  const std::int64_t n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+  sqlite3_finalize(st);
+  sqlite3_close(conn);
+  return n;
+}
+
+std::vector<std::string> moves(int from, int to) {
+  std::vector<std::string> out;
+  for (int seq = from; seq <= to; ++seq) out.push_back(a_move(seq, card_id(seq)).action);
+  return out;
+}
+
+TEST_CASE("a group commit of many moves appends them to the log; they are read in order and folded") {
+  TempDir dir;
+  const fs::path db = dir.path / "casa.db";
+  {
+    Store store(db.string(), Durability::full);
+    for (const char* t : {"t1", "t2"}) {
+      REQUIRE(wait_for([&](Store::Done d) { store.save_table(a_table(t), std::move(d)); }));
+    }
+    // 20 moves in one commit (kLogBatch is 16): two tables' moves interleaved,
+    // and a seq that t1 already has, which is refused there as in the table.
+    static_assert(Store::kLogBatch <= 20);
+    Gate gate;
+    gate.block(store);
+    std::vector<std::promise<bool>> outcomes(20);
+    auto queue = [&](int i, const std::string& table, std::int64_t seq, const std::string& card) {
+      store.append_action(table, a_move(seq, card), {}, std::nullopt,
+                          [&outcomes, i](bool ok) { outcomes[static_cast<std::size_t>(i)].set_value(ok); });
+    };
+    int i = 0;
+    for (int seq = 1; seq <= 9; ++seq) {
+      queue(i++, "t1", seq, card_id(seq));
+      queue(i++, "t2", seq, card_id(seq));
+    }
+    queue(i++, "t1", 5, "again");  // refused: t1 has a seq 5 in this very commit
+    queue(i++, "t1", 10, card_id(10));
+    gate.release.set_value();
+    for (int k = 0; k < 20; ++k) CHECK(outcomes[static_cast<std::size_t>(k)].get_future().get() == (k != 18));
+    CHECK(number_on_disk(db, "SELECT COUNT(*) FROM action_log") == 19);
+    CHECK(number_on_disk(db, "SELECT COUNT(*) FROM actions_by_table") == 0);
+    CHECK(log_on_disk(db, "t1") == moves(1, 10));
+    CHECK(log_on_disk(db, "t2") == moves(1, 9));
+    CHECK(log_in_store(store, "t1") == moves(1, 10));
+
+    // A commit of one move writes it in its table's place; the seq is still
+    // checked against the log.
+    CHECK_FALSE(append(store, "t1", a_move(10, "again")));
+    CHECK_FALSE(append(store, "t2", a_move(11, "gap")));
+    REQUIRE(append(store, "t1", a_move(11, card_id(11))));
+    CHECK(number_on_disk(db, "SELECT COUNT(*) FROM actions_by_table") == 1);
+    CHECK(log_in_store(store, "t1") == moves(1, 11));
+    CHECK(store.folds() == 0);
+  }
+  // A restart folds what is left in the log before it reads any table.
+  {
+    Store store(db.string(), Durability::full);
+    CHECK(store.folds() == 1);
+    CHECK(number_on_disk(db, "SELECT COUNT(*) FROM action_log") == 0);
+    CHECK(number_on_disk(db, "SELECT COUNT(*) FROM actions_by_table") == 20);
+    CHECK(log_in_store(store, "t1") == moves(1, 11));
+    CHECK(log_on_disk(db, "t2") == moves(1, 9));
+    // A table this process did not store moves for goes on at its next seq.
+    CHECK_FALSE(append(store, "t2", a_move(9, "again")));
+    REQUIRE(append(store, "t2", a_move(10, card_id(10))));
+    CHECK(log_on_disk(db, "t2") == moves(1, 10));
+  }
+}
+
+TEST_CASE("moves left in the log are folded once the store has been idle a second") {
+  TempDir dir;
+  const fs::path db = dir.path / "casa.db";
+  Store store(db.string(), Durability::full);
+  REQUIRE(wait_for([&](Store::Done d) { store.save_table(a_table("t1"), std::move(d)); }));
+  Gate gate;
+  gate.block(store);
+  std::vector<std::promise<bool>> outcomes(Store::kLogBatch);
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    store.append_action("t1", a_move(static_cast<std::int64_t>(i) + 1, card_id(static_cast<int>(i) + 1)), {},
+                        std::nullopt, [&outcomes, i](bool ok) { outcomes[i].set_value(ok); });
+  }
+  gate.release.set_value();
+  for (auto& o : outcomes) REQUIRE(o.get_future().get());
+  CHECK(number_on_disk(db, "SELECT COUNT(*) FROM action_log") == static_cast<std::int64_t>(Store::kLogBatch));
+  for (int i = 0; i < 100 && store.folds() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK(store.folds() == 1);
+  CHECK(number_on_disk(db, "SELECT COUNT(*) FROM action_log") == 0);
+  CHECK(log_on_disk(db, "t1") == moves(1, static_cast<int>(Store::kLogBatch)));
+  CHECK(log_in_store(store, "t1") == moves(1, static_cast<int>(Store::kLogBatch)));
+}
+
 // How many of this process's threads run at nice `nice` under the normal
 // policy, and how many under SCHED_IDLE (/proc/self/task/*/stat, fields 19
 // and 41).
