@@ -107,13 +107,19 @@ struct Gate {
 
 // The action log of `table` as a fresh process would find it in a copy of
 // the files on disk now (the copy has no -shm: SQLite recovers from the WAL).
-std::vector<std::string> log_on_disk(const fs::path& db, const std::string& table) {
-  TempDir copy;
+// A connection to a copy (in `copy`) of the files on disk now.
+sqlite3* open_copy(const fs::path& db, const TempDir& copy) {
   const fs::path to = copy.path / "copy.db";
   fs::copy_file(db, to);
   if (fs::exists(db.string() + "-wal")) fs::copy_file(db.string() + "-wal", to.string() + "-wal");
   sqlite3* conn = nullptr;
   REQUIRE(sqlite3_open_v2(to.c_str(), &conn, SQLITE_OPEN_READWRITE, "unix") == SQLITE_OK);
+  return conn;
+}
+
+std::vector<std::string> log_on_disk(const fs::path& db, const std::string& table) {
+  TempDir copy;
+  sqlite3* conn = open_copy(db, copy);
   sqlite3_stmt* st = nullptr;
   std::vector<std::string> out;
   // No actions table at all: even the schema was lost.
@@ -143,11 +149,7 @@ std::vector<std::string> log_in_store(Store& store, const std::string& table) {
 // One number a query finds in a copy of the files on disk now.
 std::int64_t number_on_disk(const fs::path& db, const char* sql) {
   TempDir copy;
-  const fs::path to = copy.path / "copy.db";
-  fs::copy_file(db, to);
-  if (fs::exists(db.string() + "-wal")) fs::copy_file(db.string() + "-wal", to.string() + "-wal");
-  sqlite3* conn = nullptr;
-  REQUIRE(sqlite3_open_v2(to.c_str(), &conn, SQLITE_OPEN_READWRITE, "unix") == SQLITE_OK);
+  sqlite3* conn = open_copy(db, copy);
   sqlite3_stmt* st = nullptr;
   REQUIRE(sqlite3_prepare_v2(conn, sql, -1, &st, nullptr) == SQLITE_OK);
   const std::int64_t n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
