@@ -20,6 +20,7 @@ limits=(--ulimit "nofile=$nofile:$nofile" --ulimit nproc=4096:4096)
 
 debian_base_images_make() {  # debian_base_images_make AREA
   local rootfs=$1/rootfs sources
+  mkdir -p "$1"
   sources=/etc/apt/sources.list.d/debian.sources
   [ -f "$sources" ] || sources=/etc/apt/sources.list
   rm -rf "$rootfs"

@@ -16,22 +16,25 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
+echo "== $(df -P -B1G . | awk 'NR == 2 { print $4 }') GB free at the start"
 times=()
+free_gb() { df -P -B1G . | awk 'NR == 2 { print $4 }'; }
 phase() {
   local name=$1 start=$SECONDS
   shift
   echo "== $name"
   "$@"
   local took=$((SECONDS - start))
-  times+=("$(printf '%-28s %4d s' "$name" "$took")")
-  echo "== $name: $took s"
+  times+=("$(printf '%-28s %4d s   %4d GB free' "$name" "$took" "$(free_gb)")")
+  echo "== $name: $took s ($(free_gb) GB free)"
 }
+quiet() { "$@" >/dev/null; }
 fuzz_seconds="${CASA_FUZZ_SECONDS:-30}"
 # postgres: the server suites run a second time on PostgreSQL (server_postgres,
 # server_ratings_postgres in ctest).
 if [ "$fuzz_seconds" -gt 0 ]; then phase "packages" scripts/deps.sh fuzz postgres package; else phase "packages" scripts/deps.sh postgres package; fi
 jobs=$(nproc)
-phase "configure" cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASA_WERROR=ON >/dev/null
+phase "configure" quiet cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASA_WERROR=ON
 phase "build" cmake --build build -j"$jobs"
 # Both cores: the two halves of the property runs go side by side; the
 # network suites are marked RUN_SERIAL and still run alone.
@@ -39,20 +42,29 @@ phase "ctest" ctest --test-dir build --output-on-failure --timeout 600 -j"$jobs"
 phase "web client" scripts/test-web.sh
 phase "cluster" scripts/test-cluster.sh  # PostgreSQL, HAProxy, three nodes: kill -9, drain, pause, partitions
 # Release: what a user's build and the Debian package use; -O3-only warnings show here.
-phase "release configure" cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DCASA_WERROR=ON \
-  -DCMAKE_INSTALL_PREFIX=/usr >/dev/null
+phase "release configure" quiet cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DCASA_WERROR=ON \
+  -DCMAKE_INSTALL_PREFIX=/usr
 phase "release build" cmake --build build-release -j"$jobs" --target casa-server casa
 # The web client is built (scripts/test-web.sh); cmake/install.cmake packs its dist/.
 phase "debian package" bash -c 'scripts/build-web.sh && cd build-release && rm -f casa-server_*.deb && cpack -G DEB >/dev/null && ls casa-server_*.deb'
-phase "sanitizer configure" cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASA_SANITIZE=ON -DCASA_WERROR=ON \
-  -DCASA_ENGINE_ONLY=ON >/dev/null
+phase "sanitizer configure" quiet cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASA_SANITIZE=ON -DCASA_WERROR=ON \
+  -DCASA_ENGINE_ONLY=ON
 phase "sanitizer build" cmake --build build-sanitize -j"$jobs" --target casa_engine_tests
 phase "sanitizer tests" ctest --test-dir build-sanitize --output-on-failure --timeout 900 -R "^engine$"
 if [ "$fuzz_seconds" -gt 0 ]; then
   # A fixed seed: the same build explores the same inputs on every run.
   phase "fuzz" env FUZZ_SEED="${FUZZ_SEED:-1}" JOBS="$jobs" fuzz/run.sh "$fuzz_seconds"
 fi
+# The container tests add packages, builds and images to podman's storage: say so
+# before they start if the disk looks too small for them, rather than let dpkg
+# fail deep inside a container.
+room() {  # room GB WHAT
+  local free; free=$(free_gb)
+  [ "$free" -ge "$1" ] || echo "== warning: $free GB free here; $2 needs about $1 GB"
+}
+[ "${CASA_INSTALL_TEST:-1}" = 0 ] || room 5 "the install test (a fresh Debian 12 container that builds everything)"
 [ "${CASA_INSTALL_TEST:-1}" = 0 ] || phase "install" scripts/test-install.sh  # fresh Debian 12, the package as a service
+[ "${CASA_IMAGE_TEST:-1}" = 0 ] || room 3 "the image test (two image builds)"
 [ "${CASA_IMAGE_TEST:-1}" = 0 ] || phase "image" scripts/test-image.sh  # the Docker image, with podman
 echo "== every test passed in $(($(date +%s) - t0)) s:"
 printf '   %s\n' "${times[@]}"
