@@ -268,13 +268,22 @@ class Game {
   }
 
   void check() {
-    auto [status, body] = casa::testing::http_get(s_.port, "/api/games/" + table_);
+    // A node may be restarting or cut off: HAProxy then answers 503 or closes the
+    // connection before any response (end of stream), and the request is tried again.
+    const auto fetch = [&]() -> std::pair<int, std::string> {
+      try {
+        return casa::testing::http_get(s_.port, "/api/games/" + table_);
+      } catch (const std::exception& e) {
+        return {0, e.what()};
+      }
+    };
+    auto [status, body] = fetch();
     for (int attempt = 0; status != 200 && attempt < 50; ++attempt) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));  // a node may be restarting
-      std::tie(status, body) = casa::testing::http_get(s_.port, "/api/games/" + table_);
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      std::tie(status, body) = fetch();
     }
     if (status != 200) {
-      totals_.fail(table_ + ": replay answered " + std::to_string(status));
+      totals_.fail(table_ + ": replay answered " + std::to_string(status) + (status == 0 ? " (" + body + ")" : ""));
       totals_.failed++;
       return;
     }
