@@ -16,9 +16,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
-echo "== $(df -P -B1G . | awk 'NR == 2 { print $4 }') GB free at the start"
 times=()
 free_gb() { df -P -B1G . | awk 'NR == 2 { print $4 }'; }
+echo "== $(free_gb) GB free at the start"
 phase() {
   local name=$1 start=$SECONDS
   shift
