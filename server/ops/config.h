@@ -21,6 +21,9 @@ struct Config {
   // "full": a commit is fsync'd before anyone hears of it (survives a power
   // cut). "normal": not fsync'd (survives kill -9, not a power cut).
   std::string durability = "full";
+  // SQLite: the WAL's size in 4 KB pages at which it is copied into the
+  // database file (server/store/store.h, WalLimits).
+  int wal_checkpoint_pages = 1000;
   std::string log_level = "info";
   std::string log_format = "text";  // "text": spdlog's lines; "json": one object per line (server/ops/log.h)
   std::string tls_cert;  // both set: serve wss:// and https:// only

@@ -527,7 +527,7 @@ const char* gather_vfs() {
 
 // ---- Store ------------------------------------------------------------------
 
-Store::Store(const std::string& path, Durability durability) {
+Store::Store(const std::string& path, Durability durability, WalLimits wal) : wal_limits_(wal) {
   // SQLite with synchronous=FULL: the WAL's writes are gathered until the
   // commit's fsync (see gather_vfs above).
   const bool sqlite = !Db::is_postgres_url(path);
@@ -783,7 +783,7 @@ void Store::run() {
       std::lock_guard conn(conn_mutex_);
       fold_action_log();
     }
-    if (!postgres_ && wal_pages_ >= kCheckpointPages) maybe_checkpoint();
+    if (!postgres_ && wal_pages_ >= wal_limits_.checkpoint_pages) maybe_checkpoint();
   }
 }
 
@@ -794,7 +794,7 @@ void Store::run() {
 // commits (see the invariants in store.h).
 void Store::maybe_checkpoint() {
   const int wal = wal_pages_;
-  if (wal < std::max(kCheckpointPages, checkpoint_retry_at_.load())) return;
+  if (wal < std::max(wal_limits_.checkpoint_pages, checkpoint_retry_at_.load())) return;
   bool running = false;
   int copied = 0;  // by the last background checkpoint of this WAL, if any
   {
@@ -802,13 +802,13 @@ void Store::maybe_checkpoint() {
     running = checkpoint_wanted_ || checkpoint_running_;
     if (background_generation_ == wal_generation_) copied = background_copied_;
   }
-  if (wal >= std::max(kCheckpointForcePages, checkpoint_retry_at_.load())) {
+  if (wal >= std::max(wal_limits_.force_pages, checkpoint_retry_at_.load())) {
     // The checkpoint thread falls behind (or failed): the whole WAL here,
     // commits held, so that the WAL stays bounded whatever the load.
     checkpoint_here();
   } else if (running) {
     return;
-  } else if (copied > 0 && wal - copied <= kCatchUpPages) {
+  } else if (copied > 0 && wal - copied <= wal_limits_.catch_up_pages) {
     checkpoint_here();
   } else {
     {
@@ -885,10 +885,10 @@ int Store::checkpoint(bool on_store_thread) {
     return copied;
   }
   // A full or failing disk: the WAL keeps every commit (nothing is lost),
-  // and the next try waits until it grew by another kCheckpointPages.
+  // and the next try waits until it grew by another checkpoint_pages.
   spdlog::warn("store: a checkpoint failed ({} of {} WAL pages copied): {}", copied, wal,
                sqlite3_errmsg(checkpointer_->handle()));
-  checkpoint_retry_at_ = wal_pages_ + kCheckpointPages;
+  checkpoint_retry_at_ = wal_pages_ + wal_limits_.checkpoint_pages;
   return 0;
 }
 

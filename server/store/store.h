@@ -41,12 +41,12 @@
 //  * SQLite: checkpoints (copying the WAL's pages into the database file,
 //    which fsyncs that file in either setting) never run inside a COMMIT, so
 //    they hold up no job of the batch being committed. Once the WAL holds
-//    kCheckpointPages pages, the checkpoint thread copies it at the lowest
+//    WalLimits::checkpoint_pages, the checkpoint thread copies it at the lowest
 //    CPU priority while group commits go on beside it. The WAL starts over at
 //    a commit that finds all of it copied, so the few pages committed during
-//    that copy (at most kCatchUpPages) are copied by the store thread between
+//    that copy (at most catch_up_pages) are copied by the store thread between
 //    two commits: a short hold instead of a whole checkpoint's. When the
-//    checkpoint thread falls behind and the WAL reaches kCheckpointForcePages,
+//    checkpoint thread falls behind and the WAL reaches force_pages,
 //    the store thread copies it all between two commits, so the WAL stays
 //    below about that size (each page 4 KB), whatever the load.
 //  * A COMMIT that failed after writing to the WAL (a failed fsync) leaves its
@@ -57,6 +57,7 @@
 //    transaction the server believes did not happen.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -296,11 +297,24 @@ extern const char* const kPlayerDisplayName;
 
 enum class Durability { full, normal };
 
+// SQLite: when the WAL is copied into the database file (see the invariants
+// above). A larger WAL means fewer checkpoints: each copies a page once
+// however many commits changed it, and holds the commits less often. It
+// costs disk (4 KB a page) and a longer read of the WAL when the server
+// starts after a crash.
+struct WalLimits {
+  int checkpoint_pages = 1000;  // the checkpoint thread copies the WAL from here
+  int catch_up_pages = 200;     // at most this many pages copied by the store thread, commits held
+  int force_pages = 4000;       // the store thread copies the whole WAL from here
+  // checkpoint_pages = pages, the others in the same proportions.
+  static WalLimits from_checkpoint_pages(int pages) { return {pages, std::max(1, pages / 5), pages * 4}; }
+};
+
 class Store {
  public:
   // Opens (creating if needed) the database and applies pending migrations.
   // Throws std::runtime_error when that fails.
-  explicit Store(const std::string& path, Durability durability = Durability::full);
+  explicit Store(const std::string& path, Durability durability = Durability::full, WalLimits wal = {});
   ~Store();
 
   using Done = std::function<void(bool ok)>;
@@ -398,12 +412,13 @@ class Store {
   // held meanwhile) and by the checkpoint thread beside the commits.
   std::uint64_t checkpoints_on_store_thread() const { return checkpoints_on_store_thread_.load(); }
   std::uint64_t checkpoints_in_background() const { return checkpoints_in_background_.load(); }
-  // SQLite: the WAL size (in pages) at which the checkpoint thread copies it;
-  // the most pages committed meanwhile that the store thread then copies
-  // itself; and the size at which the store thread copies the whole WAL.
-  static constexpr int kCheckpointPages = 1000;
-  static constexpr int kCatchUpPages = 200;
-  static constexpr int kCheckpointForcePages = 4000;
+  // SQLite: the default WalLimits: the WAL size (in pages) at which the
+  // checkpoint thread copies it; the most pages committed meanwhile that the
+  // store thread then copies itself; and the size at which the store thread
+  // copies the whole WAL.
+  static constexpr int kCheckpointPages = WalLimits{}.checkpoint_pages;
+  static constexpr int kCatchUpPages = WalLimits{}.catch_up_pages;
+  static constexpr int kCheckpointForcePages = WalLimits{}.force_pages;
   // SQLite: moves are appended to action_log and folded into
   // actions_by_table, a table's moves together, once the log holds this many
   // (migrations/0016_action_log.sql); the view `actions` reads both.
@@ -510,6 +525,7 @@ class Store {
   std::atomic<int> wal_pages_{0};
   std::atomic<int> wal_generation_{0};
   std::atomic<int> checkpoint_retry_at_{0};
+  const WalLimits wal_limits_;
   std::atomic<std::uint64_t> checkpoints_on_store_thread_{0};
   std::atomic<std::uint64_t> checkpoints_in_background_{0};
   // SQLite, store thread only: each table's last stored seq, as far as this

@@ -711,6 +711,48 @@ TEST_CASE("durability full: a checkpoint runs after the commit that filled the W
   CHECK(rows == kCommits * 20 + (more + 1) * 10);
 }
 
+TEST_CASE("the WAL limits the store is given set when it checkpoints and how large the WAL grows") {
+  TempDir dir;
+  const fs::path db = dir.path / "casa.db";
+  // A quarter of the defaults' force size: the store thread copies the whole
+  // WAL at 400 pages, where the defaults would not even have started (1000).
+  const auto limits = casa::server::WalLimits::from_checkpoint_pages(100);
+  REQUIRE(limits.force_pages < Store::kCheckpointPages);
+  Store store(db.string(), Durability::full, limits);
+  REQUIRE(wait_for([&](Store::Done d) {
+    store.write([](casa::server::Db& conn) { conn.exec("CREATE TABLE filler (body TEXT)"); }, std::move(d));
+  }));
+  const auto syncs_before = casa::powercut::sync_count(FileKind::main_db);
+  // Commits of 20 pages, one after the other, to about three times the
+  // force size: at each acknowledgement, whether the database file was
+  // fsync'd yet (only a checkpoint does that) and the WAL's size.
+  int first_checkpointed = -1;
+  std::uintmax_t largest_wal = 0;
+  for (int i = 1; i <= 60; ++i) {
+    REQUIRE(wait_for([&](Store::Done d) { store.write([](casa::server::Db& conn) { fill(conn, 20); }, std::move(d)); }));
+    largest_wal = std::max(largest_wal, fs::file_size(db.string() + "-wal"));
+    if (first_checkpointed < 0 && casa::powercut::sync_count(FileKind::main_db) > syncs_before) first_checkpointed = i;
+  }
+  // A checkpoint came once the WAL held checkpoint_pages pages, and at the
+  // latest at force_pages (each commit adds 20 pages and the b-tree pages
+  // above them; a WAL page is 4 KB and a 24-byte header).
+  CAPTURE(first_checkpointed);
+  CHECK(first_checkpointed >= 2);
+  CHECK(first_checkpointed <= limits.force_pages / 20 + 1);
+  CHECK(store.checkpoints() >= 2);
+  // The WAL never grew past force_pages by more than a few commits, while
+  // three times that was written.
+  CAPTURE(largest_wal);
+  CHECK(largest_wal <= std::uintmax_t{4120} * (limits.force_pages + 3 * 25));
+  std::int64_t rows = 0;
+  store.read([&](casa::server::Db& conn) {
+    auto& q = conn.prepare("SELECT COUNT(*) FROM filler");
+    rows = q.step() ? q.int_at(0) : -1;
+    q.run();
+  });
+  CHECK(rows == 60 * 20);
+}
+
 TEST_CASE("commits are acknowledged while a checkpoint copies the WAL, and the WAL then starts over") {
   TempDir dir;
   const fs::path db = dir.path / "casa.db";

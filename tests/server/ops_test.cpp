@@ -22,6 +22,7 @@
 
 #include "protocol/protocol.h"
 #include "server/store/backup.h"
+#include "server/store/store.h"
 #include "server/ops/config.h"
 #include "server/ops/log.h"
 #include "server/ops/metrics.h"
@@ -712,6 +713,23 @@ fs::path write_file(const fs::path& dir, const std::string& name, const std::str
 }
 
 }  // namespace
+
+TEST_CASE("--wal-checkpoint-pages: the WAL's checkpoint size, within 100 to 1,000,000 pages") {
+  casa::server::Config c;
+  CHECK(c.wal_checkpoint_pages == casa::server::Store::kCheckpointPages);
+  REQUIRE_FALSE(parse({"--wal-checkpoint-pages", "8000"}, c));
+  CHECK(c.wal_checkpoint_pages == 8000);
+  const auto limits = casa::server::WalLimits::from_checkpoint_pages(c.wal_checkpoint_pages);
+  CHECK(limits.checkpoint_pages == 8000);
+  CHECK(limits.catch_up_pages == 1600);
+  CHECK(limits.force_pages == 32000);
+  for (const char* bad : {"99", "1000001", "-5"}) {
+    casa::server::Config refused;
+    const auto error = parse({"--wal-checkpoint-pages", bad}, refused);
+    REQUIRE(error);
+    CHECK(error->find("--wal-checkpoint-pages must be from 100 to 1000000") != std::string::npos);
+  }
+}
 
 TEST_CASE("configuration file: flags > environment > file > defaults") {
   const fs::path dir = temp_dir("conf");
