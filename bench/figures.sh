@@ -14,6 +14,7 @@
 #   HALF_TABLES (5000)  IDLE (10000)  RESTART_TABLES (1000)
 #   THREADS (1) and SERVER_CPUS (0): the server's --threads and taskset CPU list
 #   DURABILITY (full): the server's --durability (normal: no fsync per commit)
+#   SERVER_ARGS: more flags for the game server, split on spaces
 #   FEATURES (none): protocol features the generator asks for in hello (e.g. view_patch)
 #   curve: RATES ("500 1000 ..." offered moves/s, one run each, HALF_TABLES live
 #   tables, DURATION s after a WARMUP (3) s warm-up); writes $OUT/curve.jsonl and, with
@@ -59,6 +60,9 @@ server_cpus="${SERVER_CPUS:-0}"
 server_flags=(--address 127.0.0.1 --port "$port" --threads "${THREADS:-1}" --rate-per-second 1000000 --rate-burst 1000000
   --max-connections-per-address 100000 --max-tables-per-player 100000 --max-write-queue 100000
   --players-per-address-per-hour 1000000 --durability "${DURABILITY:-full}")
+# SERVER_ARGS: more flags for the game server (e.g. "--wal-checkpoint-pages 8000").
+read -r -a extra_server_args <<<"${SERVER_ARGS:-}"
+server_flags+=("${extra_server_args[@]}")
 
 server_pid=""
 server_port=""
