@@ -1079,7 +1079,7 @@ void Server::start() {
   protocol::set_error_hook(&count_error);  // errors by code, for /metrics
   m.store = std::make_unique<Store>(
       m.config.db, m.config.durability == "normal" ? Durability::normal : Durability::full,
-      WalLimits::from_checkpoint_pages(m.config.wal_checkpoint_pages));
+      WalLimits{m.config.wal_checkpoint_pages});
   std::vector<asio::io_context*> table_shards;
   for (auto& shard : m.shards) table_shards.push_back(shard.get());
   m.lobby = std::make_unique<Lobby>(std::move(table_shards), *m.store, m.config, m.factory, m.games);

@@ -300,14 +300,17 @@ enum class Durability { full, normal };
 // SQLite: when the WAL is copied into the database file (see the invariants
 // above). A larger WAL means fewer checkpoints: each copies a page once
 // however many commits changed it, and holds the commits less often. It
-// costs disk (4 KB a page) and a longer read of the WAL when the server
-// starts after a crash.
+// costs disk (4 KB a page), memory (with Durability::full the WAL's bytes are
+// kept for the checkpoints to read, up to 64 MiB) and a longer read of the
+// WAL when the server starts after a crash. WalLimits{pages} sets
+// checkpoint_pages; the other two follow from it.
 struct WalLimits {
-  int checkpoint_pages = 1000;  // the checkpoint thread copies the WAL from here
-  int catch_up_pages = 200;     // at most this many pages copied by the store thread, commits held
-  int force_pages = 4000;       // the store thread copies the whole WAL from here
-  // checkpoint_pages = pages, the others in the same proportions.
-  static WalLimits from_checkpoint_pages(int pages) { return {pages, std::max(1, pages / 5), pages * 4}; }
+  // The checkpoint thread copies the WAL from this size on.
+  int checkpoint_pages = 1000;
+  // At most this many pages are copied by the store thread, commits held.
+  int catch_up_pages = std::max(1, checkpoint_pages / 5);
+  // The store thread copies the whole WAL from this size on.
+  int force_pages = checkpoint_pages * 4;
 };
 
 class Store {

@@ -716,7 +716,7 @@ TEST_CASE("the WAL limits the store is given set when it checkpoints and how lar
   const fs::path db = dir.path / "casa.db";
   // A quarter of the defaults' force size: the store thread copies the whole
   // WAL at 400 pages, where the defaults would not even have started (1000).
-  const auto limits = casa::server::WalLimits::from_checkpoint_pages(100);
+  const auto limits = casa::server::WalLimits{100};
   REQUIRE(limits.force_pages < Store::kCheckpointPages);
   Store store(db.string(), Durability::full, limits);
   REQUIRE(wait_for([&](Store::Done d) {

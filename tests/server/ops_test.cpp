@@ -719,7 +719,7 @@ TEST_CASE("--wal-checkpoint-pages: the WAL's checkpoint size, within 100 to 1,00
   CHECK(c.wal_checkpoint_pages == casa::server::Store::kCheckpointPages);
   REQUIRE_FALSE(parse({"--wal-checkpoint-pages", "8000"}, c));
   CHECK(c.wal_checkpoint_pages == 8000);
-  const auto limits = casa::server::WalLimits::from_checkpoint_pages(c.wal_checkpoint_pages);
+  const auto limits = casa::server::WalLimits{c.wal_checkpoint_pages};
   CHECK(limits.checkpoint_pages == 8000);
   CHECK(limits.catch_up_pages == 1600);
   CHECK(limits.force_pages == 32000);
