@@ -42,6 +42,7 @@
 # Needs valgrind and strace: scripts/deps.sh bench; perf for an io_uring build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
 build="${BUILD:-build}"
 server_bin="${SERVER:-$build/server/casa-server}"
@@ -103,10 +104,7 @@ run() {
   fi
   "${prefix[@]}" "${cmd[@]}" >"$out/$name.log" 2>&1 &
   pid=$!
-  for _ in $(seq 1 1200); do
-    curl -sf -m 1 "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
-    sleep 0.1
-  done
+  wait_healthz "$port" 1200 0.1 || true
   "$loadgen" --quiet --url "ws://127.0.0.1:$port/ws" "${gen[@]}" --tables "$tables" --seed "$seed" \
     --warmup 0 --duration 600 --max-moves "$moves" >"$out/$name.json"
   stop

@@ -21,6 +21,7 @@
 #   SUMMARY_ONLY=1: print the summary of the results already in $OUT
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
 build="${BUILD:-build}"
 server_bin="${SERVER:-$build/server/casa-server}"
@@ -80,10 +81,7 @@ start_server() {
   taskset -c 0 "$@" "$server_bin" "${server_flags[@]}" --db "$out/durability.db" --durability "$setting" \
     >"$out/durability-server.log" 2>&1 &
   server_pid=$!
-  for _ in $(seq 1 5000); do
-    curl -sf -m 1 "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && return 0
-    sleep 0.002
-  done
+  wait_healthz "$port" && return 0
   echo "server did not start; see $out/durability-server.log" >&2
   return 1
 }
@@ -117,7 +115,7 @@ for setting in normal full; do
     "$server_bin" "${server_flags[@]}" --db "$out/durability.db" --durability "$setting" \
     >"$out/durability-server.log" 2>&1 &
   server_pid=$!
-  for _ in $(seq 1 5000); do curl -sf -m 1 "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.002; done
+  wait_healthz "$port" || true
   moves=$(gen --tables "$tables" --duration "$duration" --warmup 0 | jq .moves)
   # Stop the server itself (strace's child); strace then writes its count.
   kill -TERM "$(pgrep -P "$server_pid" | head -1)"; wait "$server_pid" 2>/dev/null || true; server_pid=""

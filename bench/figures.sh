@@ -39,6 +39,7 @@
 #   Writes $OUT/cores.jsonl (one line per run, "server_threads" added).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
 build="${BUILD:-build}"
 server_bin="${SERVER:-$build/server/casa-server}"
@@ -79,10 +80,7 @@ start_server() {
   taskset -c "$server_cpus" "$@" >"$log" 2>&1 &
   server_pid=$!
   server_port="$port"
-  for _ in $(seq 1 5000); do
-    curl -sf -m 1 "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && return 0
-    sleep 0.002
-  done
+  wait_healthz "$port" && return 0
   echo "server did not start; see $log" >&2
   return 1
 }

@@ -24,6 +24,7 @@
 #   ARMS="default --wal-checkpoint-pages,8000 --durability,normal"
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
 build="${BUILD:-build-release}"
 server_bin="${SERVER:-$build/server/casa-server}"
@@ -51,10 +52,7 @@ stop() {
 }
 trap 'stop; rm -f "$out"/run.db*' EXIT
 wait_up() {
-  for _ in $(seq 1 5000); do
-    curl -sf -m 1 "http://127.0.0.1:$1/healthz" >/dev/null 2>&1 && return 0
-    sleep 0.002
-  done
+  wait_healthz "$1" && return 0
   echo "nothing answers on port $1" >&2
   return 1
 }
