@@ -507,6 +507,7 @@ HttpResponse metrics_response(const HttpContext& ctx, const HttpRequest& req) {
   g.tables_by_state = lobby.tables_by_state;
   g.players_connected = lobby.players_connected;
   g.store_queue = static_cast<std::int64_t>(ctx.store->queue_depth());
+  g.store_wal_copy_bytes = static_cast<std::int64_t>(ctx.store->wal_copy_bytes());
   if (BotPool* pool = ctx.lobby->bot_pool()) {
     g.bot_threads = pool->threads();
     g.bot_busy = static_cast<std::int64_t>(pool->busy());

@@ -299,6 +299,12 @@ std::string metrics_text(const MetricsGauges& g) {
   queue.metric.push_back(gauge(static_cast<double>(g.store_queue)));
   all.push_back(std::move(queue));
 
+  auto wal_copy = family("casa_store_wal_copy_bytes",
+                         "Memory held by the copy of the SQLite WAL that checkpoints read (durability full)",
+                         MetricType::Gauge);
+  wal_copy.metric.push_back(gauge(static_cast<double>(g.store_wal_copy_bytes)));
+  all.push_back(std::move(wal_copy));
+
   auto bot_threads =
       family("casa_bot_threads", "Threads of the searching bots' pool", MetricType::Gauge);
   bot_threads.metric.push_back(gauge(static_cast<double>(g.bot_threads)));

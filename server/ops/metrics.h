@@ -76,6 +76,7 @@ struct MetricsGauges {
       tables_by_state;  // waiting, playing, over, closed
   std::int64_t players_connected = 0;
   std::int64_t store_queue = 0;
+  std::int64_t store_wal_copy_bytes = 0;
   std::int64_t bot_threads = 0, bot_busy = 0, bot_queued = 0;
   // Cluster mode only (docs/cluster.md): this node's id, and its share of the cluster.
   std::string node;  // empty: a single node, and none of the below is written

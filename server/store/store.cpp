@@ -289,14 +289,25 @@ void mirror_forget(WalMirror* m) {
   m->at = 0;
 }
 
+// The WAL cut back (WalLimits::keep_pages): the memory of the bytes cut off
+// is given back, not only their length.
 void mirror_truncate(WalMirror* m, sqlite3_int64 size) {
   std::lock_guard lock(m->mutex);
   if (size <= m->at) {
-    m->bytes.clear();
+    std::vector<char>().swap(m->bytes);
     m->at = 0;
   } else if (size < m->at + static_cast<sqlite3_int64>(m->bytes.size())) {
-    m->bytes.resize(static_cast<std::size_t>(size - m->at));
+    std::vector<char> kept(m->bytes.begin(), m->bytes.begin() + (size - m->at));
+    m->bytes.swap(kept);
   }
+}
+
+std::size_t mirror_capacity(const std::string& path) {
+  std::lock_guard lock(mirrors_mutex);
+  const auto found = mirrors().find(path);
+  if (found == mirrors().end()) return 0;
+  std::lock_guard hold(found->second->mutex);
+  return found->second->bytes.capacity();
 }
 
 bool mirror_read(WalMirror* m, void* buf, int amt, sqlite3_int64 off) {
@@ -555,6 +566,10 @@ Store::Store(const std::string& path, Durability durability, WalLimits wal) : wa
     // NORMAL: the WAL is fsync'd only at checkpoints.
     synchronous_ = durability == Durability::full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL";
     writer_->exec(synchronous_);
+    if (const char* file = sqlite3_db_filename(writer_->handle(), "main")) wal_file_ = std::string(file) + "-wal";
+    // The WAL's file cut back to keep_pages when it starts over (WalLimits);
+    // a WAL frame is a 4 KB page and its 24-byte header.
+    writer_->exec("PRAGMA journal_size_limit=" + std::to_string(std::int64_t{wal_limits_.keep_pages} * 4120));
     // 16 MiB of pages (SQLite's default is 2 MiB): the pages that every
     // table's moves, new tables and finished games touch stay in memory
     // instead of being read back from the file (a pread each).
@@ -817,6 +832,10 @@ void Store::maybe_checkpoint() {
     }
     checkpoint_wake_.notify_one();
   }
+}
+
+std::size_t Store::wal_copy_bytes() const {
+  return wal_file_.empty() ? 0 : mirror_capacity(wal_file_);
 }
 
 void Store::checkpoint_here() {

@@ -311,6 +311,12 @@ struct WalLimits {
   int catch_up_pages = std::max(1, checkpoint_pages / 5);
   // The store thread copies the whole WAL from this size on.
   int force_pages = checkpoint_pages * 4;
+  // SQLite writes a WAL that started over from the start of its file, which
+  // then keeps its largest size (an fsync costs less in a file that does not
+  // grow). A WAL that grew past this size (one very large commit, or
+  // checkpoints that failed while the disk was full) has its file cut back to
+  // it when it starts over, and the memory kept for it is given back.
+  int keep_pages = force_pages * 2;
 };
 
 class Store {
@@ -415,6 +421,9 @@ class Store {
   // held meanwhile) and by the checkpoint thread beside the commits.
   std::uint64_t checkpoints_on_store_thread() const { return checkpoints_on_store_thread_.load(); }
   std::uint64_t checkpoints_in_background() const { return checkpoints_in_background_.load(); }
+  // SQLite with Durability::full: the memory held by the copy of the WAL that
+  // checkpoints read (at most the WAL's file, or 64 MiB); 0 otherwise.
+  std::size_t wal_copy_bytes() const;
   // SQLite: the default WalLimits: the WAL size (in pages) at which the
   // checkpoint thread copies it; the most pages committed meanwhile that the
   // store thread then copies itself; and the size at which the store thread
@@ -544,6 +553,7 @@ class Store {
   std::chrono::steady_clock::time_point next_idle_fold_{};
   std::atomic<std::uint64_t> folds_{0};
   const char* synchronous_ = "";  // the writer's PRAGMA, for the checkpointer
+  std::string wal_file_;          // SQLite: the WAL's path, as the VFS is given it
   std::thread thread_;
 
   // SQLite: the checkpointer's connection, used by one checkpoint at a time

@@ -901,3 +901,65 @@ TEST_CASE("a queue that never empties: the WAL is checkpointed all the same, and
   MESSAGE("WAL at most " << wal_max << " bytes over " << kJobs * kRowsPerJob << " pages written, "
                          << store.checkpoints() - checkpoints_before << " checkpoints");
 }
+
+TEST_CASE("a WAL that grew past keep_pages has its file cut back when it starts over, and its copy's memory given back") {
+  TempDir dir;
+  const fs::path db = dir.path / "casa.db";
+  const fs::path wal = db.string() + "-wal";
+  const auto limits = casa::server::WalLimits{100};  // cut back to 800 pages
+  constexpr std::uintmax_t kFrame = 4096 + 24;
+  std::int64_t rows_written = 0;
+  {
+    Store store(db.string(), Durability::full, limits);
+    REQUIRE(wait_for([&](Store::Done d) {
+      store.write([](casa::server::Db& conn) { conn.exec("CREATE TABLE filler (body TEXT)"); }, std::move(d));
+    }));
+    // One commit of 2,000 pages: the WAL's file, and its copy, grow to 8 MB.
+    REQUIRE(wait_for([&](Store::Done d) { store.write([](casa::server::Db& conn) { fill(conn, 2000); }, std::move(d)); }));
+    rows_written += 2000;
+    const auto grown = fs::file_size(wal);
+    const auto copy_grown = store.wal_copy_bytes();
+    CAPTURE(grown);
+    CAPTURE(copy_grown);
+    CHECK(grown >= 2000 * kFrame);
+    CHECK(copy_grown >= 2000 * kFrame);
+    // That WAL is past force_pages: it is checkpointed whole after that
+    // commit, and the next commit starts it over and cuts its file back.
+    for (int i = 0; i < 40 && fs::file_size(wal) > limits.keep_pages * kFrame; ++i) {
+      REQUIRE(wait_for([&](Store::Done d) { store.write([](casa::server::Db& conn) { fill(conn, 20); }, std::move(d)); }));
+      rows_written += 20;
+    }
+    const auto cut = fs::file_size(wal);
+    const auto copy_cut = store.wal_copy_bytes();
+    CAPTURE(cut);
+    CAPTURE(copy_cut);
+    CHECK(cut <= limits.keep_pages * kFrame);
+    CHECK(copy_cut <= limits.keep_pages * kFrame);
+    CHECK(copy_cut > 0);
+    // Commits of a normal size after that keep the file within the bound.
+    for (int i = 0; i < 60; ++i) {
+      REQUIRE(wait_for([&](Store::Done d) { store.write([](casa::server::Db& conn) { fill(conn, 20); }, std::move(d)); }));
+      rows_written += 20;
+    }
+    CHECK(fs::file_size(wal) <= limits.keep_pages * kFrame);
+    CHECK(store.wal_copy_bytes() <= limits.keep_pages * kFrame);
+  }
+  // Every row acknowledged is there when the file is opened again.
+  Store again(db.string(), Durability::full, limits);
+  std::int64_t rows = 0;
+  again.read([&](casa::server::Db& conn) {
+    auto& q = conn.prepare("SELECT COUNT(*) FROM filler");
+    rows = q.step() ? q.int_at(0) : -1;
+    q.run();
+  });
+  CHECK(rows == rows_written);
+}
+
+TEST_CASE("durability normal keeps no copy of the WAL") {
+  TempDir dir;
+  Store store((dir.path / "casa.db").string(), Durability::normal);
+  REQUIRE(wait_for([&](Store::Done d) {
+    store.write([](casa::server::Db& conn) { conn.exec("CREATE TABLE filler (body TEXT)"); }, std::move(d));
+  }));
+  CHECK(store.wal_copy_bytes() == 0);
+}
