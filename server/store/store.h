@@ -303,7 +303,7 @@ enum class Durability { full, normal };
 // costs disk (4 KB a page), memory (with Durability::full the WAL's bytes are
 // kept for the checkpoints to read, up to 64 MiB) and a longer read of the
 // WAL when the server starts after a crash. WalLimits{pages} sets
-// checkpoint_pages; the other two follow from it.
+// checkpoint_pages; the others follow from it.
 struct WalLimits {
   // The checkpoint thread copies the WAL from this size on.
   int checkpoint_pages = 1000;

@@ -635,10 +635,35 @@ TEST_CASE("a group commit's outcomes reach each event loop in one post, in commi
 }
 
 namespace {
+// A WAL frame: a 4 KB page and its 24-byte header. (The file begins with a
+// 32-byte header.)
+constexpr std::uintmax_t kWalFrame = 4096 + 24;
+
 // One job's worth of filler: `rows` rows of 4,000 bytes (about a page each).
 void fill(casa::server::Db& db, int rows) {
   const std::string blob(4000, 'x');
   for (int i = 0; i < rows; ++i) db.prepare("INSERT INTO filler (body) VALUES (?)").bind_text(1, blob).run();
+}
+
+void create_filler(Store& store) {
+  REQUIRE(wait_for([&](Store::Done d) {
+    store.write([](casa::server::Db& conn) { conn.exec("CREATE TABLE filler (body TEXT)"); }, std::move(d));
+  }));
+}
+
+// One commit of `rows` filler rows, waited for.
+void commit_fill(Store& store, int rows) {
+  REQUIRE(wait_for([&](Store::Done d) { store.write([rows](casa::server::Db& conn) { fill(conn, rows); }, std::move(d)); }));
+}
+
+std::int64_t filler_rows(Store& store) {
+  std::int64_t rows = 0;
+  store.read([&](casa::server::Db& conn) {
+    auto& q = conn.prepare("SELECT COUNT(*) FROM filler");
+    rows = q.step() ? q.int_at(0) : -1;
+    q.run();
+  });
+  return rows;
 }
 }  // namespace
 
@@ -646,9 +671,7 @@ TEST_CASE("durability full: a checkpoint runs after the commit that filled the W
   TempDir dir;
   const fs::path db = dir.path / "casa.db";
   Store store(db.string(), Durability::full);
-  REQUIRE(wait_for([&](Store::Done d) {
-    store.write([](casa::server::Db& conn) { conn.exec("CREATE TABLE filler (body TEXT)"); }, std::move(d));
-  }));
+  create_filler(store);
   // Commits of 20 pages, one after the other, past kCheckpointPages. At each
   // one's acknowledgement: the database file's fsyncs and the checkpoints so
   // far. A commit that ran a checkpoint inside it would fsync the database
@@ -660,7 +683,7 @@ TEST_CASE("durability full: a checkpoint runs after the commit that filled the W
     std::uint64_t db_syncs, checkpoints;
     std::uintmax_t wal_pages;
   };
-  const auto wal_pages = [&] { return (fs::file_size(db.string() + "-wal") - 32) / 4120; };
+  const auto wal_pages = [&] { return (fs::file_size(db.string() + "-wal") - 32) / kWalFrame; };
   std::vector<AtAck> acks;
   acks.push_back({casa::powercut::sync_count(FileKind::main_db), store.checkpoints(), wal_pages()});
   constexpr int kCommits = Store::kCheckpointPages / 20 + 10;
@@ -708,17 +731,12 @@ TEST_CASE("durability full: a checkpoint runs after the commit that filled the W
   int more = 0;
   for (auto wal_size = fs::file_size(db.string() + "-wal");; ++more) {
     REQUIRE(more < Store::kCheckpointForcePages / 10 + 10);
-    REQUIRE(wait_for([&](Store::Done d) { store.write([](casa::server::Db& conn) { fill(conn, 10); }, std::move(d)); }));
+    commit_fill(store, 10);
     const auto now = fs::file_size(db.string() + "-wal");
     if (now == wal_size) break;
     wal_size = now;
   }
-  std::int64_t rows = 0;
-  store.read([&](casa::server::Db& conn) {
-    auto& q = conn.prepare("SELECT COUNT(*) FROM filler");
-    rows = q.step() ? q.int_at(0) : -1;
-    q.run();
-  });
+  const std::int64_t rows = filler_rows(store);
   CHECK(rows == kCommits * 20 + (more + 1) * 10);
 }
 
@@ -730,9 +748,7 @@ TEST_CASE("the WAL limits the store is given set when it checkpoints and how lar
   const auto limits = casa::server::WalLimits{100};
   REQUIRE(limits.force_pages < Store::kCheckpointPages);
   Store store(db.string(), Durability::full, limits);
-  REQUIRE(wait_for([&](Store::Done d) {
-    store.write([](casa::server::Db& conn) { conn.exec("CREATE TABLE filler (body TEXT)"); }, std::move(d));
-  }));
+  create_filler(store);
   // The schema alone fills about 120 WAL pages, more than checkpoint_pages:
   // its checkpoint runs first, and the next commit starts the WAL over, so
   // that the count below begins with a WAL of a page or two.
@@ -749,7 +765,7 @@ TEST_CASE("the WAL limits the store is given set when it checkpoints and how lar
   int first_checkpointed = -1;
   std::uintmax_t largest_wal = 0;
   for (int i = 1; i <= 60; ++i) {
-    REQUIRE(wait_for([&](Store::Done d) { store.write([](casa::server::Db& conn) { fill(conn, 20); }, std::move(d)); }));
+    commit_fill(store, 20);
     largest_wal = std::max(largest_wal, fs::file_size(db.string() + "-wal"));
     if (first_checkpointed < 0 && casa::powercut::sync_count(FileKind::main_db) > syncs_before) first_checkpointed = i;
   }
@@ -764,13 +780,8 @@ TEST_CASE("the WAL limits the store is given set when it checkpoints and how lar
   // The WAL never grew past force_pages by more than a few commits, while
   // three times that was written.
   CAPTURE(largest_wal);
-  CHECK(largest_wal <= std::uintmax_t{4120} * (limits.force_pages + 3 * 25));
-  std::int64_t rows = 0;
-  store.read([&](casa::server::Db& conn) {
-    auto& q = conn.prepare("SELECT COUNT(*) FROM filler");
-    rows = q.step() ? q.int_at(0) : -1;
-    q.run();
-  });
+  CHECK(largest_wal <= kWalFrame * (limits.force_pages + 3 * 25));
+  const std::int64_t rows = filler_rows(store);
   CHECK(rows == 60 * 20 + 1);
 }
 
@@ -778,9 +789,7 @@ TEST_CASE("commits are acknowledged while a checkpoint copies the WAL, and the W
   TempDir dir;
   const fs::path db = dir.path / "casa.db";
   Store store(db.string(), Durability::full);
-  REQUIRE(wait_for([&](Store::Done d) {
-    store.write([](casa::server::Db& conn) { conn.exec("CREATE TABLE filler (body TEXT)"); }, std::move(d));
-  }));
+  create_filler(store);
   // The first fsync of the database file (a checkpoint's last step) waits at
   // this gate until the test opens it.
   std::promise<void> entered, open_gate;
@@ -798,7 +807,7 @@ TEST_CASE("commits are acknowledged while a checkpoint copies the WAL, and the W
   int commits = 0;
   while (held.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready) {
     REQUIRE(commits < 10 * Store::kCheckpointPages / 20);
-    REQUIRE(wait_for([&](Store::Done d) { store.write([](casa::server::Db& conn) { fill(conn, 20); }, std::move(d)); }));
+    commit_fill(store, 20);
     ++commits;
   }
   // The checkpoint began once the WAL held kCheckpointPages pages (each
@@ -827,22 +836,17 @@ TEST_CASE("commits are acknowledged while a checkpoint copies the WAL, and the W
   int more = 0;
   while (store.checkpoints_on_store_thread() == 0) {
     REQUIRE(more < 2000);
-    REQUIRE(wait_for([&](Store::Done d) { store.write([](casa::server::Db& conn) { fill(conn, 2); }, std::move(d)); }));
+    commit_fill(store, 2);
     ++more;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   CHECK(store.checkpoints_on_store_thread() == 1);
   const auto wal_size = fs::file_size(db.string() + "-wal");
-  REQUIRE(wait_for([&](Store::Done d) { store.write([](casa::server::Db& conn) { fill(conn, 2); }, std::move(d)); }));
+  commit_fill(store, 2);
   CHECK(fs::file_size(db.string() + "-wal") == wal_size);
   MESSAGE(commits << " commits to start a checkpoint, " << more << " more until the catch-up, "
                   << store.checkpoints_in_background() << " checkpoints on the checkpoint thread");
-  std::int64_t rows = 0;
-  store.read([&](casa::server::Db& conn) {
-    auto& q = conn.prepare("SELECT COUNT(*) FROM filler");
-    rows = q.step() ? q.int_at(0) : -1;
-    q.run();
-  });
+  const std::int64_t rows = filler_rows(store);
   CHECK(rows == commits * 20 + 5 * 2 + (more + 1) * 2);
 
   // A power cut now: every commit acknowledged is in what the disk keeps,
@@ -867,9 +871,7 @@ TEST_CASE("a queue that never empties: the WAL is checkpointed all the same, and
   TempDir dir;
   const fs::path db = dir.path / "casa.db";
   Store store(db.string(), Durability::normal);
-  REQUIRE(wait_for([&](Store::Done d) {
-    store.write([](casa::server::Db& conn) { conn.exec("CREATE TABLE filler (body TEXT)"); }, std::move(d));
-  }));
+  create_filler(store);
   // Each job queues the next before it ends, so the writer never finds its
   // queue empty between two commits: only the forced checkpoint can run.
   constexpr int kJobs = 5 * Store::kCheckpointForcePages / 16;
@@ -895,7 +897,7 @@ TEST_CASE("a queue that never empties: the WAL is checkpointed all the same, and
   // About kJobs * kRowsPerJob pages written: two and a half times the bound.
   CHECK(store.checkpoints() - checkpoints_before >= 2);
   // A page is 4,096 bytes plus a 24-byte frame header; one job's frames of slack.
-  const std::uintmax_t bound = 32 + static_cast<std::uintmax_t>(Store::kCheckpointForcePages + 4 * kRowsPerJob) * (4096 + 24);
+  const std::uintmax_t bound = 32 + static_cast<std::uintmax_t>(Store::kCheckpointForcePages + 4 * kRowsPerJob) * kWalFrame;
   CHECK(wal_max <= bound);
   CHECK(fs::file_size(db.string() + "-wal") <= bound);
   MESSAGE("WAL at most " << wal_max << " bytes over " << kJobs * kRowsPerJob << " pages written, "
@@ -907,59 +909,49 @@ TEST_CASE("a WAL that grew past keep_pages has its file cut back when it starts 
   const fs::path db = dir.path / "casa.db";
   const fs::path wal = db.string() + "-wal";
   const auto limits = casa::server::WalLimits{100};  // cut back to 800 pages
-  constexpr std::uintmax_t kFrame = 4096 + 24;
   std::int64_t rows_written = 0;
   {
     Store store(db.string(), Durability::full, limits);
-    REQUIRE(wait_for([&](Store::Done d) {
-      store.write([](casa::server::Db& conn) { conn.exec("CREATE TABLE filler (body TEXT)"); }, std::move(d));
-    }));
+    create_filler(store);
     // One commit of 2,000 pages: the WAL's file, and its copy, grow to 8 MB.
-    REQUIRE(wait_for([&](Store::Done d) { store.write([](casa::server::Db& conn) { fill(conn, 2000); }, std::move(d)); }));
+    commit_fill(store, 2000);
     rows_written += 2000;
     const auto grown = fs::file_size(wal);
     const auto copy_grown = store.wal_copy_bytes();
     CAPTURE(grown);
     CAPTURE(copy_grown);
-    CHECK(grown >= 2000 * kFrame);
-    CHECK(copy_grown >= 2000 * kFrame);
+    CHECK(grown >= 2000 * kWalFrame);
+    CHECK(copy_grown >= 2000 * kWalFrame);
     // That WAL is past force_pages: it is checkpointed whole after that
     // commit, and the next commit starts it over and cuts its file back.
-    for (int i = 0; i < 40 && fs::file_size(wal) > limits.keep_pages * kFrame; ++i) {
-      REQUIRE(wait_for([&](Store::Done d) { store.write([](casa::server::Db& conn) { fill(conn, 20); }, std::move(d)); }));
+    for (int i = 0; i < 40 && fs::file_size(wal) > limits.keep_pages * kWalFrame; ++i) {
+      commit_fill(store, 20);
       rows_written += 20;
     }
     const auto cut = fs::file_size(wal);
     const auto copy_cut = store.wal_copy_bytes();
     CAPTURE(cut);
     CAPTURE(copy_cut);
-    CHECK(cut <= limits.keep_pages * kFrame);
-    CHECK(copy_cut <= limits.keep_pages * kFrame);
+    CHECK(cut <= limits.keep_pages * kWalFrame);
+    CHECK(copy_cut <= limits.keep_pages * kWalFrame);
     CHECK(copy_cut > 0);
     // Commits of a normal size after that keep the file within the bound.
     for (int i = 0; i < 60; ++i) {
-      REQUIRE(wait_for([&](Store::Done d) { store.write([](casa::server::Db& conn) { fill(conn, 20); }, std::move(d)); }));
+      commit_fill(store, 20);
       rows_written += 20;
     }
-    CHECK(fs::file_size(wal) <= limits.keep_pages * kFrame);
-    CHECK(store.wal_copy_bytes() <= limits.keep_pages * kFrame);
+    CHECK(fs::file_size(wal) <= limits.keep_pages * kWalFrame);
+    CHECK(store.wal_copy_bytes() <= limits.keep_pages * kWalFrame);
   }
   // Every row acknowledged is there when the file is opened again.
   Store again(db.string(), Durability::full, limits);
-  std::int64_t rows = 0;
-  again.read([&](casa::server::Db& conn) {
-    auto& q = conn.prepare("SELECT COUNT(*) FROM filler");
-    rows = q.step() ? q.int_at(0) : -1;
-    q.run();
-  });
+  const std::int64_t rows = filler_rows(again);
   CHECK(rows == rows_written);
 }
 
 TEST_CASE("durability normal keeps no copy of the WAL") {
   TempDir dir;
   Store store((dir.path / "casa.db").string(), Durability::normal);
-  REQUIRE(wait_for([&](Store::Done d) {
-    store.write([](casa::server::Db& conn) { conn.exec("CREATE TABLE filler (body TEXT)"); }, std::move(d));
-  }));
+  create_filler(store);
   CHECK(store.wal_copy_bytes() == 0);
 }
